@@ -1,0 +1,17 @@
+"""Gymnasium registration of the project's environments."""
+
+from __future__ import annotations
+
+import gymnasium
+
+ENV_IDS = {
+    "Solitaire/Pyramid-v0": "envs.pyramid.env:PyramidEnv",
+    "Solitaire/Klondike-v0": "envs.klondike.env:KlondikeEnv",
+}
+
+
+def register_envs() -> None:
+    """Register every environment once (safe to call again)."""
+    for env_id, entry_point in ENV_IDS.items():
+        if env_id not in gymnasium.registry:
+            gymnasium.register(id=env_id, entry_point=entry_point)
