@@ -160,12 +160,17 @@ def resolve_deal(spec: object, game: str) -> Deal:
         deal_id = spec
     elif isinstance(spec, str):
         text = spec.strip()
-        if _ID_PATTERN.match(text):
-            deal_id = DealId.parse(text)
-        elif "," in text:
-            return Deal(parse_card_names(text))
-        else:
-            return Deal(parse_deal_code(text))
+        if not _ID_PATTERN.match(text):
+            if "," in text:
+                return Deal(parse_card_names(text))
+            try:
+                return Deal(parse_deal_code(text))
+            except MalformedInputError as exc:
+                raise MalformedInputError(
+                    f"{text[:40]!r} is neither a deal ID (such as '{game}-random-v1-42') nor a "
+                    f"valid deal code: {exc}"
+                ) from None
+        deal_id = DealId.parse(text)
     elif isinstance(spec, Sequence) and not isinstance(spec, bytes):
         items = list(spec)
         if all(isinstance(c, str) for c in items):

@@ -1,0 +1,1 @@
+"""Training and benchmarking of agents (MaskablePPO, baselines)."""
