@@ -8,10 +8,17 @@ ENV_IDS = {
     "Solitaire/Pyramid-v0": "envs.pyramid.env:PyramidEnv",
     "Solitaire/Klondike-v0": "envs.klondike.env:KlondikeEnv",
 }
+MAX_EPISODE_STEPS: dict[str, int | None] = {
+    "Solitaire/Pyramid-v0": 500,
+    "Solitaire/Klondike-v0": None,  # truncates by itself (``max_steps`` kwarg)
+}
+"""Truncation limits applied by Gymnasium's ``TimeLimit``; each env's docstring explains its figure."""
 
 
 def register_envs() -> None:
     """Register every environment once (safe to call again)."""
     for env_id, entry_point in ENV_IDS.items():
         if env_id not in gymnasium.registry:
-            gymnasium.register(id=env_id, entry_point=entry_point)
+            gymnasium.register(
+                id=env_id, entry_point=entry_point, max_episode_steps=MAX_EPISODE_STEPS[env_id]
+            )

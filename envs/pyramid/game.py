@@ -18,13 +18,25 @@ The API follows python-chess: :meth:`legal_moves` in a fixed order, :meth:`is_le
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from functools import cache
 
 from envs.cards import rank
 from envs.deals import Deal, resolve_deal
 from envs.errors import IllegalMoveError
 from envs.pyramid.layout import ALL_REMOVED, COVER_MASK, NUM_PYRAMID
 from envs.pyramid.messages import Refusal
-from envs.pyramid.moves import DRAW, DRAW_MOVE, RECYCLE, RECYCLE_MOVE, REMOVE, STOCK, WASTE, Move
+from envs.pyramid.moves import (
+    DRAW,
+    DRAW_MOVE,
+    KING_MOVES,
+    PAIR_MOVES,
+    RECYCLE,
+    RECYCLE_MOVE,
+    REMOVE,
+    STOCK,
+    WASTE,
+    Move,
+)
 from envs.pyramid.render import render_text
 
 MAX_PASSES = 3
@@ -34,6 +46,21 @@ WIN = "win"
 DEAD_END = "dead_end"
 
 _Snapshot = tuple[int, tuple[int, ...], tuple[int, ...], int]
+_RANK = tuple(rank(c) for c in range(52))
+
+
+def _is_available(removed: int, pos: int) -> bool:
+    """Whether position ``pos`` is still on the table with both covering cards removed."""
+    return not (removed >> pos) & 1 and (removed & COVER_MASK[pos]) == COVER_MASK[pos]
+
+
+@cache
+def _available(removed: int) -> tuple[int, ...]:
+    """The available positions for a removed bitmask, in position order.
+
+    Cached: play only reaches removed sets closed under covering, 1,430 of them (Catalan C8).
+    """
+    return tuple(p for p in range(NUM_PYRAMID) if _is_available(removed, p))
 
 
 class PyramidGame:
@@ -93,14 +120,11 @@ class PyramidGame:
 
     def is_available(self, pos: int) -> bool:
         """Whether pyramid position ``pos`` holds a card with both covering cards removed."""
-        return not (self.removed >> pos) & 1 and (self.removed & COVER_MASK[pos]) == COVER_MASK[pos]
+        return _is_available(self.removed, pos)
 
     def available_positions(self) -> list[int]:
-        removed = self.removed
-        return [
-            p for p in range(NUM_PYRAMID)
-            if not (removed >> p) & 1 and (removed & COVER_MASK[p]) == COVER_MASK[p]
-        ]
+        """Pyramid positions whose card is available, in position order."""
+        return list(_available(self.removed))
 
     def card_at(self, place: int) -> int | None:
         """The card at a place (pyramid position, ``STOCK`` or ``WASTE`` top), or ``None``."""
@@ -110,28 +134,37 @@ class PyramidGame:
             return self.waste[-1] if self.waste else None
         return None if (self.removed >> place) & 1 else self.pyramid[place]
 
+    def _usable(self) -> list[tuple[int, int]]:
+        """``(place, card)`` of every usable card: available pyramid cards, stock top (000), waste top."""
+        pyramid = self.pyramid
+        usable = [(p, pyramid[p]) for p in _available(self.removed)]
+        if self.stock_top_playable and self.stock:
+            usable.append((STOCK, self.stock[-1]))
+        if self.waste:
+            usable.append((WASTE, self.waste[-1]))
+        return usable
+
     def usable_places(self) -> list[int]:
         """Places whose card may be used now, pyramid positions first, in a fixed order."""
-        places = self.available_positions()
-        if self.stock_top_playable and self.stock:
-            places.append(STOCK)
-        if self.waste:
-            places.append(WASTE)
-        return places
+        return [p for p, _ in self._usable()]
 
     def legal_moves(self) -> list[Move]:
         """Every legal move in a fixed order: Kings, pairs (by place), draw, recycle."""
         if self.removed == ALL_REMOVED:
             return []
-        places = self.usable_places()
-        ranks = [rank(self.card_at(p)) for p in places]  # type: ignore[arg-type]
-        moves = [Move(REMOVE, p, -1) for p, r in zip(places, ranks, strict=True) if r == 13]
-        n = len(places)
-        for i in range(n):
-            need = 13 - ranks[i]
-            for j in range(i + 1, n):
-                if ranks[j] == need:
-                    moves.append(Move(REMOVE, places[i], places[j]))
+        kings: list[Move] = []
+        pairs: list[Move] = []
+        earlier: dict[int, list[int]] = {}  # rank -> usable places met so far
+        for p, card in self._usable():
+            r = _RANK[card]
+            if r == 13:
+                kings.append(KING_MOVES[p])
+            else:
+                for q in earlier.get(13 - r, ()):
+                    pairs.append(PAIR_MOVES[q][p])
+                earlier.setdefault(r, []).append(p)
+        pairs.sort()
+        moves = kings + pairs
         if self.stock:
             moves.append(DRAW_MOVE)
         elif self.waste and self.pass_number < MAX_PASSES:
@@ -161,7 +194,9 @@ class PyramidGame:
             if p < NUM_PYRAMID and not self.is_available(p):
                 return Refusal.COVERED
         total = sum(rank(self.card_at(p)) for p in places)  # type: ignore[arg-type]
-        return None if total == 13 else Refusal.NOT_THIRTEEN
+        if total == 13:
+            return None
+        return Refusal.NEEDS_PARTNER if len(places) == 1 else Refusal.NOT_THIRTEEN
 
     def is_legal(self, move: Move) -> bool:
         return self.refusal(move) is None

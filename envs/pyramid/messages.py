@@ -22,6 +22,10 @@ class Refusal(Enum):
         "Only the waste's top card can be used; draw the stock card first.",
         "使えるのは捨て札の一番上だけです",
     )
+    NEEDS_PARTNER = (
+        "Only a King is removed alone; this card needs a partner adding up to 13.",
+        "K 以外のカードは合計 13 になる相手と一緒に取り除きます",
+    )
     SAME_CARD = ("Choose two different cards.", "別々の 2 枚を選んでください")
     GAME_WON = ("The pyramid is cleared: the game is won.", "ピラミッドはすべて取り除かれました")
 

@@ -105,4 +105,13 @@ class Move(NamedTuple):
 
 DRAW_MOVE = Move(DRAW)
 RECYCLE_MOVE = Move(RECYCLE)
-__all__ = ["DRAW_MOVE", "NUM_PLACES", "NUM_PYRAMID", "RECYCLE_MOVE", "STOCK", "WASTE", "Move"]
+KING_MOVES: tuple[Move, ...] = tuple(Move(REMOVE, p, -1) for p in range(NUM_PLACES))
+"""``KING_MOVES[p]`` removes the King at place ``p`` (prebuilt, so move generation allocates none)."""
+PAIR_MOVES: tuple[tuple[Move, ...], ...] = tuple(
+    tuple(Move(REMOVE, min(a, b), max(a, b)) for b in range(NUM_PLACES)) for a in range(NUM_PLACES)
+)
+"""``PAIR_MOVES[a][b]`` removes the pair of places ``a`` and ``b`` (either order)."""
+__all__ = [
+    "DRAW_MOVE", "KING_MOVES", "NUM_PLACES", "NUM_PYRAMID", "PAIR_MOVES", "RECYCLE_MOVE", "STOCK", "WASTE",
+    "Move",
+]

@@ -1,0 +1,189 @@
+"""Gymnasium environment for Pyramid solitaire: a thin adapter over :class:`PyramidGame`."""
+
+from __future__ import annotations
+
+from typing import Any, SupportsFloat
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from gymnasium.error import ResetNeeded
+
+from envs.deals import Deal, DealId, resolve_deal
+from envs.errors import IllegalMoveError, MalformedInputError
+from envs.pyramid.actions import NUM_ACTIONS, action_name, action_to_move, fill_action_mask
+from envs.pyramid.game import PyramidGame
+from envs.pyramid.observation import OBSERVATION_SIZE, PyramidObserver
+
+DEAL_NUMBERS = 2**31
+"""``reset`` without a deal deals ``pyramid-random-v1-N`` with ``N`` drawn below this."""
+WIN_REWARD = 1.0
+SHAPING_PER_CARD = 0.02
+"""Shaped reward per pyramid card removed, when ``reward_shaping=True`` (28 cards: 0.56)."""
+RESET_OPTIONS = frozenset({"deal"})
+
+
+class PyramidEnv(gymnasium.Env[np.ndarray, np.int64]):
+    """Pyramid solitaire (seed 000, or seed 001 with ``stock_top_playable=False``).
+
+    ## Description
+    28 cards face up in a 7-row pyramid, 24 in a stock. Remove pairs of usable cards that sum to
+    13 (A=1, J=11, Q=12) and Kings alone; usable cards are pyramid cards with both covering cards
+    gone, the waste top, and in variant 000 the stock top. Draw moves the stock top to the waste;
+    once the stock is empty, recycle turns the waste over into a new stock: 3 passes in all. The
+    game is won when the 28 pyramid cards are gone, whatever stock and waste still hold. The rules
+    are :class:`envs.pyramid.game.PyramidGame`'s; this class only translates.
+
+    ## Action Space
+    ``Discrete(467)`` (:mod:`envs.pyramid.actions`). Places are the pyramid positions 0..27 (apex
+    down, rows left to right), 28 = stock top, 29 = waste top. Actions 0..29 remove the King at a
+    place; 30..464 remove a pair of places, each unordered pair once in lexicographic order;
+    465 draws; 466 recycles. ``action_masks()`` (``np.bool_``, sb3-contrib's convention) and
+    ``info["action_mask"]`` (``np.int8``) mark the legal ones; ``action_name(i)`` names one
+    (``"r7c1+r7c2"``, ``"r7c3 (King)"``, ``"stock+waste"``, ``"draw"``).
+
+    ## Observation Space
+    ``Box(0, 1, (883,), float32)``: what a person at the table knows and nothing more
+    (:mod:`envs.pyramid.observation`, views by ``split_observation``):
+
+    * 28 x 15 pyramid: rank one-hot, ``on_table``, ``available``;
+    * 24 x 19 stock slots in the deal's stock order: rank one-hot (zero until the card has been
+      face up: the stock top is face up in variant 000 and face down in 001; once seen, a card
+      stays known, undo included), ``seen``, ``in_stock``, ``in_waste``, ``gone``, ``stock_top``,
+      ``waste_top``. Waste bottom..top then stock top..bottom is always the deal's stock order,
+      so these slots give the stock and waste exactly, as far as they have been seen;
+    * 7 globals: pass one-hot (3), stock count / 24, waste count / 24, pyramid cards left / 28,
+      ``stock_top_usable``.
+
+    A policy without memory therefore knows everything a player who remembers knows.
+
+    ## Starting State
+    ``reset(seed=s)`` draws a deal number ``N`` from ``self.np_random`` and deals
+    ``pyramid-random-v1-N``. ``reset(options={"deal": d})`` deals ``d``: a deal ID, a 104-char
+    deal code, or 52 card names (a list or one comma-separated string); a bad one raises
+    :class:`envs.errors.MalformedInputError` and changes nothing.
+
+    ## Rewards
+    ``+1`` on the move that clears the pyramid, ``0`` otherwise. With ``reward_shaping=True``,
+    also ``+0.02`` per pyramid card removed (stock and waste cards earn nothing). An illegal
+    action earns 0.
+
+    ## Episode End
+    Terminated on a win or a dead end (no legal action: no pair, no King, nothing to draw and no
+    recycle left). Without illegal actions an episode lasts at most 126 steps (52 removals, 72
+    draws, 2 recycles). Truncation is Gymnasium's ``TimeLimit`` from the registration's
+    ``max_episode_steps`` (500 for ``Solitaire/Pyramid-v0``; ``gymnasium.make(...,
+    max_episode_steps=N)`` overrides it): only repeated illegal actions can run an episode that
+    long. The raw class never truncates.
+
+    ## Information
+    ``action_mask`` (int8, every step), ``deal_id`` (the deal ID, or the deal code of a typed-in
+    deal), ``pass`` (1..3), ``cards_left`` (pyramid cards left), ``illegal_action`` (the refusal
+    message, only when the action was illegal: the state is then unchanged) and ``outcome``
+    (``"win"`` or ``"dead_end"``, only when terminated).
+
+    ## Arguments
+    ``render_mode``: ``None`` or ``"ansi"`` (text table; variant 001 shows the stock top as ``##``).
+    ``stock_top_playable``: ``True`` for seed 000 (default), ``False`` for seed 001.
+    ``reward_shaping``: add the per-card shaped reward above (default ``False``).
+
+    ## Version History
+    * v0: first version.
+    """
+
+    metadata = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012 (Gymnasium's convention)
+
+    def __init__(
+        self,
+        render_mode: str | None = None,
+        stock_top_playable: bool = True,
+        reward_shaping: bool = False,
+    ) -> None:
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise MalformedInputError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        self.render_mode = render_mode
+        self.stock_top_playable = bool(stock_top_playable)
+        self.reward_shaping = bool(reward_shaping)
+        self.action_space = spaces.Discrete(NUM_ACTIONS)
+        self.observation_space = spaces.Box(0.0, 1.0, (OBSERVATION_SIZE,), np.float32)
+        self.game: PyramidGame | None = None
+        self._observer = PyramidObserver()
+        self._mask = np.zeros(NUM_ACTIONS, np.int8)
+        self._deal_label = ""
+        self._terminated = False
+
+    # ------------------------------------------------------------------ API
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        deal = self._deal_from_options(options)
+        super().reset(seed=seed)
+        if deal is None:
+            number = int(self.np_random.integers(DEAL_NUMBERS))
+            deal = resolve_deal(DealId("pyramid", "random", 1, number), "pyramid")
+        self.game = PyramidGame(deal, stock_top_playable=self.stock_top_playable)
+        self._deal_label = deal.label
+        obs = self._observer.reset(self.game).copy()
+        self._terminated = not fill_action_mask(self.game.legal_moves(), self._mask).any()
+        return obs, self._info()
+
+    def step(self, action: int) -> tuple[np.ndarray, SupportsFloat, bool, bool, dict[str, Any]]:
+        game = self.game
+        if game is None:
+            raise ResetNeeded("call reset() before step()")
+        move = action_to_move(action)
+        left_before = game.cards_left
+        try:
+            game.push(move)
+        except IllegalMoveError as exc:
+            info = self._info()
+            info["illegal_action"] = exc.reason
+            return self._observer.vector.copy(), 0.0, self._terminated, False, info
+        obs = self._observer.update(game, move).copy()
+        legal = game.legal_moves()
+        fill_action_mask(legal, self._mask)
+        reward = SHAPING_PER_CARD * (left_before - game.cards_left) if self.reward_shaping else 0.0
+        info = self._info()
+        self._terminated = terminated = not legal
+        if terminated:
+            if game.is_won():
+                reward += WIN_REWARD
+            info["outcome"] = game.outcome()
+        return obs, reward, terminated, False, info
+
+    def action_masks(self) -> np.ndarray:
+        """Legal actions now, as ``np.bool_`` (sb3-contrib's ``MaskablePPO`` calls this)."""
+        return self._mask.astype(np.bool_)
+
+    def action_name(self, action: int) -> str:
+        """A readable name for an action index, e.g. ``"r7c1+r7c2"``, ``"r7c3 (King)"``, ``"draw"``."""
+        return action_name(action)
+
+    def render(self) -> str | None:
+        if self.render_mode != "ansi":
+            return None
+        if self.game is None:
+            raise ResetNeeded("call reset() before render()")
+        return str(self.game)
+
+    # -------------------------------------------------------------- helpers
+    def _deal_from_options(self, options: dict[str, Any] | None) -> Deal | None:
+        """The deal named by ``options["deal"]``, or ``None``; raises before anything changes."""
+        if not options:
+            return None
+        unknown = set(options) - RESET_OPTIONS
+        if unknown:
+            raise MalformedInputError(
+                f"unknown reset option(s) {sorted(unknown)}: the only option is 'deal'"
+            )
+        spec = options.get("deal")
+        return None if spec is None else resolve_deal(spec, "pyramid")
+
+    def _info(self) -> dict[str, Any]:
+        game = self.game
+        return {
+            "action_mask": self._mask.copy(),
+            "deal_id": self._deal_label,
+            "pass": game.pass_number,
+            "cards_left": game.cards_left,
+        }
