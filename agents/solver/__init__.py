@@ -1,0 +1,33 @@
+"""Exact solvers over the native C++ core (``native/``): Pyramid now, Klondike to join.
+
+Importing this package registers the ``pyramid-winnable-v1-N`` deal IDs.
+
+>>> from agents.solver import solve_pyramid
+>>> solve_pyramid("pyramid-random-v1-0").status in ("winnable", "not_winnable")
+True
+"""
+
+from agents.solver.limits import DEFAULT_MAX_MEMORY_BYTES, DEFAULT_TIME_LIMIT, SearchLimits
+from agents.solver.pyramid import (
+    PRUNE_RULES,
+    VARIANTS,
+    CancelToken,
+    PyramidPosition,
+    pyramid_forced_moves,
+    pyramid_legal_moves,
+    pyramid_prune_rule,
+    solve_pyramid,
+)
+from agents.solver.result import NOT_WINNABLE, UNKNOWN, WINNABLE, SolveResult
+from agents.solver.stats import wilson_interval
+from agents.solver.verdict import UNSEEN_STOCK, PlayVerdict, play_verdict
+from agents.solver.winnable import register_winnable_deals, winnable_cards
+
+register_winnable_deals()
+
+__all__ = [
+    "DEFAULT_MAX_MEMORY_BYTES", "DEFAULT_TIME_LIMIT", "NOT_WINNABLE", "PRUNE_RULES", "UNKNOWN",
+    "UNSEEN_STOCK", "VARIANTS", "WINNABLE", "CancelToken", "PlayVerdict", "PyramidPosition",
+    "SearchLimits", "SolveResult", "play_verdict", "pyramid_forced_moves", "pyramid_legal_moves",
+    "pyramid_prune_rule", "solve_pyramid", "wilson_interval", "winnable_cards",
+]

@@ -1,0 +1,35 @@
+"""The compiled core, ``solitaire_native``, re-exported under one name for the solver modules.
+
+It is built from ``native/`` by the package's own build (``pip install -e .``); see the typed
+stub ``_native.pyi`` for its API. Nothing here checks input: the modules using it do, first.
+"""
+
+from __future__ import annotations
+
+try:
+    from solitaire_native import (
+        DEFAULT_MAX_MEMORY_BYTES,
+        MIN_MAX_MEMORY_BYTES,
+        CancelToken,
+        Limits,
+        PyramidPosition,
+        PyramidPruneRule,
+        PyramidResult,
+        Status,
+        StopReason,
+        pyramid_forced_moves,
+        pyramid_legal_moves,
+        pyramid_prune_rule,
+        pyramid_solve,
+    )
+except ImportError as exc:  # pragma: no cover - depends on the installation
+    raise ImportError(
+        "the native solver core 'solitaire_native' is not built: run `pip install -e .` "
+        "(it needs a C++17 compiler) from the repository root"
+    ) from exc
+
+__all__ = [
+    "DEFAULT_MAX_MEMORY_BYTES", "MIN_MAX_MEMORY_BYTES", "CancelToken", "Limits", "PyramidPosition",
+    "PyramidPruneRule", "PyramidResult", "Status", "StopReason", "pyramid_forced_moves",
+    "pyramid_legal_moves", "pyramid_prune_rule", "pyramid_solve",
+]

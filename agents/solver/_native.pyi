@@ -1,0 +1,89 @@
+"""Typed stub of the compiled module ``solitaire_native`` (built from ``native/bindings.cpp``)."""
+
+import enum
+
+DEFAULT_MAX_MEMORY_BYTES: int
+MIN_MAX_MEMORY_BYTES: int
+
+MoveTuple = tuple[int, int, int]
+"""``(kind, a, b)``, the fields of :class:`envs.pyramid.Move`."""
+
+class Status(enum.Enum):
+    winnable = 0
+    not_winnable = 1
+    unknown = 2
+
+class StopReason(enum.Enum):
+    none = 0
+    time = 1
+    states = 2
+    memory = 3
+    cancelled = 4
+
+class PyramidPruneRule(enum.Enum):
+    none = 0
+    rank_count = 1
+    buried_partner = 2
+    partner_matching = 3
+    relaxation = 4
+
+class CancelToken:
+    """A flag any thread may set to stop the searches it was passed to."""
+
+    def __init__(self) -> None: ...
+    def cancel(self) -> None: ...
+    def reset(self) -> None: ...
+    @property
+    def cancelled(self) -> bool: ...
+
+class Limits:
+    time_limit_s: float
+    """Wall-clock seconds; 0 or less: none."""
+    max_states: int
+    """States visited; 0: none."""
+    max_memory_bytes: int
+    """Peak size of the search's tables."""
+    def __init__(self) -> None: ...
+
+class PyramidPosition:
+    rows: int
+    pyramid: list[int]
+    """Rank 1..13 at each position, removed ones included."""
+    removed: int
+    stock: list[int]
+    """Ranks of the stock and waste cards in draw order: waste bottom..top, stock top..bottom."""
+    waste_count: int
+    pass_number: int
+    max_passes: int
+    stock_top_playable: bool
+    def __init__(self) -> None: ...
+
+class PyramidResult:
+    @property
+    def status(self) -> Status: ...
+    @property
+    def stop_reason(self) -> StopReason: ...
+    @property
+    def line(self) -> list[MoveTuple]: ...
+    @property
+    def states(self) -> int: ...
+    @property
+    def seconds(self) -> float: ...
+    @property
+    def tt_entries(self) -> int: ...
+    @property
+    def tt_bytes(self) -> int: ...
+
+def pyramid_solve(
+    position: PyramidPosition, limits: Limits, cancel: CancelToken | None = None
+) -> PyramidResult:
+    """Decide a position; releases the GIL while it searches. Raises ValueError if invalid."""
+
+def pyramid_legal_moves(position: PyramidPosition) -> list[MoveTuple]:
+    """Every legal move, in the order of ``PyramidGame.legal_moves``."""
+
+def pyramid_prune_rule(position: PyramidPosition) -> PyramidPruneRule:
+    """The first pruning rule that proves the position lost, or ``none``."""
+
+def pyramid_forced_moves(position: PyramidPosition) -> list[MoveTuple]:
+    """The moves the solver plays at once from the position (Kings, forced pairs)."""

@@ -1,0 +1,130 @@
+"""Command line: ``python -m agents.solver pyramid DEALS...``.
+
+DEALS are deal IDs (``pyramid-random-v1-42``), numbers (``42``), number ranges (``1-1000``),
+deal codes or comma-joined card names; numbers name deals of ``--kind`` (random by default).
+Each deal's verdict, time and states is printed, then a summary with the winnable fraction and
+its 95% Wilson interval. Games are subcommands, so ``klondike`` can join as a second one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from agents.solver.limits import DEFAULT_MAX_MEMORY_BYTES, SearchLimits
+from agents.solver.pyramid import VARIANTS, PyramidPosition, solve_pyramid
+from agents.solver.report import DealRow, format_row, format_summary, summarize
+from envs.deals import Deal, resolve_deal
+from envs.errors import SolitaireError
+
+_RANGE = re.compile(r"^(\d+)-(\d+)$")
+MAX_RANGE = 10_000_000
+
+
+@dataclass(frozen=True)
+class DealSpan:
+    """Deals numbered ``first..last`` of one kind, expanded only while solving."""
+
+    kind: str
+    first: int
+    last: int
+
+    def __iter__(self) -> Iterator[str]:
+        return (f"pyramid-{self.kind}-v1-{n}" for n in range(self.first, self.last + 1))
+
+
+def parse_deals(specs: Sequence[str], kind: str) -> list[DealSpan | Deal]:
+    """Check every deal argument before anything is solved; raise SolitaireError on a bad one."""
+    parsed: list[DealSpan | Deal] = []
+    for spec in specs:
+        text = spec.strip()
+        if text.isdigit():
+            parsed.append(DealSpan(kind, int(text), int(text)))
+        elif match := _RANGE.match(text):
+            first, last = int(match[1]), int(match[2])
+            if first > last or last - first >= MAX_RANGE:
+                raise SolitaireError(
+                    f"bad range {spec!r}: need FIRST-LAST with FIRST <= LAST, at most {MAX_RANGE} deals"
+                )
+            parsed.append(DealSpan(kind, first, last))
+        else:
+            parsed.append(resolve_deal(text, "pyramid"))
+    if kind != "random":
+        for item in parsed:  # resolve one of the kind now, so an unknown kind fails early
+            if isinstance(item, DealSpan):
+                resolve_deal(f"pyramid-{kind}-v1-{item.first}", "pyramid")
+                break
+    return parsed
+
+
+def iter_deals(parsed: Sequence[DealSpan | Deal]) -> Iterator[Deal]:
+    for item in parsed:
+        if isinstance(item, Deal):
+            yield item
+        else:
+            for deal_id in item:
+                yield resolve_deal(deal_id, "pyramid")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m agents.solver", description="Exact solitaire solvers.")
+    games = parser.add_subparsers(dest="game", required=True, metavar="GAME")
+    pyramid = games.add_parser("pyramid", help="decide Pyramid deals (full information)",
+                               description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    pyramid.add_argument("deals", nargs="+", metavar="DEALS", help="deal IDs, numbers, ranges (1-100), codes")
+    pyramid.add_argument("--variant", choices=VARIANTS, default="000",
+                         help="000: stock top and waste top usable (default); 001: waste top only")
+    pyramid.add_argument("--kind", default="random",
+                         help="deal type that numbers and ranges name (random, winnable)")
+    pyramid.add_argument("--budget", type=float, default=10.0, metavar="SECONDS",
+                         help="time limit per deal (default 10); past it the verdict is unknown")
+    pyramid.add_argument("--max-states", type=int, default=None, help="state limit per deal")
+    pyramid.add_argument("--max-memory-mib", type=int, default=DEFAULT_MAX_MEMORY_BYTES >> 20,
+                         help="memory for the search tables, MiB (default 512)")
+    pyramid.add_argument("--json", action="store_true",
+                         help="one JSON object per deal, then a summary object")
+    pyramid.add_argument("--line", action="store_true", help="also print each winning line")
+    pyramid.set_defaults(run=run_pyramid)
+    return parser
+
+
+def run_pyramid(args: argparse.Namespace, out=sys.stdout) -> int:
+    limits = SearchLimits(time_limit=args.budget, max_states=args.max_states,
+                          max_memory_bytes=args.max_memory_mib << 20)
+    parsed = parse_deals(args.deals, args.kind)
+    rows = []
+    for deal in iter_deals(parsed):
+        result = solve_pyramid(PyramidPosition.from_deal(deal, args.variant), limits=limits)
+        row = DealRow(deal.label, args.variant, result.status, result.seconds, result.states, result.reason)
+        rows.append(row)
+        line = [str(m) for m in result.line] if result.line is not None else None
+        if args.json:
+            record = row.to_json() | ({"line": line} if args.line else {})
+            print(json.dumps(record), file=out)
+        else:
+            print(format_row(row), file=out)
+            if args.line and line is not None:
+                print("  line: " + " ".join(line), file=out)
+    summary = summarize(rows)
+    if args.json:
+        print(json.dumps({"summary": summary | {"variant": args.variant}}), file=out)
+    else:
+        print(format_summary(summary, args.variant), file=out)
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.run(args)
+    except SolitaireError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+
+
+__all__ = ["build_parser", "main", "parse_deals"]
