@@ -1,6 +1,8 @@
 """A terminal demo that plays a Pyramid deal, and a terminal game for a person.
 
-``python -m play`` deals a Pyramid deal and plays it out move by move, printing the table.
+``python -m play`` deals a Pyramid deal, asks the exact solver for its verdict, and plays the
+deal out move by move, printing the table: the solver's winning line when there is one, else the
+engine's first legal move each turn (Kings, then pairs, then draw or recycle).
 ``python -m play --interactive`` lets you play: type a move (``r7c1+r7c2``, ``r7c3``,
 ``r6c2+waste``, ``stock+waste``, ``draw``, ``recycle``), ``u`` to undo, ``moves`` to list the legal
 moves, ``q`` to quit.
@@ -13,6 +15,7 @@ import sys
 from collections.abc import Callable
 from typing import TextIO
 
+from agents.solver import WINNABLE, solve_pyramid
 from envs.errors import SolitaireError
 from envs.pyramid import PyramidGame
 from envs.pyramid.moves import Move
@@ -23,6 +26,17 @@ Policy = Callable[[PyramidGame], Move]
 def first_move_policy(game: PyramidGame) -> Move:
     """Kings first, then pairs, then draw or recycle: the engine's fixed legal-move order."""
     return game.legal_moves()[0]
+
+
+def solver_policy(game: PyramidGame, out: TextIO) -> Policy:
+    """The solver's winning line from ``game`` as a policy, or :func:`first_move_policy`."""
+    result = solve_pyramid(game)
+    print(f"solver: {result.status.replace('_', ' ')} ({result.states} states, "
+          f"{result.seconds * 1000:.2f} ms)\n", file=out)
+    if result.status != WINNABLE or result.line is None:
+        return first_move_policy
+    line = iter(result.line)
+    return lambda _game: next(line)
 
 
 def demo(game: PyramidGame, policy: Policy, out: TextIO, max_moves: int = 500) -> str:
@@ -80,5 +94,5 @@ def main(argv: list[str] | None = None) -> int:
     if args.interactive:
         interactive(game, sys.stdin, sys.stdout)
     else:
-        demo(game, first_move_policy, sys.stdout)
+        demo(game, solver_policy(game, sys.stdout), sys.stdout)
     return 0
