@@ -1,0 +1,162 @@
+"""Observation encodings: how an environment's observation is fed to a policy network.
+
+A checkpoint records the encoding it was trained with (name, version, size and a digest of the
+environment's observation layout), and the ``ppo`` player refuses one whose record does not match
+the code it runs with (:mod:`agents.ppo`). Bump an encoding's ``version`` when its output changes;
+the digest catches a change of the environment's own layout.
+
+* ``pyramid-flat`` v1: the Pyramid environment's 883 floats as they are.
+* ``klondike-cards`` v1: the Klondike environment's 190 small integers as they are (a
+  ``MultiDiscrete`` space, which stable-baselines3 one-hot encodes into 9,918 inputs: a first
+  layer of 128 then holds 1.3 million weights, too many for a checkpoint under 10 MB).
+* ``klondike-compact`` v1 (Klondike's default): the same information as 709 floats in [0, 1]
+  (:func:`klondike_compact`): for each of the 52 cards where it is (column 1..7 face up, waste
+  top, waste, seen in the stock, foundation, or not known: face down or unseen) and how deep
+  (cards above it in its column, or its place in the waste or in the stock's draw order); then
+  per column its face-down and face-up counts and whether it is empty; stock, waste and unseen
+  counts; the foundations and their records; the recycle count.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+
+import gymnasium
+import numpy as np
+
+from envs.errors import MalformedInputError
+
+
+def _pyramid_layout() -> str:
+    from envs.pyramid import observation as o
+
+    return (f"size={o.OBSERVATION_SIZE};pyramid={','.join(o.PYRAMID_FEATURES)};"
+            f"stock={','.join(o.STOCK_FEATURES)};globals={','.join(o.GLOBAL_FEATURES)}")
+
+
+def _klondike_layout() -> str:
+    from envs.klondike import observer as o
+
+    views = ";".join(f"{name}={s.start}:{s.stop}" for name, s in o.VIEWS.items())
+    return f"size={o.OBS_SIZE};dtype={np.dtype(o.OBS_DTYPE).name};nvec={o.OBS_NVEC.tolist()};{views}"
+
+
+KLONDIKE_CARD_FEATURES = (
+    "column_1", "column_2", "column_3", "column_4", "column_5", "column_6", "column_7",
+    "waste_top", "waste", "stock_seen", "foundation", "unknown", "depth",
+)
+"""Per-card features of ``klondike-compact``: one location flag, and its depth (0 = reachable)."""
+KLONDIKE_GLOBALS = 7 * 3 + 3 + 4 + 4 + 1
+KLONDIKE_COMPACT_SIZE = 52 * len(KLONDIKE_CARD_FEATURES) + KLONDIKE_GLOBALS
+
+
+def klondike_compact(observation: np.ndarray) -> np.ndarray:
+    """The ``klondike-compact`` vector of one Klondike observation (see the module docstring)."""
+    from envs.klondike.observer import EMPTY, FACE_DOWN, VIEWS
+
+    obs = np.asarray(observation, dtype=np.int64)
+    out = np.zeros(KLONDIKE_COMPACT_SIZE, np.float32)
+    cards = out[: 52 * len(KLONDIKE_CARD_FEATURES)].reshape(52, len(KLONDIKE_CARD_FEATURES))
+    cards[:, 11] = 1.0  # not known, until found below
+    glob = out[52 * len(KLONDIKE_CARD_FEATURES):]
+
+    def place(card: int, flag: int, depth: float) -> None:
+        cards[card, 11] = 0.0
+        cards[card, flag] = 1.0
+        cards[card, 12] = depth
+
+    columns = obs[VIEWS["columns"]].reshape(7, -1)
+    for c, column in enumerate(columns):
+        down = int((column == FACE_DOWN).sum())
+        up = [int(v) for v in column if v != FACE_DOWN and v != EMPTY]
+        for i, card in enumerate(up):
+            place(card, c, (len(up) - 1 - i) / 12)
+        glob[c], glob[7 + c], glob[14 + c] = down / 6, len(up) / 13, float(down + len(up) == 0)
+    waste = [int(v) for v in obs[VIEWS["waste"]] if v != EMPTY]
+    for i, card in enumerate(waste):
+        place(card, 7 if i == 0 else 8, i / 23)
+    stock = [int(v) for v in obs[VIEWS["stock"]] if v != EMPTY]
+    for i, card in enumerate(stock):
+        if card < 52:
+            place(card, 9, i / 23)
+    foundations = obs[VIEWS["foundations"]]
+    for suit, top in enumerate(foundations):
+        for rank in range(1, int(top) + 1):
+            place((rank - 1) * 4 + suit, 10, 0.0)
+    glob[21], glob[22] = len(stock) / 24, len(waste) / 24
+    glob[23] = sum(1 for card in stock if card >= 52) / 24
+    glob[24:28] = foundations / 13
+    glob[28:32] = obs[VIEWS["best"]] / 13
+    glob[32] = obs[VIEWS["recycles"]][0] / 31
+    return out
+
+
+@dataclass(frozen=True)
+class Encoding:
+    """One way to turn an environment's observation into a policy's input."""
+
+    name: str
+    version: int
+    game: str
+    layout: Callable[[], str]
+    """Text describing the environment's observation layout the encoding reads."""
+    transform: Callable[[np.ndarray], np.ndarray] | None = None
+    """The function from an environment observation to the policy's input; ``None``: identity."""
+    size: int = 0
+    """Length of ``transform``'s output (a ``Box(0, 1)`` vector)."""
+
+    def digest(self) -> str:
+        """A short hash of the encoding's name, version and the environment layout it reads."""
+        text = f"{self.name}/v{self.version}/{self.layout()}"
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+    def input_space(self, env_space: gymnasium.Space) -> gymnasium.Space:
+        """The policy's observation space for an environment observation space."""
+        if self.transform is None:
+            return env_space
+        return gymnasium.spaces.Box(0.0, 1.0, (self.size,), np.float32)
+
+    def encode(self, observation: np.ndarray) -> np.ndarray:
+        """The policy input for one environment observation."""
+        return observation if self.transform is None else self.transform(observation)
+
+    def wrap(self, env: gymnasium.Env) -> gymnasium.Env:
+        """``env`` with observations encoded (unchanged for an identity encoding)."""
+        if self.transform is None:
+            return env
+        space = self.input_space(env.observation_space)
+        return gymnasium.wrappers.TransformObservation(env, self.transform, space)
+
+    def record(self, env_space: gymnasium.Space) -> dict[str, object]:
+        """What a checkpoint stores about its encoding."""
+        return {"name": self.name, "version": self.version, "digest": self.digest(),
+                "size": int(np.prod(self.input_space(env_space).shape))}
+
+
+ENCODINGS: Mapping[str, Encoding] = MappingProxyType({
+    e.name: e
+    for e in (
+        Encoding("pyramid-flat", 1, "pyramid", _pyramid_layout),
+        Encoding("klondike-cards", 1, "klondike", _klondike_layout),
+        Encoding("klondike-compact", 1, "klondike", _klondike_layout, klondike_compact,
+                 KLONDIKE_COMPACT_SIZE),
+    )
+})
+DEFAULT_ENCODING: Mapping[str, str] = MappingProxyType(
+    {"pyramid": "pyramid-flat", "klondike": "klondike-compact"}
+)
+
+
+def find_encoding(name: str, game: str) -> Encoding:
+    """The encoding called ``name`` for ``game``; :class:`MalformedInputError` if there is none."""
+    encoding = ENCODINGS.get(name)
+    if encoding is None or encoding.game != game:
+        known = ", ".join(e.name for e in ENCODINGS.values() if e.game == game)
+        raise MalformedInputError(f"unknown observation encoding {name!r} for {game}: known: {known}")
+    return encoding
+
+
+__all__ = ["DEFAULT_ENCODING", "ENCODINGS", "Encoding", "find_encoding"]

@@ -1,0 +1,144 @@
+"""Greedy Klondike draw-3 play from the seed's tips (seed 002), reading only the observation.
+
+Everything is decoded from the environment's observation (:mod:`envs.klondike.observer`): face-up
+column cards, face-down counts, the waste, the foundations and the recycle count; never a
+face-down or unseen card. Each legal action gets a score; the highest wins, ties going to the
+lowest action index:
+
+* **Turn face-down cards first** (seed: "of two moves worth about the same, take the one that turns
+  up a face-down card; the long columns on the right count most"): a move that turns one up
+  scores 50, plus 5 per face-down card in its column.
+* **Do not rush low cards up** (seed: "Aces and 2s can always go up, but a 5 or a 6 may still be
+  needed on the table for a 4"): a card goes to its foundation at once (score 40) only when it is
+  an Ace or a 2, or when both foundations of the other colour already hold the rank below it (then
+  no card left can need it as a place). Otherwise it scores 0.5: played only when stuck (below).
+* **Play the waste**: a waste card onto a column scores 10.
+* **Choose the King for an empty column**: emptying a column with no face-down card scores 3 when a
+  King is waiting for it (on the waste, or leading a run that lies on face-down cards), else -1;
+  the turn-up bonus then prefers the King whose column has the most face-down cards.
+* Other run moves between columns, and cards back from a foundation, score -1 and -2: never
+  played (they only shuffle the table).
+* **Think before drawing** (seed): drawing or recycling scores 1, played only when nothing above
+  scores more.
+* **A recycle is a resource, not an end** (seed: "if a whole pass changes nothing, ten more will
+  not either"): after a whole pass through the stock with nothing but draws, the player is
+  *stuck* and an early foundation move scores 20, until some other move is played.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from agents.base import Choice, legal_actions
+from envs.klondike.actions import ACTION_MOVES, STOCK_ACTION
+from envs.klondike.layout import MAX_COLUMN, NUM_COLUMNS
+from envs.klondike.moves import (
+    COLUMN_COLUMN,
+    COLUMN_FOUNDATION,
+    FOUNDATION_COLUMN,
+    WASTE_COLUMN,
+    WASTE_FOUNDATION,
+)
+from envs.klondike.observer import EMPTY, FACE_DOWN, VIEWS
+
+TURN_UP_SCORE = 50.0
+PER_FACE_DOWN_SCORE = 5.0
+SAFE_FOUNDATION_SCORE = 40.0
+EARLY_FOUNDATION_SCORE = 0.5
+STUCK_FOUNDATION_SCORE = 20.0
+WASTE_TO_COLUMN_SCORE = 10.0
+EMPTY_FOR_KING_SCORE = 3.0
+SHUFFLE_SCORE = -1.0
+FROM_FOUNDATION_SCORE = -2.0
+STOCK_SCORE = 1.0
+
+_RED = (False, True, True, False)  # clubs, diamonds, hearts, spades
+
+
+class KlondikeView:
+    """What a player sees, decoded from one observation."""
+
+    def __init__(self, observation: np.ndarray) -> None:
+        obs = np.asarray(observation, dtype=np.int64)
+        columns = obs[VIEWS["columns"]].reshape(NUM_COLUMNS, MAX_COLUMN)
+        self.face_down = [int((col == FACE_DOWN).sum()) for col in columns]
+        self.face_up = [[int(c) for c in col if c not in (FACE_DOWN, EMPTY)] for col in columns]
+        waste = obs[VIEWS["waste"]]
+        self.waste_top = int(waste[0]) if waste[0] != EMPTY else None
+        self.foundations = [int(f) for f in obs[VIEWS["foundations"]]]
+        self.recycles = int(obs[VIEWS["recycles"]][0])
+
+    def safe_to_foundation(self, card: int) -> bool:
+        """Whether ``card`` can go up without any table card ever needing it as a place."""
+        rank, suit = (card >> 2) + 1, card & 3
+        if rank <= 2:
+            return True
+        others = [self.foundations[s] for s in range(4) if _RED[s] != _RED[suit]]
+        return min(others) >= rank - 1
+
+    def king_waiting(self) -> bool:
+        """A King on the waste, or leading a face-up run that lies on face-down cards."""
+        if self.waste_top is not None and self.waste_top >> 2 == 12:
+            return True
+        pairs = zip(self.face_up, self.face_down, strict=True)
+        return any(up and up[0] >> 2 == 12 and down for up, down in pairs)
+
+
+def score_klondike_action(view: KlondikeView, action: int, stuck: bool) -> tuple[float, str]:
+    """The greedy score of a legal action and a few words on why."""
+    if action == STOCK_ACTION:
+        return STOCK_SCORE, "nothing better on the table: tap the stock"
+    move = ACTION_MOVES[action]
+    kind = move.kind
+    if kind in (COLUMN_FOUNDATION, COLUMN_COLUMN):
+        src = move.src
+        count = 1 if kind == COLUMN_FOUNDATION else move.count
+        if view.face_down[src] and count == len(view.face_up[src]):
+            score = TURN_UP_SCORE + PER_FACE_DOWN_SCORE * view.face_down[src]
+            return score, f"turns up a face-down card in column {src + 1}"
+    if kind in (WASTE_FOUNDATION, COLUMN_FOUNDATION):
+        card = view.waste_top if kind == WASTE_FOUNDATION else view.face_up[move.src][-1]
+        assert card is not None
+        if view.safe_to_foundation(card):
+            return SAFE_FOUNDATION_SCORE, "up to the foundation: no card needs it any more"
+        if stuck:
+            return STUCK_FOUNDATION_SCORE, "a whole pass changed nothing: send it up"
+        return EARLY_FOUNDATION_SCORE, "too early to send up (a lower card may need it)"
+    if kind == WASTE_COLUMN:
+        return WASTE_TO_COLUMN_SCORE, "plays the waste card"
+    if kind == COLUMN_COLUMN:
+        if count == len(view.face_up[move.src]) and view.king_waiting():
+            return EMPTY_FOR_KING_SCORE, "empties a column for a King"
+        return SHUFFLE_SCORE, "only moves cards around"
+    assert kind == FOUNDATION_COLUMN
+    return FROM_FOUNDATION_SCORE, "takes a card back from a foundation"
+
+
+class KlondikeGreedy:
+    """The heuristic with its one piece of memory: whether the last whole pass only drew."""
+
+    def __init__(self) -> None:
+        self.reset()
+
+    def reset(self) -> None:
+        self._recycles = 0
+        self._played_since_recycle = True
+        self.stuck = False
+
+    def choose(self, observation: np.ndarray, mask: np.ndarray) -> Choice:
+        view = KlondikeView(observation)
+        if view.recycles != self._recycles:  # a pass through the stock just ended
+            self.stuck = self.stuck or not self._played_since_recycle
+            self._recycles, self._played_since_recycle = view.recycles, False
+        best: tuple[float, int, str] | None = None
+        for action in legal_actions(mask):
+            score, reason = score_klondike_action(view, int(action), self.stuck)
+            if best is None or score > best[0]:
+                best = (score, int(action), reason)
+        assert best is not None
+        if best[1] != STOCK_ACTION:
+            self._played_since_recycle, self.stuck = True, False
+        return Choice(best[1], best[2])
+
+
+__all__ = ["KlondikeGreedy", "KlondikeView", "score_klondike_action"]

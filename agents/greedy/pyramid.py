@@ -1,0 +1,190 @@
+"""Greedy Pyramid play from the seeds' tips (seed 000), reading only the observation.
+
+Everything is decoded from the environment's observation vector (:mod:`envs.pyramid.observation`),
+which holds only what a person at the table knows: the face-up pyramid, the stock top in variant
+000, the waste top, and the stock cards seen so far. Removed cards are public, so the number of
+cards of each rank still in play is known too. Each legal action gets a score; the highest wins,
+ties going to the lowest action index:
+
+* **Kings at once** (seed: "do not hoard Kings"): removing a King scores above everything else.
+* **Pyramid cards first**: each pyramid card a pair removes scores 10; a stock or waste card alone
+  scores 1.
+* **Pairs that uncover two cards first** (seed: "prefer the pair that opens two cards of the next
+  row at once"): each pyramid card the move makes available scores 4 more.
+* **Keep scarce partners** (seed: "do not waste partner cards"): a pyramid card of rank ``r`` goes
+  only with a card of rank ``13 - r`` that does not lie on it, in the pyramid or from the stock
+  and waste (whose count of each rank is known: the 4 of a rank less those removed and those in
+  the pyramid). A move after which some pyramid card can no longer get a partner
+  (:func:`partners_short`, a matching per pair of ranks) makes the pyramid impossible to clear:
+  it scores -50 per card left short, so it is played only when nothing else is legal.
+* **Use the waste top before it is buried**: a pair with the waste top scores 1 more than the same
+  pair with the stock top, which the next draw only moves to the waste.
+* **Draw when the table has nothing better** (score 0); **recycle** (score -1) only when the stock
+  is empty and no pair is worth playing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from agents.base import Choice, legal_actions
+from envs.pyramid.actions import ACTION_MOVES
+from envs.pyramid.layout import BELOW_MASK, COVER_MASK, NUM_PYRAMID
+from envs.pyramid.moves import DRAW, RECYCLE, STOCK, WASTE
+from envs.pyramid.observation import PYRAMID_FEATURES, STOCK_FEATURES, split_observation
+
+KING = 13
+KING_SCORE = 100.0
+PYRAMID_CARD_SCORE = 10.0
+OTHER_CARD_SCORE = 1.0
+UNCOVER_SCORE = 4.0
+WASTE_SCORE = 1.0
+SHORT_PARTNER_SCORE = -50.0
+DRAW_SCORE = 0.0
+RECYCLE_SCORE = -1.0
+
+_P = {name: i for i, name in enumerate(PYRAMID_FEATURES)}
+_S = {name: i for i, name in enumerate(STOCK_FEATURES)}
+
+
+@dataclass(frozen=True)
+class PyramidView:
+    """What a player knows, decoded from one observation."""
+
+    ranks: tuple[int, ...]
+    """Rank of each of the 28 pyramid positions (removed ones too)."""
+    removed: int
+    """Bitmask of removed pyramid positions."""
+    top_ranks: dict[int, int]
+    """Rank of the card at ``STOCK`` (if usable) and ``WASTE``, by place."""
+    left_of_rank: tuple[int, ...]
+    """Cards of each rank (index 1..13) not yet removed, wherever they are."""
+
+    @classmethod
+    def decode(cls, observation: np.ndarray) -> PyramidView:
+        pyramid, stock, globals_ = split_observation(observation)
+        ranks = tuple(int(r) + 1 for r in pyramid[:, :13].argmax(axis=1))
+        removed = sum(1 << p for p in range(NUM_PYRAMID) if pyramid[p, _P["on_table"]] < 0.5)
+        left = [0] + [4] * 13
+        for p in range(NUM_PYRAMID):
+            if (removed >> p) & 1:
+                left[ranks[p]] -= 1
+        top_ranks: dict[int, int] = {}
+        for row in stock:
+            if row[_S["seen"]] < 0.5:
+                continue
+            r = int(row[:13].argmax()) + 1
+            if row[_S["gone"]] > 0.5:
+                left[r] -= 1
+            if row[_S["stock_top"]] > 0.5 and globals_[6] > 0.5:
+                top_ranks[STOCK] = r
+            if row[_S["waste_top"]] > 0.5:
+                top_ranks[WASTE] = r
+        return cls(ranks, removed, top_ranks, tuple(left))
+
+    def available(self, removed: int) -> set[int]:
+        return {p for p in range(NUM_PYRAMID)
+                if not (removed >> p) & 1 and (removed & COVER_MASK[p]) == COVER_MASK[p]}
+
+    @property
+    def short_now(self) -> int:
+        """Pyramid cards that can get no partner now (:func:`partners_short`)."""
+        return partners_short(self.ranks, self.removed, self.left_of_rank)
+
+
+def _max_matching(low: list[int], high: list[int]) -> int:
+    """Most disjoint pairs of a ``low`` and a ``high`` position where neither lies on the other."""
+    match: dict[int, int] = {}
+
+    def augment(p: int, visited: set[int]) -> bool:
+        for q in high:
+            if q in visited or (BELOW_MASK[p] >> q) & 1 or (BELOW_MASK[q] >> p) & 1:
+                continue
+            visited.add(q)
+            if q not in match or augment(match[q], visited):
+                match[q] = p
+                return True
+        return False
+
+    return sum(augment(p, set()) for p in low)
+
+
+def partners_short(ranks: tuple[int, ...], removed: int, left: list[int] | tuple[int, ...]) -> int:
+    """How many pyramid cards can get no partner, counting only what every player knows.
+
+    For each pair of ranks ``r`` and ``13 - r``, pyramid cards pair with each other (never with a
+    card lying on them) or with stock and waste cards, whose number of each rank is known: the
+    cards of the rank not yet removed (``left``) less those in the pyramid. A card short of a
+    partner makes the pyramid impossible to clear.
+    """
+    on_table = [p for p in range(NUM_PYRAMID) if not (removed >> p) & 1]
+    short = 0
+    for r in range(1, 7):
+        low = [p for p in on_table if ranks[p] == r]
+        high = [p for p in on_table if ranks[p] == 13 - r]
+        if not low and not high:
+            continue
+        pairs = _max_matching(low, high) if low and high else 0
+        stock_low, stock_high = left[r] - len(low), left[13 - r] - len(high)
+        short += max(0, len(low) - pairs - stock_high) + max(0, len(high) - pairs - stock_low)
+    return short
+
+
+def score_pyramid_action(view: PyramidView, action: int) -> tuple[float, str]:
+    """The greedy score of a legal action and a few words on why."""
+    move = ACTION_MOVES[action]
+    if move.kind == DRAW:
+        return DRAW_SCORE, "nothing better on the table: draw"
+    if move.kind == RECYCLE:
+        return RECYCLE_SCORE, "stock empty: recycle the waste"
+    places = move.places()
+    pyramid_places = [p for p in places if p < NUM_PYRAMID]
+    if len(places) == 1 and (view.ranks[places[0]] if places[0] < NUM_PYRAMID
+                             else view.top_ranks.get(places[0])) == KING:
+        return KING_SCORE + UNCOVER_SCORE * _uncovered(view, pyramid_places), "remove the King at once"
+    removed_after = view.removed | sum(1 << p for p in pyramid_places)
+    left_after = list(view.left_of_rank)
+    for p in places:
+        left_after[view.ranks[p] if p < NUM_PYRAMID else view.top_ranks[p]] -= 1
+    short = partners_short(view.ranks, removed_after, left_after) - view.short_now
+    uncovered = _uncovered(view, pyramid_places)
+    score = (PYRAMID_CARD_SCORE * len(pyramid_places) + OTHER_CARD_SCORE * (len(places) - len(pyramid_places))
+             + UNCOVER_SCORE * uncovered + (WASTE_SCORE if WASTE in places else 0.0)
+             + SHORT_PARTNER_SCORE * max(0, short))
+    if short > 0:
+        reason = "spends a scarce partner (last resort)"
+    elif uncovered >= 2:
+        reason = f"uncovers {uncovered} cards"
+    elif uncovered == 1:
+        reason = "uncovers a card"
+    elif pyramid_places:
+        reason = "clears pyramid cards"
+    else:
+        reason = "clears the stock and waste tops"
+    return score, reason
+
+
+def _uncovered(view: PyramidView, pyramid_places: list[int]) -> int:
+    """Pyramid cards that removing ``pyramid_places`` makes available."""
+    if not pyramid_places:
+        return 0
+    before = view.available(view.removed)
+    after = view.available(view.removed | sum(1 << p for p in pyramid_places))
+    return len(after - before)
+
+
+def choose_pyramid(observation: np.ndarray, mask: np.ndarray) -> Choice:
+    """The greedy choice among the legal actions of ``mask``."""
+    view = PyramidView.decode(observation)
+    best: tuple[float, int, str] | None = None
+    for action in legal_actions(mask):
+        score, reason = score_pyramid_action(view, int(action))
+        if best is None or score > best[0]:
+            best = (score, int(action), reason)
+    assert best is not None
+    return Choice(best[1], best[2])
+
+
+__all__ = ["PyramidView", "choose_pyramid", "score_pyramid_action"]

@@ -1,0 +1,26 @@
+"""The ``random`` player: uniform over the legal actions."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from agents.base import Choice, Player, legal_actions
+
+
+class RandomPlayer(Player):
+    """Picks one legal action uniformly at random, from its own seeded generator."""
+
+    name = "random"
+
+    def __init__(self, seed: int | Sequence[int] | None = None) -> None:
+        self.rng = np.random.default_rng(seed)
+
+    def choose(self, observation: np.ndarray, mask: np.ndarray, info: dict[str, Any]) -> Choice:
+        legal = legal_actions(mask)
+        return Choice(int(legal[self.rng.integers(legal.size)]), "a legal move at random")
+
+
+__all__ = ["RandomPlayer"]

@@ -1,0 +1,83 @@
+"""Player names -> players: ``random``, ``greedy``, ``ppo`` and ``solver``.
+
+``make_player(name, variant, **options)`` builds one; ``unavailable_reason(name, variant)`` says
+why one cannot be built here (``ppo`` without a checkpoint for the variant, ``solver`` without the
+native core or without a solver for the game), or ``None``. Heavy imports (torch, the native
+solver) happen only when such a player is built.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from agents.base import Player
+from agents.variants import Variant, find_variant
+from envs.errors import MalformedInputError, SolitaireError
+
+AGENT_NAMES = ("random", "greedy", "ppo", "solver")
+"""Every player name, weakest first; ``solver`` sees hidden cards (an upper bound)."""
+
+
+def _random(variant: Variant, seed: int | None = None) -> Player:
+    from agents.random_agent import RandomPlayer
+
+    return RandomPlayer(seed)
+
+
+def _greedy(variant: Variant) -> Player:
+    from agents.greedy import GreedyPlayer
+
+    return GreedyPlayer(variant)
+
+
+def _ppo(variant: Variant, checkpoint: str | Path | None = None, deterministic: bool = True,
+         seed: int | None = None) -> Player:
+    from agents.ppo import PpoPlayer
+
+    return PpoPlayer(variant, checkpoint, deterministic=deterministic, seed=seed)
+
+
+def _solver(variant: Variant, time_limit: float | None = None) -> Player:
+    from agents.solver_player import DEFAULT_TIME_LIMIT, SolverPlayer
+
+    return SolverPlayer(variant, DEFAULT_TIME_LIMIT if time_limit is None else time_limit)
+
+
+_FACTORIES: dict[str, Callable[..., Player]] = {
+    "random": _random, "greedy": _greedy, "ppo": _ppo, "solver": _solver,
+}
+
+
+def make_player(name: str, variant: Variant | str, **options: Any) -> Player:
+    """The player called ``name`` for ``variant``; ``options`` go to its constructor
+    (``seed`` for random and ppo, ``checkpoint`` and ``deterministic`` for ppo, ``time_limit`` for solver)."""
+    variant = find_variant(variant) if isinstance(variant, str) else variant
+    factory = _FACTORIES.get(name)
+    if factory is None:
+        raise MalformedInputError(f"unknown agent {name!r}: choose from {', '.join(AGENT_NAMES)}")
+    return factory(variant, **options)
+
+
+def unavailable_reason(name: str, variant: Variant | str, checkpoint: str | Path | None = None) -> str | None:
+    """Why player ``name`` cannot play ``variant`` here, or ``None`` if it can (cheap: loads no weights)."""
+    variant = find_variant(variant) if isinstance(variant, str) else variant
+    if name not in _FACTORIES:
+        return f"unknown agent {name!r}"
+    try:
+        if name == "ppo":
+            from agents.ppo import check_metadata, default_checkpoint, read_metadata
+
+            path = Path(checkpoint) if checkpoint is not None else default_checkpoint(variant)
+            check_metadata(read_metadata(path), variant, source=f"checkpoint {path}")
+        elif name == "solver":
+            from agents.solver_player import solve_function
+
+            solve_function(variant.game)
+    except SolitaireError as exc:
+        return str(exc)
+    return None
+
+
+__all__ = ["AGENT_NAMES", "make_player", "unavailable_reason"]

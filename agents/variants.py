@@ -1,0 +1,93 @@
+"""The game variants agents play and train on, and how to make each one's environment.
+
+A *variant key* names one: ``pyramid-000`` (stock top usable, seed 000), ``pyramid-001`` (waste top
+only, seed 001) and ``klondike-draw3`` (seed 002). On command lines a game name alone means its
+first variant (``pyramid`` -> ``pyramid-000``, ``klondike`` -> ``klondike-draw3``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+import gymnasium
+
+from envs.errors import MalformedInputError
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One game variant: its environment ID and keyword arguments, and how to read its progress."""
+
+    game: str
+    """``"pyramid"`` or ``"klondike"``."""
+    name: str
+    """``"000"``, ``"001"`` or ``"draw3"``."""
+    env_id: str
+    env_kwargs: Mapping[str, Any] = field(default_factory=dict)
+    shaping_kwarg: str = "reward_shaping"
+    """The environment's keyword that turns its shaped reward on (the two envs name it differently)."""
+    max_cleared: int = 28
+    """Cards to clear for a win: the 28 pyramid cards, or the 52 cards going up in Klondike."""
+
+    @property
+    def key(self) -> str:
+        return f"{self.game}-{self.name}"
+
+    @property
+    def num_actions(self) -> int:
+        """Size of the environment's ``Discrete`` action space."""
+        if self.game == "pyramid":
+            from envs.pyramid.actions import NUM_ACTIONS
+        else:
+            from envs.klondike.actions import NUM_ACTIONS
+        return NUM_ACTIONS
+
+    def make_env(self, shaped_reward: bool = False, **kwargs: Any) -> gymnasium.Env:
+        """``gymnasium.make`` this variant's environment (with its registered time limit)."""
+        import envs  # noqa: F401  (registers the environments)
+
+        options = {**self.env_kwargs, self.shaping_kwarg: shaped_reward, **kwargs}
+        return gymnasium.make(self.env_id, **options)
+
+    def cards_cleared(self, info: Mapping[str, Any]) -> int:
+        """Progress from a step's ``info``: pyramid cards removed, or Klondike cards on foundations."""
+        if self.game == "pyramid":
+            return self.max_cleared - int(info["cards_left"])
+        return int(info["cards_up"])
+
+    def deal_id(self, number: int) -> str:
+        """The random deal of this number, e.g. ``pyramid-random-v1-42``."""
+        return f"{self.game}-random-v1-{number}"
+
+
+VARIANTS: Mapping[str, Variant] = MappingProxyType({
+    v.key: v
+    for v in (
+        Variant("pyramid", "000", "Solitaire/Pyramid-v0", MappingProxyType({"stock_top_playable": True})),
+        Variant("pyramid", "001", "Solitaire/Pyramid-v0", MappingProxyType({"stock_top_playable": False})),
+        Variant("klondike", "draw3", "Solitaire/Klondike-v0", MappingProxyType({"draw_count": 3}),
+                shaping_kwarg="shaped_reward", max_cleared=52),
+    )
+})
+"""Every variant by key, the default variant of each game first."""
+
+
+def find_variant(game: str, variant: str | None = None) -> Variant:
+    """The variant named by ``game`` (``pyramid``, ``pyramid-001``, ...) and optionally ``variant``."""
+    text = game.strip().lower()
+    if variant is not None:
+        text = f"{text}-{variant.strip().lower()}"
+    if text in VARIANTS:
+        return VARIANTS[text]
+    for v in VARIANTS.values():  # a game alone: its first (default) variant
+        if v.game == text:
+            return v
+    raise MalformedInputError(
+        f"unknown game or variant {text!r}: choose one of {', '.join(VARIANTS)} (or pyramid, klondike)"
+    )
+
+
+__all__ = ["VARIANTS", "Variant", "find_variant"]

@@ -1,0 +1,24 @@
+"""Klondike solitaire, draw 3 (seed 002): rules engine, deals, analyses, observer and environment.
+
+Modules: :mod:`~envs.klondike.layout` (the table and the **deal order**: the 28 tableau cards row
+by row as a person deals them, one card on each of columns 1..7, then on 2..7, ..., each pass's
+first card face up; then the 24 stock cards from the top), :mod:`~envs.klondike.solvitaire`
+(Solvitaire/lonelybot JSON deals), :mod:`~envs.klondike.rules` (the building rule),
+:mod:`~envs.klondike.moves`, :mod:`~envs.klondike.messages`, :mod:`~envs.klondike.game` (the
+engine), :mod:`~envs.klondike.progress` (the exact "no progress possible" check),
+:mod:`~envs.klondike.finish` (auto-finish), :mod:`~envs.klondike.render`,
+:mod:`~envs.klondike.observer`, :mod:`~envs.klondike.actions` and :mod:`~envs.klondike.env`
+(``Solitaire/Klondike-v0``).
+"""
+
+from envs.klondike.game import DEAD_END, NO_PROGRESS, WIN, KlondikeGame, resolve_klondike_deal
+from envs.klondike.layout import NUM_COLUMNS, NUM_STOCK, NUM_TABLEAU, deal_order, deal_table
+from envs.klondike.messages import Notice, Refusal
+from envs.klondike.moves import DRAW_MOVE, RECYCLE_MOVE, Move
+from envs.klondike.solvitaire import parse_solvitaire, to_solvitaire, to_solvitaire_json
+
+__all__ = [
+    "DEAD_END", "DRAW_MOVE", "NO_PROGRESS", "NUM_COLUMNS", "NUM_STOCK", "NUM_TABLEAU", "RECYCLE_MOVE", "WIN",
+    "KlondikeGame", "Move", "Notice", "Refusal", "deal_order", "deal_table", "parse_solvitaire",
+    "resolve_klondike_deal", "to_solvitaire", "to_solvitaire_json",
+]

@@ -1,0 +1,325 @@
+"""Players: legal moves only, the greedy heuristic's documented rules, the solver, the registry."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from agents.base import Choice, Player, legal_actions, play_episode
+from agents.greedy import GreedyPlayer
+from agents.greedy.pyramid import PyramidView, partners_short, score_pyramid_action
+from agents.random_agent import RandomPlayer
+from agents.registry import AGENT_NAMES, make_player, unavailable_reason
+from agents.variants import VARIANTS, find_variant
+from envs.deals import DealId, encode_deal_code
+from envs.errors import IllegalMoveError, MalformedInputError
+from envs.pyramid.actions import DRAW_ACTION, move_to_action
+from envs.pyramid.layout import NUM_PYRAMID
+from envs.pyramid.moves import Move
+
+PYRAMID_VARIANTS = [VARIANTS["pyramid-000"], VARIANTS["pyramid-001"]]
+OUTCOMES = {"win", "dead_end", "truncated"}
+
+
+def solver_available() -> bool:
+    return unavailable_reason("solver", "pyramid") is None
+
+
+@pytest.fixture(params=PYRAMID_VARIANTS, ids=lambda v: v.key)
+def variant(request: pytest.FixtureRequest):
+    return request.param
+
+
+class Recorder(Player):
+    """Wraps a player and checks every choice against the mask it was given."""
+
+    name = "recorder"
+
+    def __init__(self, inner: Player) -> None:
+        self.inner = inner
+        self.choices: list[tuple[int, bool]] = []
+
+    def reset(self, env) -> None:
+        self.inner.reset(env)
+
+    def choose(self, observation, mask, info) -> Choice:
+        choice = self.inner.choose(observation, mask, info)
+        assert np.array_equal(mask, np.asarray(info["action_mask"], bool))
+        self.choices.append((choice.action, bool(mask[choice.action])))
+        return choice
+
+
+@pytest.mark.parametrize("name", ["random", "greedy", "solver"])
+def test_players_play_legal_moves_only_over_many_deals(name: str, variant) -> None:
+    if name == "solver" and not solver_available():
+        pytest.skip(unavailable_reason("solver", "pyramid"))
+    player = Recorder(make_player(name, variant, **({"seed": 7} if name == "random" else {})))
+    env = variant.make_env()
+    for number in range(1, 41):
+        result = play_episode(env, player, variant.deal_id(number), variant.cards_cleared)
+        assert result.outcome in OUTCOMES and result.won == (result.outcome == "win")
+        assert 0 <= result.cards_cleared <= NUM_PYRAMID and result.steps > 0
+        assert result.won == (result.cards_cleared == NUM_PYRAMID)
+    assert player.choices and all(legal for _, legal in player.choices)
+
+
+def test_play_episode_refuses_a_player_that_picks_a_masked_action() -> None:
+    class Cheater(Player):
+        name = "cheater"
+
+        def choose(self, observation, mask, info) -> Choice:
+            return Choice(int(np.flatnonzero(~mask)[0]))
+
+    variant = find_variant("pyramid")
+    with pytest.raises(IllegalMoveError, match="cheater"):
+        play_episode(variant.make_env(), Cheater(), variant.deal_id(1), variant.cards_cleared)
+
+
+def test_random_player_is_uniform_over_legal_actions_and_seeded() -> None:
+    mask = np.zeros(467, bool)
+    mask[[3, 100, 466]] = True
+    player = RandomPlayer(seed=1)
+    picks = [player.act(np.zeros(1), mask, {}) for _ in range(3000)]
+    counts = {a: picks.count(a) for a in (3, 100, 466)}
+    assert sum(counts.values()) == 3000
+    assert all(850 < c < 1150 for c in counts.values()), counts
+    again = RandomPlayer(seed=1)
+    assert [again.act(np.zeros(1), mask, {}) for _ in range(3000)] == picks
+    with pytest.raises(IllegalMoveError):
+        player.act(np.zeros(1), np.zeros(467, bool), {})
+
+
+def test_legal_actions_lists_the_mask() -> None:
+    mask = np.array([False, True, False, True])
+    assert legal_actions(mask).tolist() == [1, 3]
+
+
+# ------------------------------------------------------------------------- greedy, Pyramid
+# The bottom row: AC 6C KC 7D AD 5C 8D. Usable pairs: 6C+7D (r7c2+r7c4, once KC is gone, uncovers
+# r6c2 and r6c3), 5C+8D (r7c6+r7c7, uncovers r6c6); KC alone. The stock top AH pairs with nothing.
+SCENARIO = {"r7c1": "AC", "r7c2": "6C", "r7c3": "KC", "r7c4": "7D", "r7c5": "AD", "r7c6": "5C", "r7c7": "8D"}
+
+
+def first_choices(deal: str, variant, steps: int) -> list[Choice]:
+    env = variant.make_env()
+    obs, info = env.reset(options={"deal": deal})
+    player = GreedyPlayer(variant)
+    choices = []
+    for _ in range(steps):
+        choice = player.choose(obs, np.asarray(info["action_mask"], bool), info)
+        choices.append(choice)
+        obs, _, _, _, info = env.step(choice.action)
+    return choices
+
+
+def test_greedy_removes_a_king_at_once_then_the_pair_uncovering_two_cards(variant, build_deal) -> None:
+    deal = build_deal(SCENARIO, ["AH"])
+    king, pair = first_choices(deal, variant, 2)
+    assert king.action == move_to_action(Move.parse("r7c3")) and "King" in king.reason
+    assert pair.action == move_to_action(Move.parse("r7c2+r7c4")) and "uncovers 2" in pair.reason
+
+
+# The apex QC lies under every other pyramid card, so the pyramid aces (AC AD AH, rows 2-3) can
+# never pair with it: it needs the one ace outside the pyramid, AS. The stock deals AS then QS;
+# the bottom row holds no pair and no King.
+SCARCE = {"r1c1": "QC", "r2c1": "AC", "r2c2": "AD", "r3c1": "AH",
+          "r7c1": "2C", "r7c2": "2D", "r7c3": "2H", "r7c4": "3C", "r7c5": "3D", "r7c6": "3H", "r7c7": "4C"}
+
+
+def test_greedy_keeps_the_last_partner_a_pyramid_card_needs(build_deal) -> None:
+    variant = find_variant("pyramid-000")
+    draw, second = first_choices(build_deal(SCARCE, ["AS", "QS"]), variant, 2)
+    assert draw.action == DRAW_ACTION
+    assert second.action == DRAW_ACTION  # not stock+waste (QS+AS): the apex QC would lose its last partner
+    env = variant.make_env()
+    obs, _ = env.reset(options={"deal": build_deal(SCARCE, ["AS", "QS"])})
+    obs, *_ = env.step(DRAW_ACTION)
+    score, reason = score_pyramid_action(PyramidView.decode(obs), move_to_action(Move.parse("stock+waste")))
+    assert score < 0 and "scarce" in reason
+
+
+def test_greedy_plays_the_same_stock_pair_when_no_pyramid_card_needs_it(build_deal) -> None:
+    variant = find_variant("pyramid-000")
+    plain = {**SCARCE, "r1c1": "KH"}  # a King at the apex needs no partner
+    _, pair = first_choices(build_deal(plain, ["AS", "QS"]), variant, 2)
+    assert pair.action == move_to_action(Move.parse("stock+waste"))
+
+
+def test_partners_short_counts_cards_that_can_get_no_partner() -> None:
+    ranks = tuple([12] + [1] * 3 + [13] * 24)  # a Q at the apex, three aces on it, Kings elsewhere
+    left = [0] + [4] * 13
+    assert partners_short(ranks, 0, left) == 0  # one ace and three queens remain outside
+    left[1] = 3  # the outside ace is gone
+    assert partners_short(ranks, 0, left) == 1
+
+
+@pytest.mark.parametrize("number", [3, 11, 29])
+def test_greedy_never_reads_unseen_stock_cards(variant, number: int) -> None:
+    """Two deals that differ only in stock cards not yet seen get the same choices while the
+    observations agree (the heuristic reads only the observation)."""
+    cards = list(DealId.parse(f"pyramid-random-v1-{number}").cards())
+    other = cards[:NUM_PYRAMID + 1] + list(reversed(cards[NUM_PYRAMID + 1:]))
+    env_a, env_b = variant.make_env(), variant.make_env()
+    obs_a, info_a = env_a.reset(options={"deal": encode_deal_code(cards)})
+    obs_b, info_b = env_b.reset(options={"deal": encode_deal_code(other)})
+    player = GreedyPlayer(variant)
+    compared = 0
+    while np.array_equal(obs_a, obs_b):
+        a = player.choose(obs_a, np.asarray(info_a["action_mask"], bool), info_a)
+        b = player.choose(obs_b, np.asarray(info_b["action_mask"], bool), info_b)
+        assert a == b
+        compared += 1
+        obs_a, _, done_a, _, info_a = env_a.step(a.action)
+        obs_b, _, done_b, _, info_b = env_b.step(b.action)
+        if done_a or done_b:
+            break
+    assert compared >= 1
+
+
+# ------------------------------------------------------------------------------ solver
+@pytest.mark.skipif(not solver_available(), reason="the exact solver is not available")
+def test_solver_player_wins_exactly_the_deals_it_proves_winnable(variant) -> None:
+    player = make_player("solver", variant)
+    assert player.sees_hidden_cards
+    env = variant.make_env()
+    verdicts = []
+    for number in range(1, 21):
+        result = play_episode(env, player, variant.deal_id(number), variant.cards_cleared)
+        verdicts.append(player.result.status)
+        assert result.won == (player.result.status == "winnable")
+    assert "winnable" in verdicts and "not_winnable" in verdicts
+
+
+# ---------------------------------------------------------------------------- registry
+def test_registry_names_and_errors() -> None:
+    assert AGENT_NAMES == ("random", "greedy", "ppo", "solver")
+    assert isinstance(make_player("greedy", "pyramid-001"), GreedyPlayer)
+    with pytest.raises(MalformedInputError, match="unknown agent"):
+        make_player("alphazero", "pyramid")
+    with pytest.raises(MalformedInputError, match="unknown game or variant"):
+        make_player("random", "spider")
+    assert unavailable_reason("random", "pyramid") is None
+    assert "no checkpoint" in unavailable_reason("ppo", "pyramid", checkpoint="/nonexistent/x.zip")
+
+
+def test_importing_agents_loads_neither_torch_nor_the_native_solver() -> None:
+    code = ("import sys, agents, agents.registry, agents.greedy, agents.ppo, agents.base;"
+            "print([m for m in ('torch', 'sb3_contrib', 'solitaire_native') if m in sys.modules])")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_find_variant_accepts_games_and_keys() -> None:
+    assert find_variant("pyramid").key == "pyramid-000"
+    assert find_variant("Pyramid", "001").key == "pyramid-001"
+    assert find_variant("klondike").key == "klondike-draw3"
+    assert find_variant("pyramid-001").env_kwargs == {"stock_top_playable": False}
+
+
+# --------------------------------------------------------------------------------- ppo
+@pytest.fixture(scope="module")
+def tiny_checkpoint(tmp_path_factory: pytest.TempPathFactory):
+    """An untrained MaskablePPO policy for pyramid-000 saved with its metadata (no learning needed:
+    what is tested is the masking and the metadata checks)."""
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    from agents.encodings import find_encoding
+    from agents.ppo import build_metadata, save_checkpoint
+
+    variant = find_variant("pyramid-000")
+    env = DummyVecEnv([variant.make_env])
+    model = MaskablePPO("MlpPolicy", env, n_steps=32, batch_size=32, policy_kwargs={"net_arch": [16]},
+                        seed=0, device="cpu")
+    metadata = build_metadata(variant, find_encoding("pyramid-flat", "pyramid"), env.observation_space,
+                              {"run_name": "test"})
+    path = save_checkpoint(model, tmp_path_factory.mktemp("ppo") / "tiny", metadata)
+    env.close()
+    return path, metadata, model
+
+
+def rewrite_metadata(source, target, change) -> None:
+    """Copy a checkpoint with its metadata record changed by ``change(dict)``."""
+    import json
+    import zipfile
+
+    from agents.ppo import METADATA_NAME
+
+    with zipfile.ZipFile(source) as old, zipfile.ZipFile(target, "w") as new:
+        for item in old.namelist():
+            data = old.read(item)
+            if item == METADATA_NAME:
+                record = json.loads(data)
+                change(record)
+                data = json.dumps(record).encode()
+            new.writestr(item, data)
+
+
+@pytest.mark.parametrize("deterministic", [True, False])
+def test_ppo_player_never_picks_a_masked_action(tiny_checkpoint, deterministic: bool) -> None:
+    from agents.ppo import PpoPlayer
+
+    path, _, model = tiny_checkpoint
+    variant = find_variant("pyramid-000")
+    player = PpoPlayer(variant, path, deterministic=deterministic, seed=1)
+    recorder = Recorder(player)
+    env = variant.make_env()
+    for number in range(1, 6):
+        play_episode(env, recorder, variant.deal_id(number), variant.cards_cleared)
+    assert recorder.choices and all(legal for _, legal in recorder.choices)
+    obs, info = env.reset(options={"deal": variant.deal_id(7)})
+    mask = np.asarray(info["action_mask"], bool)
+    probs = player.action_probabilities(obs, mask)
+    assert probs.sum() == pytest.approx(1.0, abs=1e-5) and not probs[~mask].any()
+    if deterministic:
+        predicted, _ = model.predict(obs, action_masks=mask, deterministic=True)
+        assert player.choose(obs, mask, info).action == int(predicted)
+        assert "likely" in player.choose(obs, mask, info).reason
+
+
+def test_loading_a_checkpoint_that_does_not_match_fails_clearly(tiny_checkpoint, tmp_path) -> None:
+    from agents.ppo import CheckpointError, CheckpointMismatchError, PpoPlayer
+
+    path, _, model = tiny_checkpoint
+    with pytest.raises(CheckpointMismatchError, match="trained on pyramid-000, not pyramid-001"):
+        PpoPlayer("pyramid-001", path)
+    with pytest.raises(CheckpointMismatchError, match="trained on pyramid-000, not klondike-draw3"):
+        PpoPlayer("klondike", path)
+    cases = {
+        "digest": (lambda m: m["encoding"].update(digest="0" * 16), "observation changed since training"),
+        "version": (lambda m: m["encoding"].update(version=0), "pyramid-flat v0, this code has v1"),
+        "name": (lambda m: m["encoding"].update(name="pyramid-images"), "unknown observation encoding"),
+        "actions": (lambda m: m.update(num_actions=466), "466 actions but the pyramid-000 env.* has 467"),
+    }
+    for name, (change, message) in cases.items():
+        bad = tmp_path / f"{name}.zip"
+        rewrite_metadata(path, bad, change)
+        with pytest.raises(MalformedInputError, match=message):
+            PpoPlayer("pyramid-000", bad)
+    plain = tmp_path / "plain.zip"
+    model.save(plain)
+    with pytest.raises(CheckpointError, match=r"not saved by training\.train"):
+        PpoPlayer("pyramid-000", plain)
+    garbage = tmp_path / "garbage.zip"
+    garbage.write_bytes(b"not a zip")
+    with pytest.raises(CheckpointError, match="not a readable checkpoint"):
+        PpoPlayer("pyramid-000", garbage)
+    with pytest.raises(CheckpointError, match="no checkpoint at"):
+        PpoPlayer("pyramid-000", tmp_path / "missing.zip")
+
+
+def test_ppo_loads_the_shipped_checkpoint_by_default(tiny_checkpoint, tmp_path, monkeypatch) -> None:
+    import shutil
+
+    import agents.ppo
+    from agents.ppo import CheckpointError, PpoPlayer
+
+    monkeypatch.setattr(agents.ppo, "CHECKPOINT_DIR", tmp_path)
+    with pytest.raises(CheckpointError, match="no shipped checkpoint for pyramid-000"):
+        PpoPlayer("pyramid-000")
+    shutil.copyfile(tiny_checkpoint[0], tmp_path / "pyramid-000.zip")
+    assert PpoPlayer("pyramid-000").checkpoint == tmp_path / "pyramid-000.zip"
+    assert unavailable_reason("ppo", "pyramid-000") is None

@@ -1,0 +1,100 @@
+"""The benchmark: rows per deal, a table computed from them, Wilson intervals, JSON, plot, workers."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, replace
+from pathlib import Path
+
+import pytest
+
+from agents.registry import unavailable_reason
+from agents.variants import find_variant
+from envs.errors import MalformedInputError
+from training.benchmark import Args, Row, format_table, main, summarize
+
+PYRAMID = find_variant("pyramid-000")
+
+
+def row(agent: str, number: int, won: bool, cleared: int = 20, verdict: str | None = None) -> Row:
+    return Row(agent, PYRAMID.deal_id(number), number, "win" if won else "dead_end", won,
+               28 if won else cleared, 50, 0.01, verdict, 10 if verdict else None)
+
+
+def test_wilson_intervals_match_published_values() -> None:
+    """Newcombe (1998), Statistics in Medicine 17:857-872, Table I, method 3 (Wilson score, no
+    continuity correction): 81/263 -> 0.2553-0.3662; 15/148 -> 0.0624-0.1605; 0/20 -> 0-0.1611;
+    1/29 -> 0.0061-0.1718."""
+    for wins, deals, low, high in ((81, 263, 0.2553, 0.3662), (15, 148, 0.0624, 0.1605),
+                                   (0, 20, 0.0, 0.1611), (1, 29, 0.0061, 0.1718)):
+        rows = [row("greedy", n, n <= wins) for n in range(1, deals + 1)]
+        (summary,) = summarize(rows)
+        assert (summary.wins, summary.deals) == (wins, deals)
+        assert summary.ci_low == pytest.approx(low, abs=5e-5)
+        assert summary.ci_high == pytest.approx(high, abs=5e-5)
+
+
+def test_the_table_counts_wins_on_the_deals_the_solver_proves_winnable() -> None:
+    rows = [row("solver", n, n <= 6, verdict="winnable" if n <= 6 else "not_winnable") for n in range(1, 11)]
+    rows += [row("greedy", n, n in (1, 2), cleared=n) for n in range(1, 11)]
+    solver, greedy = summarize(rows)
+    assert (solver.solver_winnable, solver.wins_on_winnable) == (6, 6)
+    assert (greedy.wins, greedy.solver_winnable, greedy.wins_on_winnable) == (2, 6, 2)
+    assert greedy.mean_cleared == pytest.approx((28 + 28 + 3 + 4 + 5 + 6 + 7 + 8 + 9 + 10) / 10)
+    table = format_table([solver, greedy], PYRAMID)
+    assert "| greedy | 10 | 2 | 20.0% (5.7%–51.0%) | 10.80 / 28 | 2/6 (33.3%) | 10.0 ms |" in table
+    assert "n/a (no solver)" in format_table(summarize([r for r in rows if r.agent == "greedy"]), PYRAMID)
+
+
+def test_table_and_json_agree(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "result.json"
+    rows, summaries, _ = main(Args(game="pyramid-001", deals="1-12", agents="random,greedy", workers=1,
+                                   json=str(out)))
+    printed = capsys.readouterr().out
+    data = json.loads(out.read_text())
+    assert data["variant"] == "pyramid-001" and data["deals"] == "1-12"
+    command = "python -m training.benchmark pyramid-001 --deals 1-12 --agents random,greedy"
+    assert data["command"].startswith(command)
+    assert data["rows"] == [asdict(r) for r in rows] and len(rows) == 24
+    assert data["table"] == [asdict(s) for s in summarize([Row(**r) for r in data["rows"]])]
+    assert format_table(summaries, find_variant("pyramid-001")) in printed
+    for entry in data["table"]:
+        wins = sum(r["won"] for r in data["rows"] if r["agent"] == entry["agent"])
+        assert entry["wins"] == wins
+        assert f"| {entry['agent']} | 12 | {wins} | {entry['win_rate']:.1%} " in printed
+
+
+def test_workers_give_the_same_rows_as_one_process() -> None:
+    args = Args(game="pyramid", deals="1-8", agents="random,greedy", workers=1, seed=4)
+    alone, _, _ = main(args)
+    parallel, _, _ = main(replace(args, workers=2))
+    strip = [replace(r, seconds=0.0) for r in alone]
+    assert [replace(r, seconds=0.0) for r in parallel] == strip
+
+
+def test_unavailable_agents_are_left_out_with_a_note(tmp_path: Path) -> None:
+    rows, _, notes = main(Args(game="pyramid", deals="1-3", agents="greedy,ppo", workers=1,
+                               checkpoint=tmp_path / "missing.zip"))
+    assert {r.agent for r in rows} == {"greedy"}
+    assert len(notes) == 1 and notes[0].startswith("ppo: left out: no checkpoint")
+    with pytest.raises(MalformedInputError, match="unknown agent"):
+        main(Args(game="pyramid", deals="1-3", agents="greedy,human", workers=1))
+    with pytest.raises(MalformedInputError, match="no agent can play"):
+        main(Args(game="pyramid", deals="1-3", agents="ppo", workers=1, checkpoint=tmp_path / "missing.zip"))
+
+
+@pytest.mark.skipif(unavailable_reason("solver", "pyramid") is not None, reason="no exact solver here")
+def test_solver_rows_carry_verdicts_and_the_plot_is_written(tmp_path: Path) -> None:
+    picture = tmp_path / "chart.png"
+    args = Args(game="pyramid", deals="1-6", agents="greedy,solver", workers=1, plot=picture)
+    rows, summaries, _ = main(args)
+    solver_rows = [r for r in rows if r.agent == "solver"]
+    assert all(r.verdict in ("winnable", "not_winnable") and r.states is not None for r in solver_rows)
+    assert all(r.won == (r.verdict == "winnable") for r in solver_rows)
+    assert picture.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert summaries[1].wins == summaries[1].wins_on_winnable == summaries[1].solver_winnable
+
+
+def test_benchmark_notes_training_deals() -> None:
+    _, _, notes = main(Args(game="pyramid", deals="1000000-1000001", agents="greedy", workers=1))
+    assert any("training deals" in n for n in notes)

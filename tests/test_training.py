@@ -1,0 +1,237 @@
+"""Training: the deal split, settings, the mask-caching vector env, and tiny real training runs."""
+
+from __future__ import annotations
+
+import csv
+import itertools
+import json
+import zipfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from stable_baselines3.common.vec_env import SubprocVecEnv
+
+from agents.base import play_episode
+from agents.encodings import find_encoding
+from agents.ppo import METADATA_NAME, PpoPlayer, read_metadata
+from agents.variants import find_variant
+from envs.errors import MalformedInputError
+from training.config import Args, load_config, parse_args
+from training.splits import BENCHMARK, EVAL, SPLITS, TRAIN, DealSplitWrapper, parse_deal_numbers, split_of
+from training.train import main, metric_name
+from training.vec_env import MaskCachingSubprocVecEnv, make_env_fn
+
+PYRAMID = find_variant("pyramid-000")
+FLAT = find_encoding("pyramid-flat", "pyramid")
+
+
+# ------------------------------------------------------------------------------- the split
+def test_splits_are_disjoint_and_cover_the_documented_numbers() -> None:
+    assert (BENCHMARK.first, BENCHMARK.last) == (1, 100_000)
+    assert (EVAL.first, EVAL.last) == (100_001, 110_000)
+    assert (TRAIN.first, TRAIN.last) == (1_000_000, 2**31 - 1)
+    ranges = sorted(SPLITS.values(), key=lambda s: s.first)
+    assert all(a.last < b.first for a, b in itertools.pairwise(ranges))
+    assert split_of(1000) == "benchmark" and split_of(100_001) == "eval" and split_of(500_000) is None
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_the_training_wrapper_never_deals_outside_the_training_split(seed: int) -> None:
+    env = DealSplitWrapper(PYRAMID.make_env(), "pyramid", TRAIN)
+    _, info = env.reset(seed=seed)
+    numbers = [info["deal_number"]] + [env.reset()[1]["deal_number"] for _ in range(5)]
+    assert all(n in TRAIN for n in numbers)
+    assert info["deal_id"] == f"pyramid-random-v1-{numbers[0]}"
+
+
+def test_the_training_wrapper_is_reproducible_and_refuses_other_deals() -> None:
+    def numbers(seed: int) -> list[int]:
+        env = DealSplitWrapper(PYRAMID.make_env(), "pyramid", TRAIN)
+        return [env.reset(seed=seed)[1]["deal_number"]] + [env.reset()[1]["deal_number"] for _ in range(3)]
+
+    assert numbers(5) == numbers(5) != numbers(6)
+    env = DealSplitWrapper(PYRAMID.make_env(), "pyramid", TRAIN)
+    for deal in ("pyramid-random-v1-42", "pyramid-random-v1-100500", "klondike-random-v1-2000000"):
+        with pytest.raises(MalformedInputError, match="train split"):
+            env.reset(options={"deal": deal})
+    assert env.reset(options={"deal": "pyramid-random-v1-2000000"})[1]["deal_number"] == 2_000_000
+
+
+def test_the_eval_wrapper_deals_its_fixed_list_in_turn_and_reports_success() -> None:
+    env = DealSplitWrapper(PYRAMID.make_env(), "pyramid", EVAL, EVAL.numbers(3))
+    assert [env.reset()[1]["deal_number"] for _ in range(4)] == [100_001, 100_002, 100_003, 100_001]
+    with pytest.raises(MalformedInputError, match="not in the eval split"):
+        DealSplitWrapper(PYRAMID.make_env(), "pyramid", EVAL, [5])
+    _, info = env.reset()
+    done = False
+    while not done:
+        _, _, terminated, truncated, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+        done = terminated or truncated
+    assert info["is_success"] == (info.get("outcome") == "win")
+
+
+def test_parse_deal_numbers() -> None:
+    assert parse_deal_numbers("1-5") == [1, 2, 3, 4, 5]
+    assert parse_deal_numbers("7, 1-2,7") == [1, 2, 7]
+    for bad in ("", "5-1", "a-b", "1-"):
+        with pytest.raises(MalformedInputError):
+            parse_deal_numbers(bad)
+
+
+# ------------------------------------------------------------------------------- settings
+def test_args_from_flags_and_a_config_file(tmp_path: Path) -> None:
+    config = tmp_path / "c.toml"
+    config.write_text('game = "pyramid-001"\nn_envs = 4\nbatch_size = 256\n'
+                      'net_arch = [64, 32]\nent_coef = 0.02\n')
+    args = parse_args(["--config", str(config), "--ent-coef", "0.05"])
+    assert (args.game, args.n_envs, args.net_arch, args.ent_coef) == ("pyramid-001", 4, (64, 32), 0.05)
+    assert args.variant_spec().key == "pyramid-001" and args.encoding_name() == "pyramid-flat"
+    assert parse_args(["klondike", f"--config={config}"]).variant_spec().key == "klondike-draw3"
+    name = Args(game="pyramid", exp_name="x", seed=3).run_name(now=1700000000)
+    assert name == "pyramid-000__x__3__1700000000"
+
+
+def test_bad_settings_are_refused(tmp_path: Path) -> None:
+    config = tmp_path / "c.toml"
+    config.write_text("n_env = 4\n")
+    with pytest.raises(MalformedInputError, match="unknown setting"):
+        load_config(config)
+    config.write_text("n_envs = [\n")
+    with pytest.raises(MalformedInputError, match="not valid TOML"):
+        load_config(config)
+    with pytest.raises(MalformedInputError, match="exceeds the rollout size"):
+        parse_args(["pyramid", "--n-envs", "2", "--n-steps", "64", "--batch-size", "256"])
+    with pytest.raises(MalformedInputError, match="unknown game"):
+        parse_args(["solitaire"])
+
+
+def test_shipped_configs_parse() -> None:
+    configs = sorted(Path("training/configs").glob("*.toml"))
+    assert {c.stem for c in configs} >= {"pyramid-000", "pyramid-001", "klondike-draw3"}
+    for config in configs:
+        assert parse_args(["--config", str(config)]).variant_spec().key == config.stem
+
+
+def test_metric_names_use_cleanrl_prefixes() -> None:
+    assert metric_name("train/value_loss") == "losses/value_loss"
+    assert metric_name("rollout/ep_rew_mean") == "charts/episodic_return"
+    assert metric_name("rollout/success_rate") == "charts/win_rate"
+    assert metric_name("time/fps") == "charts/SPS"
+    assert metric_name("eval/mean_reward") == "eval/win_rate"
+
+
+# ------------------------------------------------------------------------------ vector env
+def test_cached_masks_equal_the_envs_own_masks_through_resets() -> None:
+    fns = [make_env_fn(PYRAMID, FLAT, TRAIN, shaped_reward=False) for _ in range(2)]
+    vec = MaskCachingSubprocVecEnv(fns)
+    try:
+        vec.seed(3)
+        vec.reset()
+        rng = np.random.default_rng(0)
+        dones_seen = 0
+        for _ in range(150):
+            cached = np.stack(vec.env_method("action_masks"))
+            asked = np.stack(SubprocVecEnv.env_method(vec, "action_masks"))
+            assert np.array_equal(cached, asked)
+            actions = [int(rng.choice(np.flatnonzero(m))) for m in cached]
+            _, _, dones, _ = vec.step(np.array(actions))
+            dones_seen += int(dones.sum())
+        assert dones_seen > 0
+    finally:
+        vec.close()
+
+
+# --------------------------------------------------------------------------- training runs
+def tiny_args(tmp_path: Path, **overrides: object) -> Args:
+    values: dict[str, object] = dict(
+        game="pyramid", total_timesteps=2048, n_envs=2, n_steps=256, batch_size=256, n_epochs=2,
+        net_arch=(32, 32), eval_freq=1024, eval_deals=4, checkpoint_freq=1024, runs_dir=tmp_path,
+        progress_bar=False, seed=3,
+    )
+    values.update(overrides)
+    return Args(**values)  # type: ignore[arg-type]
+
+
+def test_a_tiny_training_run_leaves_a_checkpoint_that_loads_and_plays(tmp_path: Path) -> None:
+    shipped = tmp_path / "ship" / "pyramid-000.zip"
+    result = main(tiny_args(tmp_path, save_to=shipped))
+    run = result.run_dir
+    assert run.name.startswith("pyramid-000__ppo__3__")
+    assert result.timesteps == 2048 and result.steps_per_second > 0
+    assert result.eval_win_rate is not None and 0 <= result.eval_win_rate <= 1
+    assert json.loads((run / "args.json").read_text())["net_arch"] == [32, 32]
+    saved = sorted(p.name for p in (run / "checkpoints").iterdir())
+    assert saved == ["pyramid-000_1024.zip", "pyramid-000_2048.zip"]
+    assert (run / "best.zip").is_file() and any(run.glob("events.out.tfevents.*"))
+    header = next(csv.reader((run / "progress.csv").open()))
+    assert "losses/value_loss" in header and "charts/SPS" in header and "eval/win_rate" in header
+    assert not [k for k in header if k.startswith(("train/", "rollout/", "time/"))]
+
+    metadata = read_metadata(result.final_checkpoint)
+    assert metadata["variant"] == "pyramid-000" and metadata["num_actions"] == 467
+    assert metadata["encoding"] == FLAT.record(PYRAMID.make_env().observation_space)
+    assert metadata["training"]["timesteps"] == 2048 and metadata["training"]["seed"] == 3
+    assert metadata["optimizer_state"] is True
+    assert read_metadata(shipped)["optimizer_state"] is False
+    assert shipped.stat().st_size < 0.6 * result.final_checkpoint.stat().st_size
+    env = PYRAMID.make_env()
+    for path in (result.final_checkpoint, shipped):
+        player = PpoPlayer(PYRAMID, path)
+        games = [play_episode(env, player, PYRAMID.deal_id(n), PYRAMID.cards_cleared) for n in (1, 2, 3)]
+        assert all(game.steps > 0 for game in games)
+    final_net = PpoPlayer(PYRAMID, result.final_checkpoint).model.policy.parameters()
+    shipped_net = PpoPlayer(PYRAMID, shipped).model.policy.parameters()
+    assert all(torch.equal(a, b) for a, b in zip(final_net, shipped_net, strict=True))
+
+    resumed = main(tiny_args(tmp_path, total_timesteps=3072, resume=result.final_checkpoint,
+                             eval_freq=0, checkpoint_freq=0))
+    assert resumed.timesteps == 3072
+    assert read_metadata(resumed.final_checkpoint)["training"]["timesteps"] == 3072
+
+
+def test_the_same_seed_reproduces_a_run(tmp_path: Path) -> None:
+    def weights(seed: int, folder: str) -> list[torch.Tensor]:
+        args = tiny_args(tmp_path / folder, vec_env="dummy", total_timesteps=1024, eval_freq=0,
+                         checkpoint_freq=0, seed=seed, tensorboard=False)
+        path = main(args).final_checkpoint
+        with zipfile.ZipFile(path) as archive, archive.open("policy.pth") as handle:
+            state = torch.load(handle, weights_only=True)
+        return [state[k] for k in sorted(state)]
+
+    first, again, other = weights(5, "a"), weights(5, "b"), weights(6, "c")
+    assert all(torch.equal(x, y) for x, y in zip(first, again, strict=True))
+    assert not all(torch.equal(x, y) for x, y in zip(first, other, strict=True))
+
+
+def test_resuming_a_checkpoint_of_another_variant_fails_clearly(tmp_path: Path) -> None:
+    result = main(tiny_args(tmp_path, vec_env="dummy", total_timesteps=512, eval_freq=0, checkpoint_freq=0,
+                            tensorboard=False))
+    with pytest.raises(MalformedInputError, match="trained on pyramid-000, not pyramid-001"):
+        main(tiny_args(tmp_path, game="pyramid-001", vec_env="dummy", resume=result.final_checkpoint))
+    with zipfile.ZipFile(result.final_checkpoint) as archive:
+        assert METADATA_NAME in archive.namelist()
+
+
+def test_a_tiny_klondike_run_uses_the_compact_encoding(tmp_path: Path) -> None:
+    klondike = find_variant("klondike")
+    result = main(tiny_args(tmp_path, game="klondike", vec_env="dummy", total_timesteps=512, n_steps=128,
+                            batch_size=128, eval_freq=0, checkpoint_freq=0, tensorboard=False))
+    metadata = read_metadata(result.final_checkpoint)
+    assert metadata["variant"] == "klondike-draw3"
+    assert metadata["encoding"]["name"] == "klondike-compact" and metadata["encoding"]["size"] == 709
+    player = PpoPlayer(klondike, result.final_checkpoint)
+    env = klondike.make_env(max_steps=40)
+    outcome = play_episode(env, player, klondike.deal_id(1), klondike.cards_cleared)
+    assert outcome.steps > 0
+
+
+def test_the_wall_clock_limit_stops_learning_and_still_saves(tmp_path: Path) -> None:
+    result = main(tiny_args(tmp_path, vec_env="dummy", total_timesteps=1_000_000, time_limit_minutes=0.002,
+                            eval_freq=0, checkpoint_freq=0, tensorboard=False))
+    assert 0 < result.timesteps < 1_000_000
+    assert read_metadata(result.final_checkpoint)["training"]["timesteps"] == result.timesteps

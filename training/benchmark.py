@@ -1,0 +1,301 @@
+"""Play fixed deals with several agents and compare them.
+
+    python -m training.benchmark pyramid --deals 1-1000 --agents random,greedy,ppo,solver
+    python -m training.benchmark pyramid-001 --deals 1-200 --json results.json --plot results.png
+
+Every agent plays every deal ``{game}-random-v1-N`` once, across ``--workers`` processes. Each
+(agent, deal) makes one row (deal ID, outcome, cards cleared, steps, seconds; the solver's verdict
+and states searched for the solver); the table is computed from the rows only:
+
+* **win rate** with its 95% Wilson score interval;
+* **mean cards cleared**: pyramid cards removed (of 28), or Klondike cards on foundations (of 52);
+* **wins on solver-winnable**: wins among the deals the ``solver`` agent proved winnable (needs
+  ``solver`` among the agents);
+* **time per deal**: mean wall time of playing one deal (the solver's search included).
+
+``--json FILE`` (``-`` for standard output) writes the rows and the table; ``--plot FILE.png``
+draws win rates with their intervals and mean cards cleared (matplotlib). An agent that cannot
+play here (``ppo`` without a checkpoint for the variant, ``solver`` without a solver for the game)
+is left out with a note saying why. Benchmark deals are numbers 1..100,000, which training never
+deals (:mod:`training.splits`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import sys
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass
+from functools import partial
+from pathlib import Path
+from typing import Annotated, Any
+
+import tyro
+
+from agents.base import Player, play_episode
+from agents.registry import AGENT_NAMES, make_player, unavailable_reason
+from agents.solver.stats import wilson_interval
+from agents.variants import Variant, find_variant
+from envs.errors import MalformedInputError
+from training.splits import TRAIN, parse_deal_numbers, split_of
+
+
+@dataclass
+class Args:
+    """Play fixed deals with several agents and print a comparison table."""
+
+    game: Annotated[str, tyro.conf.Positional, tyro.conf.arg(metavar="GAME")]
+    """Game or variant: pyramid (= pyramid-000), pyramid-001, klondike (= klondike-draw3)."""
+    variant: str | None = None
+    """Variant of GAME, if not in its name: 000 or 001 for pyramid, draw3 for klondike."""
+    deals: str = "1-1000"
+    """Deal numbers: ranges and single numbers, comma-separated (1-1000, or 1-10,42)."""
+    agents: str = ",".join(AGENT_NAMES)
+    """Agents to compare, comma-separated, from random, greedy, ppo, solver."""
+    checkpoint: Path | None = None
+    """Checkpoint for the ppo agent (default: the shipped one of the variant)."""
+    solver_time_limit: float = 10.0
+    """Seconds the solver may spend on one deal; past it the deal counts as unknown."""
+    workers: int = os.cpu_count() or 1
+    """Processes playing deals in parallel (1: play in this process)."""
+    seed: int = 0
+    """Seed of the random agent (deal N uses the seed pair (seed, N), whatever the worker)."""
+    json: str | None = None
+    """Write the rows and the table as JSON to this file (- for standard output)."""
+    plot: Path | None = None
+    """Draw a PNG chart comparing the agents to this file."""
+
+
+@dataclass(frozen=True)
+class Row:
+    """One agent's play of one deal."""
+
+    agent: str
+    deal_id: str
+    deal_number: int
+    outcome: str
+    won: bool
+    cards_cleared: int
+    steps: int
+    seconds: float
+    verdict: str | None = None
+    """The solver's verdict (winnable / not_winnable / unknown); ``None`` for other agents."""
+    states: int | None = None
+    """States the solver searched."""
+
+
+@dataclass(frozen=True)
+class Summary:
+    """One agent's line of the table, computed from its rows."""
+
+    agent: str
+    deals: int
+    wins: int
+    win_rate: float
+    ci_low: float
+    ci_high: float
+    mean_cleared: float
+    solver_winnable: int | None
+    """Deals among these the solver proved winnable (``None`` without solver rows)."""
+    wins_on_winnable: int | None
+    mean_seconds: float
+
+
+# --------------------------------------------------------------------------- playing (workers)
+_PLAYERS: dict[tuple[str, str], Player] = {}
+
+
+def _worker_init() -> None:
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
+    if "torch" in sys.modules:
+        sys.modules["torch"].set_num_threads(1)
+
+
+def _player(agent: str, variant: Variant, deal_number: int, options: dict[str, Any]) -> Player:
+    if agent == "random":  # a fresh generator per deal: results do not depend on the worker
+        return make_player("random", variant, seed=[options.get("seed", 0), deal_number])
+    key = (agent, variant.key)
+    if key not in _PLAYERS:
+        kwargs = {k: v for k, v in options.items() if k in {"ppo": ("checkpoint",), "solver": ("time_limit",)}
+                  .get(agent, ())}
+        _PLAYERS[key] = make_player(agent, variant, **kwargs)  # ppo: one torch thread (PpoPlayer sets it)
+    return _PLAYERS[key]
+
+
+def play_deal(variant_key: str, options: dict[str, Any], task: tuple[str, int]) -> Row:
+    """Play deal number ``task[1]`` with agent ``task[0]``: one row."""
+    agent, number = task
+    variant = find_variant(variant_key)
+    player = _player(agent, variant, number, options)
+    env = _ENVS.get(variant.key)
+    if env is None:
+        env = _ENVS[variant.key] = variant.make_env()
+    result = play_episode(env, player, variant.deal_id(number), variant.cards_cleared)
+    verdict = states = None
+    if agent == "solver":
+        verdict, states = player.result.status, int(player.result.states)  # type: ignore[attr-defined]
+    return Row(agent, result.deal_id, number, result.outcome, result.won, result.cards_cleared,
+               result.steps, result.seconds, verdict, states)
+
+
+_ENVS: dict[str, Any] = {}
+
+
+def play_all(variant: Variant, agents: Sequence[str], numbers: Sequence[int], workers: int,
+             options: dict[str, Any]) -> list[Row]:
+    """Every agent on every deal, in agent then deal order."""
+    tasks = [(agent, number) for agent in agents for number in numbers]
+    run = partial(play_deal, variant.key, options)
+    if workers <= 1:
+        return [run(task) for task in tasks]
+    chunk = max(1, len(tasks) // (workers * 16))
+    with ProcessPoolExecutor(workers, initializer=_worker_init) as pool:
+        return list(pool.map(run, tasks, chunksize=chunk))
+
+
+# ------------------------------------------------------------------------------- the table
+def summarize(rows: Sequence[Row]) -> list[Summary]:
+    """The table: one :class:`Summary` per agent, in the order the agents first appear."""
+    proven = {r.deal_number for r in rows if r.agent == "solver" and r.verdict == "winnable"}
+    have_solver = any(r.agent == "solver" for r in rows)
+    out = []
+    for agent in dict.fromkeys(r.agent for r in rows):
+        mine = [r for r in rows if r.agent == agent]
+        wins = sum(r.won for r in mine)
+        low, high = wilson_interval(wins, len(mine))
+        winnable = [r for r in mine if r.deal_number in proven]
+        out.append(Summary(
+            agent=agent, deals=len(mine), wins=wins, win_rate=wins / len(mine), ci_low=low, ci_high=high,
+            mean_cleared=statistics.fmean(r.cards_cleared for r in mine),
+            solver_winnable=len(winnable) if have_solver else None,
+            wins_on_winnable=sum(r.won for r in winnable) if have_solver else None,
+            mean_seconds=statistics.fmean(r.seconds for r in mine),
+        ))
+    return out
+
+
+def format_time(seconds: float) -> str:
+    return f"{seconds * 1000:.1f} ms" if seconds < 1 else f"{seconds:.2f} s"
+
+
+def format_table(summaries: Sequence[Summary], variant: Variant) -> str:
+    """A Markdown table of the summaries."""
+    head = ("| agent | deals | wins | win rate (95% CI) | mean cards cleared "
+            "| wins on solver-winnable | time per deal |")
+    lines = [head, "|---|---:|---:|---|---:|---:|---:|"]
+    for s in summaries:
+        if s.solver_winnable is None:
+            on_winnable = "n/a (no solver)"
+        elif s.solver_winnable == 0:
+            on_winnable = "0/0"
+        else:
+            share = s.wins_on_winnable / s.solver_winnable
+            on_winnable = f"{s.wins_on_winnable}/{s.solver_winnable} ({share:.1%})"
+        lines.append(
+            f"| {s.agent} | {s.deals} | {s.wins} | {s.win_rate:.1%} ({s.ci_low:.1%}–{s.ci_high:.1%}) "
+            f"| {s.mean_cleared:.2f} / {variant.max_cleared} | {on_winnable} "
+            f"| {format_time(s.mean_seconds)} |"
+        )
+    return "\n".join(lines)
+
+
+def command_line(args: Args) -> str:
+    """The command that reproduces these rows (output options left out)."""
+    parts = ["python -m training.benchmark", args.game]
+    if args.variant is not None:
+        parts += ["--variant", args.variant]
+    parts += ["--deals", args.deals, "--agents", args.agents]
+    if args.checkpoint is not None:
+        parts += ["--checkpoint", str(args.checkpoint)]
+    parts += ["--solver-time-limit", f"{args.solver_time_limit:g}", "--seed", str(args.seed)]
+    return " ".join(parts)
+
+
+def to_json(args: Args, variant: Variant, rows: Sequence[Row], summaries: Sequence[Summary],
+            notes: Sequence[str]) -> dict[str, Any]:
+    return {
+        "command": command_line(args),
+        "variant": variant.key, "deals": args.deals, "notes": list(notes),
+        "table": [asdict(s) for s in summaries], "rows": [asdict(r) for r in rows],
+    }
+
+
+def plot(summaries: Sequence[Summary], variant: Variant, deals: str, path: Path) -> None:
+    """Two panels: win rate with its 95% interval, and mean cards cleared, per agent."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    names = [s.agent for s in summaries]
+    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4))
+    rates = [100 * s.win_rate for s in summaries]
+    errors = [[100 * (s.win_rate - s.ci_low) for s in summaries],
+              [100 * (s.ci_high - s.win_rate) for s in summaries]]
+    left.bar(names, rates, yerr=errors, capsize=6, color="tab:blue")
+    left.set_ylabel("win rate, % (95% Wilson interval)")
+    left.set_ylim(0, 100)
+    right.bar(names, [s.mean_cleared for s in summaries], color="tab:green")
+    right.set_ylabel(f"mean cards cleared (of {variant.max_cleared})")
+    right.set_ylim(0, variant.max_cleared)
+    fig.suptitle(f"{variant.key}, deals {deals}")
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+# ------------------------------------------------------------------------------------ main
+def main(args: Args) -> tuple[list[Row], list[Summary], list[str]]:
+    """Run the benchmark; print the table (and notes); write JSON and plot if asked."""
+    variant = find_variant(args.game, args.variant)
+    numbers = parse_deal_numbers(args.deals)
+    requested = [a.strip() for a in args.agents.split(",") if a.strip()]
+    unknown = [a for a in requested if a not in AGENT_NAMES]
+    if unknown or not requested:
+        raise MalformedInputError(f"unknown agent(s) {unknown}: choose from {', '.join(AGENT_NAMES)}")
+    notes, agents = [], []
+    for agent in dict.fromkeys(requested):
+        reason = unavailable_reason(agent, variant, args.checkpoint if agent == "ppo" else None)
+        if reason is None:
+            agents.append(agent)
+        else:
+            notes.append(f"{agent}: left out: {reason}")
+    if not agents:
+        raise MalformedInputError("no agent can play here: " + "; ".join(notes))
+    in_training = sum(split_of(n) == TRAIN.name for n in numbers)
+    if in_training:
+        notes.append(f"{in_training} of the deals are training deals (numbers {TRAIN.first}..): not held out")
+    options = {"seed": args.seed, "checkpoint": args.checkpoint, "time_limit": args.solver_time_limit}
+    rows = play_all(variant, agents, numbers, args.workers, options)
+    summaries = summarize(rows)
+    to_stdout = args.json == "-"
+    out = sys.stderr if to_stdout else sys.stdout
+    print(f"{variant.key}, deals {args.deals} ({len(numbers)} deals), {args.workers} workers", file=out)
+    print(format_table(summaries, variant), file=out)
+    for note in notes:
+        print(f"note: {note}", file=out)
+    if args.json is not None:
+        text = json.dumps(to_json(args, variant, rows, summaries, notes), indent=1)
+        if to_stdout:
+            print(text)
+        else:
+            Path(args.json).write_text(text + "\n")
+    if args.plot is not None:
+        plot(summaries, variant, args.deals, args.plot)
+    return rows, summaries, notes
+
+
+def cli(argv: Sequence[str] | None = None) -> None:
+    args = tyro.cli(Args, args=argv, prog="python -m training.benchmark")
+    try:
+        main(args)
+    except MalformedInputError as exc:
+        raise SystemExit(f"error: {exc}") from None
+
+
+if __name__ == "__main__":
+    cli()
