@@ -249,10 +249,13 @@ def _env_factory() -> gymnasium.Env:
 
 @pytest.mark.parametrize("vec", ["dummy", "subproc"])
 def test_maskable_ppo_trains_a_few_hundred_steps(vec: str) -> None:
+    import torch
     from sb3_contrib import MaskablePPO
     from sb3_contrib.common.maskable.utils import get_action_masks
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)  # a tiny net: more threads only fight over a shared machine's cores
     factories = [functools.partial(_env_factory) for _ in range(2)]
     venv = DummyVecEnv(factories) if vec == "dummy" else SubprocVecEnv(factories)
     try:
@@ -266,3 +269,4 @@ def test_maskable_ppo_trains_a_few_hundred_steps(vec: str) -> None:
         assert all(masks[i, a] for i, a in enumerate(actions))
     finally:
         venv.close()
+        torch.set_num_threads(threads)

@@ -373,3 +373,33 @@ def test_hand_built_positions_are_checked() -> None:
         position([["KS", "QH"]], hidden=[2])
     with pytest.raises(MalformedInputError, match="has been on its foundation"):
         position([["KS"]], foundations=[0, 0, 0, 0], best=[2, 0, 0, 0])
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["c8>c1", "c0>f", "c1:0>c2", "c1:14>c2", "fX>c1", "waste>waste", "c1:3>f", "fH>f", "draw3", "", "c1"],
+)
+def test_malformed_move_texts_are_refused(text: str) -> None:
+    with pytest.raises(MalformedInputError):
+        Move.parse(text)
+
+
+def test_move_texts_round_trip() -> None:
+    for text in ("draw", "recycle", "waste>f", "waste>c4", "c2>f", "c2>c5", "c2:3>c5", "fH>c4"):
+        move = Move.parse(text)
+        assert str(move) == text and Move.parse(repr(move)[12:-2]) == move
+    assert Move.parse(" C2:1 > C5 ") == Move.parse("c2>c5") == Move.column_to_column(1, 4)
+
+
+def test_the_key_tells_positions_apart_and_ignores_history() -> None:
+    game = KlondikeGame("klondike-random-v1-11")
+    start = game.key()
+    game.push(DRAW_MOVE)
+    drawn = game.key()
+    assert drawn != start and len(drawn) < 100
+    game.pop()
+    game.push(DRAW_MOVE)
+    assert game.key() == drawn, "the same position after another history has the same key"
+    turned = position([["10H", "9C"]], hidden=[1])
+    up = position([["10H", "9C"]], hidden=[0])
+    assert turned.key() != up.key(), "face-down counts are part of the key"

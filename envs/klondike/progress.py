@@ -20,19 +20,34 @@ of progress can happen only finitely often (21 face-down cards, 24 stock cards, 
 records), so an episode that ends when progress is impossible cannot be stretched forever by
 making "progress".
 
-**Method.** Cheap exits first: a stock card never seen (drawing on reaches it), or a legal move
-that itself makes progress. Otherwise a depth-first search over the positions reachable without
-progress, with one reduction that keeps it exact:
+**Method.** In order, stopping at the first answer:
+
+1. cheap exits: the game is won (no); a stock card was never seen (yes: drawing on shows it);
+   no legal move (no); a legal move makes progress (yes); the last move can be played backwards
+   and the position before it was judged able to progress (yes: go back, then on from there);
+2. the memo (below);
+3. a relaxation (:func:`_relaxed_rounds`) that lets every achievement stand (a card once at a
+   column's end stays available, a foundation once built stays built, ...): it over-approximates
+   what play can do, so when even it cannot reach progress, nothing can (no);
+4. a quick depth-first probe using only stock and waste moves (yes if it finds progress);
+5. a best-first search over the positions reachable without progress, ordered by the
+   relaxation's rounds and pruning positions the relaxation proves hopeless (the answer).
+
+Two reductions keep the searches small and exact:
 
 * *the stock cycle as one state*: with every stock card known, drawing and recycling are never
   progress, and the waste lengths met again by drawing on and recycling (0, 3, 6, ... and the
   whole stock, in draw 3) lie on one cycle. Such positions are searched as one state whose moves
   are the column and foundation moves plus the top-card moves of every waste length on the cycle.
-  Other waste lengths (after a waste card was played) are states of their own that draw into it.
+  Other waste lengths (after a waste card was played) are states of their own that draw into it;
+* *safe raises*: a column card lying on a face-up card that may go up to its foundation without
+  progress is sent up at once (except right after a card came down from a foundation, so that
+  it can be built on). The card can come straight back down onto the same card, so both positions
+  reach the same positions; moves that need it down are reached by bringing it down again.
 
-Results are memoised per game for as long as the foundation records stay the same: states on a
-path to progress are *good*, and when a search ends without finding progress, every state it
-visited is *bad* (each one's reachable set lies inside the visited set).
+Results are memoised per game for as long as the foundation records (and the draw count) stay the
+same: after a successful search every explored state with a known way to the goal is *good*;
+after an exhausted search every state met is *bad*, as is every state the relaxation rules out.
 """
 
 from __future__ import annotations

@@ -1,0 +1,291 @@
+"""Benchmark the native Klondike solver on the project's random deals, one row per deal.
+
+Builds the standalone driver (``native/tools/klondike_solve_main.cpp``) with g++, feeds it the
+``klondike-random-v1-N`` deals (converted by ``klondike_native_input.py``), and appends one CSV row
+per deal to ``benchmarks/results/klondike_<name>.csv``: deal ID, draw count, status, stop reason,
+seconds, states, table entries, line length and the replay check of the winning line. Deals
+already in the file are skipped, so an interrupted run resumes. The summary (decided within the
+time limit, time percentiles, winnable fraction with its 95% Wilson interval) is computed from
+the rows and written next to them as ``klondike_<name>_summary.md``.
+
+Examples (from the repository root)::
+
+    python benchmarks/klondike_solver_native.py --name draw3_1-1000 --first 1 --last 1000 --time 10
+    python benchmarks/klondike_solver_native.py --name draw1_1-2000 --draw 1 --first 1 --last 2000
+    python benchmarks/klondike_solver_native.py --name draw3_1-1000 --summary-only
+    python benchmarks/klondike_solver_native.py --name fixture_solvitaire \
+        --fixture native/src/klondike/tests/data/klondike_draw3_solvitaire.jsonl --time 30
+
+Every winning line is replayed by the driver's own replayer (``check`` = ``ok``); with
+``--python-check`` it is also replayed move by move in the project's Python engine
+(``envs.klondike.game.KlondikeGame``), an implementation written apart from the solver
+(``check`` = ``ok+py``).
+
+With ``--fixture`` the deals come from a Solvitaire JSONL file and each row also holds Solvitaire's
+verdict (``reference``); the summary counts agreements where Solvitaire decided.
+
+Long runs belong in the background (``nohup ... &``); rows are flushed as each deal finishes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import math
+import statistics
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from klondike_native_input import deal_lines, fixture_lines  # noqa: E402
+
+RESULTS = ROOT / "benchmarks" / "results"
+FIELDS = [
+    "deal_id",
+    "draw",
+    "limit_s",
+    "clock",
+    "status",
+    "stop",
+    "seconds",
+    "states",
+    "tt_entries",
+    "line_length",
+    "check",
+]
+SOURCES = sorted(str(p) for p in (ROOT / "native" / "src" / "klondike").glob("*.cpp"))
+DRIVER = ROOT / "native" / "tools" / "klondike_solve_main.cpp"
+
+
+@dataclass
+class Args:
+    """Command-line arguments."""
+
+    name: str
+    """Run name: rows go to benchmarks/results/klondike_<name>.csv."""
+    first: int
+    """First deal number N of klondike-random-v1-N."""
+    last: int
+    """Last deal number (inclusive)."""
+    draw: int
+    """Cards a draw turns (3 or 1)."""
+    time: float
+    """Time limit per deal in seconds."""
+    cpu_time: bool
+    """Count the time limit in CPU time (for a busy machine) rather than wall-clock time."""
+    memory_mib: float
+    """Cap on the solver's visited-state table, MiB."""
+    binary: Path
+    """Where the driver is built."""
+    summary_only: bool
+    """Only recompute the summary from the rows."""
+    fixture: Path | None
+    """Solvitaire JSONL deals to run instead of the random deals."""
+    python_check: bool
+    """Also replay every winning line in envs.klondike's Python engine."""
+
+
+def parse_args(argv: list[str] | None = None) -> Args:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--name", required=True)
+    parser.add_argument("--first", type=int, default=1)
+    parser.add_argument("--last", type=int, default=1000)
+    parser.add_argument("--draw", type=int, default=3)
+    parser.add_argument("--time", type=float, default=10.0)
+    parser.add_argument("--cpu-time", action="store_true")
+    parser.add_argument("--memory-mib", type=float, default=1024)
+    parser.add_argument("--binary", type=Path, default=Path("/tmp/klondike_solve"))
+    parser.add_argument("--summary-only", action="store_true")
+    parser.add_argument("--fixture", type=Path, default=None)
+    parser.add_argument("--python-check", action="store_true")
+    ns = parser.parse_args(argv)
+    return Args(
+        ns.name,
+        ns.first,
+        ns.last,
+        ns.draw,
+        ns.time,
+        ns.cpu_time,
+        ns.memory_mib,
+        ns.binary,
+        ns.summary_only,
+        ns.fixture,
+        ns.python_check,
+    )
+
+
+def build(binary: Path) -> None:
+    """Compile the driver with the project's flags for a standalone build."""
+    include = f"-I{ROOT / 'native' / 'src'}"
+    cmd = ["g++", "-O2", "-std=c++17", include, *SOURCES, str(DRIVER), "-o", str(binary)]
+    subprocess.run(cmd, check=True)
+
+
+def read_rows(path: Path) -> list[dict[str, str]]:
+    if not path.exists():
+        return []
+    with path.open(newline="") as handle:
+        return list(csv.DictReader(handle))
+
+
+def positions(args: Args) -> list[tuple[str, str]]:
+    """(driver input line, reference verdict or '') for every deal of the run."""
+    if args.fixture is not None:
+        return list(fixture_lines(str(args.fixture)))
+    return [(line, "") for line in deal_lines(args.first, args.last)]
+
+
+def run(args: Args, rows_path: Path) -> None:
+    done = {row["deal_id"] for row in read_rows(rows_path)}
+    todo = [(line, ref) for line, ref in positions(args) if line.split(" ", 1)[0] not in done]
+    if not todo:
+        return
+    build(args.binary)
+    cmd = [
+        str(args.binary),
+        "--draw",
+        str(args.draw),
+        "--time",
+        str(args.time),
+        "--memory",
+        str(args.memory_mib),
+        "--check",
+    ]
+    if args.cpu_time:
+        cmd.append("--cpu-time")
+    if args.python_check:
+        cmd.append("--line")
+    new_file = not rows_path.exists()
+    fields = FIELDS + (["reference"] if args.fixture is not None else [])
+    with rows_path.open("a", newline="") as out:
+        writer = csv.writer(out)
+        if new_file:
+            writer.writerow(fields)
+        pipe = subprocess.PIPE
+        with subprocess.Popen(cmd, stdin=pipe, stdout=pipe, text=True, bufsize=1) as proc:
+            assert proc.stdin is not None and proc.stdout is not None
+            for line, reference in todo:
+                proc.stdin.write(line + "\n")
+                proc.stdin.flush()
+                fields = proc.stdout.readline().rstrip("\n").split("\t")
+                name, status, stop, seconds, states, entries, length, check = fields[:8]
+                if args.python_check and args.fixture is None and status == "winnable" and check == "ok":
+                    check = python_replay(line, fields[8], args.draw)
+                clock = "cpu" if args.cpu_time else "wall"
+                row = [
+                    name,
+                    args.draw,
+                    args.time,
+                    clock,
+                    status,
+                    stop,
+                    seconds,
+                    states,
+                    entries,
+                    length,
+                    check,
+                ]
+                writer.writerow(row + ([reference] if args.fixture is not None else []))
+                out.flush()
+            proc.stdin.close()
+
+
+def python_replay(position_line: str, line: str, draw: int) -> str:
+    """Replay a winning line in envs.klondike (from the deal the position line names)."""
+    from envs.klondike.game import KlondikeGame
+    from envs.klondike.moves import Move
+
+    name = position_line.split(" ", 1)[0]
+    try:
+        game = KlondikeGame(name, draw_count=draw)
+        for text in line.split():
+            game.push(Move.parse(text))
+    except Exception as exc:  # an illegal move is the finding to report
+        return f"FAIL py: {exc}"
+    return "ok+py" if game.is_won() else "FAIL py: not won"
+
+
+def wilson(successes: int, n: int, z: float = 1.959964) -> tuple[float, float]:
+    """95% Wilson score interval of a binomial proportion."""
+    if n == 0:
+        return (math.nan, math.nan)
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (centre - half, centre + half)
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    if not ordered:
+        return math.nan
+    k = min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))
+    return ordered[k]
+
+
+def summarize(rows: list[dict[str, str]], name: str) -> str:
+    n = len(rows)
+    limits = sorted({f"{r['limit_s']} s {r['clock']}" for r in rows})
+    by_status = {s: sum(r["status"] == s for r in rows) for s in ("winnable", "not_winnable", "unknown")}
+    decided = by_status["winnable"] + by_status["not_winnable"]
+    seconds = [float(r["seconds"]) for r in rows]
+    bad_checks = [r["deal_id"] for r in rows if r["check"].startswith("FAIL")]
+    lines = [
+        f"# Klondike solver benchmark: {name}",
+        "",
+        f"Rows: `benchmarks/results/klondike_{name}.csv` (one per deal). "
+        f"Draw {rows[0]['draw'] if rows else '?'}.",
+        f"Time limit per deal: {', '.join(limits)} (one core; 'cpu' counts CPU time, 'wall' wall-clock).",
+        "",
+        "| measure | value |",
+        "|---|---|",
+        f"| deals | {n} |",
+        f"| winnable / not winnable / unknown | {by_status['winnable']} / {by_status['not_winnable']} / "
+        f"{by_status['unknown']} |",
+        f"| decided within the limit | {decided / n:.2%} |" if n else "| decided | - |",
+        f"| median seconds | {statistics.median(seconds):.4f} |" if n else "| median | - |",
+        f"| 90th / 99th percentile seconds | {percentile(seconds, 0.9):.3f} / "
+        f"{percentile(seconds, 0.99):.3f} |",
+        f"| winning lines failing the replay check | {len(bad_checks)} |",
+    ]
+    referenced = [r for r in rows if r.get("reference") in ("solved", "unsolvable")]
+    if referenced:
+        agree = sum(
+            (r["status"], r["reference"]) in (("winnable", "solved"), ("not_winnable", "unsolvable"))
+            for r in referenced
+        )
+        contradict = sum(
+            (r["status"], r["reference"]) in (("winnable", "unsolvable"), ("not_winnable", "solved"))
+            for r in referenced
+        )
+        lines.append(f"| agree with the reference where it decided | {agree} / {len(referenced)} |")
+        lines.append(f"| contradict the reference | {contradict} |")
+    if decided:
+        lo, hi = wilson(by_status["winnable"], decided)
+        w = by_status["winnable"] / decided
+        lines.append(f"| winnable among decided | {w:.3%} (95% CI {lo:.3%} .. {hi:.3%}) |")
+        lo_all, _ = wilson(by_status["winnable"], n)
+        _, hi_all = wilson(by_status["winnable"] + by_status["unknown"], n)
+        lines.append(f"| winnable, unknowns counted either way | {lo_all:.3%} .. {hi_all:.3%} |")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = parse_args(argv)
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    rows_path = RESULTS / f"klondike_{args.name}.csv"
+    if not args.summary_only:
+        run(args, rows_path)
+    rows = read_rows(rows_path)
+    summary = summarize(rows, args.name)
+    (RESULTS / f"klondike_{args.name}_summary.md").write_text(summary)
+    sys.stdout.write(summary)
+
+
+if __name__ == "__main__":
+    main()

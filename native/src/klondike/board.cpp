@@ -1,0 +1,213 @@
+#include "klondike/board.hpp"
+
+#include "klondike/talon.hpp"
+
+namespace solitaire::klondike {
+
+Board::Board(const Position& position, int draw_count)
+    : num_columns_(static_cast<int>(position.columns.size())),
+      draw_(draw_count),
+      max_rank_(position.max_rank),
+      in_play_(suits_in_play(position)) {
+  for (int col = 0; col < num_columns_; ++col) {
+    const ColumnCards& spec = position.columns[static_cast<std::size_t>(col)];
+    for (Card c : spec.face_down) push_card(col, c);
+    for (Card c : spec.face_up) push_card(col, c);
+    // The movable run: the longest built run at the end within the face-up cards. A column with
+    // no face-up card shows its last card, as the game turns it up by itself.
+    int start = static_cast<int>(spec.face_down.size());
+    if (start == len_[col] && start > 0) --start;
+    int run = len_[col];
+    if (run > 0) {
+      run = len_[col] - 1;
+      while (run > start && builds_on(cards_[col][run], cards_[col][run - 1])) --run;
+    }
+    locked_[col] = static_cast<std::uint8_t>(run);
+    left_ += len_[col];
+  }
+  // T = waste bottom -> top, then the stock from its top down.
+  for (Card c : position.waste) talon_[talon_n_++] = static_cast<std::uint8_t>(c);
+  for (auto it = position.stock.rbegin(); it != position.stock.rend(); ++it) {
+    talon_[talon_n_++] = static_cast<std::uint8_t>(*it);
+  }
+  for (int i = 0; i < talon_n_; ++i) {
+    talon_origin_[i] = static_cast<std::uint8_t>(i);
+    talon_mask_ |= std::uint64_t{1} << i;
+  }
+  cursor_ = static_cast<int>(position.waste.size());
+  left_ += talon_n_;
+  for (int s = 0; s < kNumSuits; ++s) found_[s] = position.foundation[static_cast<std::size_t>(s)];
+}
+
+std::uint8_t Board::remove_from_column(int col, int count) {
+  len_[col] = static_cast<std::uint8_t>(len_[col] - count);
+  if (len_[col] == locked_[col] && locked_[col] > 0) {
+    --locked_[col];
+    return 1;
+  }
+  return 0;
+}
+
+void Board::take_talon(Step& step) {
+  const int i = step.q - 1;
+  step.card = talon_[i];
+  step.origin = talon_origin_[i];
+  talon_mask_ &= ~(std::uint64_t{1} << talon_origin_[i]);
+  for (int j = i; j + 1 < talon_n_; ++j) {
+    talon_[j] = talon_[j + 1];
+    talon_origin_[j] = talon_origin_[j + 1];
+  }
+  --talon_n_;
+  cursor_ = i;
+}
+
+void Board::put_back_talon(const Step& step) {
+  const int i = step.q - 1;
+  for (int j = talon_n_; j > i; --j) {
+    talon_[j] = talon_[j - 1];
+    talon_origin_[j] = talon_origin_[j - 1];
+  }
+  talon_[i] = step.card;
+  talon_origin_[i] = step.origin;
+  talon_mask_ |= std::uint64_t{1} << step.origin;
+  ++talon_n_;
+}
+
+void Board::apply(Step& step) {
+  const int src = step.src;
+  const int dst = step.dst;
+  step.prev_cursor = static_cast<std::uint8_t>(cursor_);
+  step.flipped = 0;
+  switch (step.kind) {
+    case StepKind::column_to_foundation: {
+      step.card = cards_[src][len_[src] - 1];
+      ++found_[suit_of(step.card)];
+      step.flipped = remove_from_column(src, 1);
+      --left_;
+      break;
+    }
+    case StepKind::talon_to_foundation: {
+      take_talon(step);
+      ++found_[suit_of(step.card)];
+      --left_;
+      break;
+    }
+    case StepKind::talon_to_column: {
+      take_talon(step);
+      push_card(dst, step.card);
+      break;
+    }
+    case StepKind::column_to_column: {
+      const int from = len_[src] - step.count;
+      for (int i = 0; i < step.count; ++i) push_card(dst, cards_[src][from + i]);
+      step.flipped = remove_from_column(src, step.count);
+      break;
+    }
+    case StepKind::foundation_to_column: {
+      step.card = static_cast<std::uint8_t>(make_card(found_[src], src));
+      push_card(dst, step.card);
+      --found_[src];
+      ++left_;
+      break;
+    }
+    case StepKind::partial_to_foundation: {
+      const int from = len_[src] - step.count;
+      for (int i = 0; i < step.count; ++i) push_card(dst, cards_[src][from + i]);
+      len_[src] = static_cast<std::uint8_t>(from);  // the card below the run is face up
+      step.card = cards_[src][from - 1];
+      ++found_[suit_of(step.card)];
+      step.flipped = remove_from_column(src, 1);
+      --left_;
+      break;
+    }
+  }
+}
+
+void Board::undo(const Step& step) {
+  const int src = step.src;
+  const int dst = step.dst;
+  auto move_back = [this](int from_col, int to_col, int count) {
+    const int start = len_[from_col] - count;
+    for (int i = 0; i < count; ++i) set_card(to_col, len_[to_col] + i, cards_[from_col][start + i]);
+    len_[to_col] = static_cast<std::uint8_t>(len_[to_col] + count);
+    len_[from_col] = static_cast<std::uint8_t>(start);
+  };
+  switch (step.kind) {
+    case StepKind::column_to_foundation:
+      restore_flip(src, step.flipped);
+      push_card(src, step.card);
+      --found_[suit_of(step.card)];
+      ++left_;
+      break;
+    case StepKind::talon_to_foundation:
+      --found_[suit_of(step.card)];
+      put_back_talon(step);
+      ++left_;
+      break;
+    case StepKind::talon_to_column:
+      --len_[dst];
+      put_back_talon(step);
+      break;
+    case StepKind::column_to_column:
+      restore_flip(src, step.flipped);
+      move_back(dst, src, step.count);
+      break;
+    case StepKind::foundation_to_column:
+      ++found_[src];
+      --len_[dst];
+      --left_;
+      break;
+    case StepKind::partial_to_foundation:
+      restore_flip(src, step.flipped);
+      push_card(src, step.card);
+      --found_[suit_of(step.card)];
+      ++left_;
+      move_back(dst, src, step.count);
+      break;
+  }
+  cursor_ = step.prev_cursor;
+}
+
+std::uint32_t Board::column_field(int col) const {
+  const int lock = locked_[col];
+  const int run = len_[col] - lock;
+  if (run == 0) return static_cast<std::uint32_t>(lock);
+  const std::uint32_t suits =
+      static_cast<std::uint32_t>((suit_bits_[col] >> (lock + 1)) & ((std::uint64_t{1} << (run - 1)) - 1));
+  return static_cast<std::uint32_t>(lock) | static_cast<std::uint32_t>(run) << 6 |
+         static_cast<std::uint32_t>(cards_[col][lock]) << 10 | suits << 16;
+}
+
+StateKey Board::key() const {
+  // Columns with nothing locked hold only a run (or nothing): they are interchangeable, so
+  // their fields are sorted over their slots. A column with locked cards keeps its slot, which
+  // names those cards (the locked part only ever shrinks from the top).
+  std::array<std::uint32_t, kMaxColumns> fields{};
+  std::array<int, kMaxColumns> free_slots{};
+  std::array<std::uint32_t, kMaxColumns> free_fields{};
+  int free_count = 0;
+  for (int col = 0; col < num_columns_; ++col) {
+    fields[col] = column_field(col);
+    if (locked_[col] == 0) {
+      free_slots[free_count] = col;
+      free_fields[free_count++] = fields[col];
+    }
+  }
+  if (free_count > 1) {
+    for (int i = 1; i < free_count; ++i) {  // insertion sort: at most 7 fields
+      const std::uint32_t f = free_fields[i];
+      int j = i;
+      for (; j > 0 && free_fields[j - 1] > f; --j) free_fields[j] = free_fields[j - 1];
+      free_fields[j] = f;
+    }
+    for (int i = 0; i < free_count; ++i) fields[free_slots[i]] = free_fields[i];
+  }
+  StateKey key;
+  for (int col = 0; col < num_columns_; ++col) key.put(28 * col, 28, fields[col]);
+  key.put(196, 52, talon_mask_);
+  key.put(248, 6, static_cast<std::uint64_t>(canonical_cursor(talon_n_, cursor_, draw_)));
+  key.put(255, 1, 1);
+  return key;
+}
+
+}  // namespace solitaire::klondike

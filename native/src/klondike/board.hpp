@@ -1,0 +1,81 @@
+// The search's mutable state: columns, talon and foundations, with exact do/undo and a key.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "klondike/cards.hpp"
+#include "klondike/position.hpp"
+#include "klondike/state_key.hpp"
+#include "klondike/step.hpp"
+
+namespace solitaire::klondike {
+
+class Board {
+ public:
+  static constexpr int kColumnCapacity = 64;
+
+  // `position` must be valid (see validate()); draw_count >= 1.
+  Board(const Position& position, int draw_count);
+
+  int num_columns() const { return num_columns_; }
+  int draw_count() const { return draw_; }
+  int max_rank() const { return max_rank_; }
+  int cards_left() const { return left_; }
+  bool won() const { return left_ == 0; }
+
+  int length(int col) const { return len_[col]; }
+  // Cards below index locked(col) are face down (or face up but cut off from the end's run);
+  // cards from locked(col) to the end form one face-up run that may move in any part.
+  int locked(int col) const { return locked_[col]; }
+  Card at(int col, int i) const { return cards_[col][i]; }
+  Card end_card(int col) const { return len_[col] ? cards_[col][len_[col] - 1] : -1; }
+
+  int talon_size() const { return talon_n_; }
+  int cursor() const { return cursor_; }
+  Card talon_card(int q) const { return talon_[q - 1]; }  // q = 1..talon_size()
+
+  int foundation(int suit) const { return found_[suit]; }
+  bool suit_in_play(int suit) const { return (in_play_ >> suit) & 1; }
+  // The foundation height the rules see: absent suits count as complete.
+  int effective_foundation(int suit) const { return suit_in_play(suit) ? found_[suit] : max_rank_; }
+  bool goes_up(Card c) const { return found_[suit_of(c)] + 1 == rank_of(c); }
+
+  void apply(Step& step);
+  void undo(const Step& step);
+
+  StateKey key() const;
+
+ private:
+  void set_card(int col, int i, Card c) {
+    cards_[col][i] = static_cast<std::uint8_t>(c);
+    const std::uint64_t bit = std::uint64_t{1} << i;
+    suit_bits_[col] = (suit_of(c) >> 1) ? (suit_bits_[col] | bit) : (suit_bits_[col] & ~bit);
+  }
+  void push_card(int col, Card c) { set_card(col, len_[col]++, c); }
+  std::uint8_t remove_from_column(int col, int count);  // returns 1 when a card was turned up
+  void restore_flip(int col, std::uint8_t flipped) {
+    if (flipped) ++locked_[col];
+  }
+  void take_talon(Step& step);  // removes T[q-1] into step.card/origin; cursor becomes q - 1
+  void put_back_talon(const Step& step);
+  std::uint32_t column_field(int col) const;
+
+  int num_columns_ = 0;
+  int draw_ = 3;
+  int max_rank_ = kMaxRank;
+  int left_ = 0;
+  int in_play_ = 0;
+  std::array<std::array<std::uint8_t, kColumnCapacity>, kMaxColumns> cards_{};
+  std::array<std::uint64_t, kMaxColumns> suit_bits_{};  // bit i: cards_[col][i] is a hearts/spades
+  std::array<std::uint8_t, kMaxColumns> len_{};
+  std::array<std::uint8_t, kMaxColumns> locked_{};
+  std::array<std::uint8_t, kNumCards> talon_{};
+  std::array<std::uint8_t, kNumCards> talon_origin_{};  // index in the starting talon
+  std::uint64_t talon_mask_ = 0;                        // starting-talon indices still present
+  int talon_n_ = 0;
+  int cursor_ = 0;
+  std::array<int, kNumSuits> found_{};
+};
+
+}  // namespace solitaire::klondike

@@ -1,0 +1,47 @@
+// Which steps the search tries from a state, and in what order.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "klondike/board.hpp"
+#include "klondike/solver.hpp"
+#include "klondike/step.hpp"
+
+namespace solitaire::klondike {
+
+class MoveGenerator {
+ public:
+  explicit MoveGenerator(const SolveOptions& options);
+
+  // 0: the default order; otherwise every list is shuffled by a generator seeded with `seed`.
+  void reseed(std::uint64_t seed);
+
+  // A forced step (a safe card going up, or a card that can come straight back), if any.
+  bool forced_step(const Board& board, Step& step) const;
+
+  // Appends the moves worth trying, best first: talon cards to foundations, moves that turn a
+  // face-down card up, other foundation moves, partial runs that free a foundation card, talon
+  // cards to columns, foundation cards coming back down, and last runs that empty a column.
+  // A move is one step, or several chained ones (Step::chained).
+  void generate(const Board& board, std::vector<Step>& out);
+
+ private:
+  bool king_could_use_empty_column(const Board& board) const;
+  // Whether the end card of `col` is a forced step (rules 1 and 6).
+  bool lifted_at_once(const Board& board, int col) const;
+  // Chains of foundation cards brought down, each onto the one before, the first onto the end of
+  // column `col`, ended by a card from the talon or a column put on the last (canonical lifts).
+  void extend_chain(Board& board, int col, std::vector<Step>& chain, int depth);
+  void emit_chain(const std::vector<Step>& chain, const Step& last);
+
+  SolveOptions options_;
+  bool shuffle_ = false;
+  std::uint64_t rng_ = 0;
+  std::vector<Step> buckets_[8];
+  std::vector<Step> chain_;
+  std::vector<std::size_t> starts_;
+  std::vector<Step> shuffled_;
+};
+
+}  // namespace solitaire::klondike

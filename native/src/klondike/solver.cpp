@@ -1,0 +1,294 @@
+#include "klondike/solver.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <ctime>
+#include <new>
+#include <stdexcept>
+#include <string>
+#include <unordered_map>
+
+#include "klondike/board.hpp"
+#include "klondike/line_expander.hpp"
+#include "klondike/move_generator.hpp"
+#include "klondike/visited_table.hpp"
+
+namespace solitaire::klondike {
+
+namespace {
+
+struct KeyHash {
+  std::size_t operator()(const StateKey& k) const { return static_cast<std::size_t>(k.hash()); }
+};
+
+constexpr int kMaxPhaseDoublings = 40;
+
+// Depth-first search over compound steps, iterative so that no position can overflow the call
+// stack. The current line is `path_` (forced steps included); the untried alternatives of every
+// state on it live in `moves_`, delimited by the frames.
+//
+// Proving states lost (Tarjan's strongly connected components). Every entered state gets an
+// index. A state whose moves are all tried is lost only if no move led to a win *and* no move
+// led back to a state still open on the line (a cycle through foundation moves and their
+// reverse): when it closes, `lowlink` is the smallest index it reached through such cycles. If
+// that is its own index, it and every state entered after it that is still pending form a
+// closed component with no way out to a win: all are marked lost in the table. Otherwise they
+// stay pending until the component's first state closes. A search stopped early keeps its lost
+// marks, which are exact, and forgets the rest; a restarted search skips the lost states.
+class Search {
+ public:
+  Search(const Position& position, const SolveOptions& options, const SolveBudget& budget)
+      : root_(position, options.draw_count),
+        board_(root_),
+        options_(options),
+        generator_(options),
+        budget_(budget),
+        table_(budget.max_memory_bytes),
+        start_(Clock::now()),
+        cpu_start_(std::clock()) {}
+
+  SolveResult run() {
+    SolveResult result;
+    bool won = board_.won();
+    bool exhausted = false;
+    for (int phase = 0; !won && !exhausted && stop_ == StopReason::none; ++phase) {
+      if (phase > 0) {
+        restart();
+        ++result.restarts;
+      }
+      generator_.reseed(phase % 2 == 0 ? options_.order_seed : phase_seed(phase));
+      const std::uint64_t first = std::max<std::uint64_t>(options_.first_restart_states, 1);
+      phase_limit_ = options_.restarts ? first << std::min(phase, kMaxPhaseDoublings) : 0;
+      phase_states_ = 0;
+      phase_over_ = false;
+      won = search();
+      exhausted = !won && !phase_over_ && stop_ == StopReason::none;
+    }
+    result.seconds = elapsed();
+    result.states = states_;
+    result.tt_entries = table_.size();
+    result.tt_bytes = table_.bytes();
+    result.tt_saturated = table_.saturated();
+    if (won) {
+      Board replay = root_;
+      result.status = Status::winnable;
+      result.line = expand_line(replay, path_);
+    } else if (exhausted) {
+      result.status = Status::not_winnable;
+    } else {
+      result.status = Status::unknown;
+      result.stop_reason = stop_;
+    }
+    return result;
+  }
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  enum class Entered { won, seen, open };
+
+  struct Frame {
+    std::size_t begin;        // untried moves: moves_[next, end)
+    std::size_t end;
+    std::size_t next;
+    std::size_t entry_mark;   // path_ size before the move into this state
+    std::size_t forced_mark;  // path_ size before this state's forced steps
+    std::uint32_t index;
+    std::uint32_t lowlink;
+  };
+  struct Pending {  // a state whose component is not closed yet
+    StateKey key;
+    std::size_t slot;  // in the table as of `generation`; npos when not recorded
+    std::uint64_t generation;
+    std::uint32_t index;
+  };
+
+  std::uint64_t phase_seed(int phase) const {
+    std::uint64_t z = options_.order_seed + 0x9E3779B97F4A7C15ULL * static_cast<std::uint64_t>(phase);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    z ^= z >> 31;
+    return z == 0 ? 1 : z;
+  }
+
+  double elapsed() const {
+    if (budget_.cpu_clock) return static_cast<double>(std::clock() - cpu_start_) / CLOCKS_PER_SEC;
+    return std::chrono::duration<double>(Clock::now() - start_).count();
+  }
+
+  bool out_of_budget() {
+    ++states_;
+    ++phase_states_;
+    if (budget_.max_states != 0 && states_ > budget_.max_states) {
+      states_ = budget_.max_states;
+      stop_ = StopReason::states;
+      return true;
+    }
+    if ((states_ & 255) == 0) {
+      if (budget_.cancel != nullptr && budget_.cancel->load(std::memory_order_relaxed)) {
+        stop_ = StopReason::cancelled;
+        return true;
+      }
+      if (budget_.time_limit_s > 0 && elapsed() >= budget_.time_limit_s) {
+        stop_ = StopReason::time;
+        return true;
+      }
+    }
+    if (phase_limit_ != 0 && phase_states_ > phase_limit_) {
+      phase_over_ = true;
+      return true;
+    }
+    return false;
+  }
+
+  void undo_to(std::size_t mark) {
+    while (path_.size() > mark) {
+      board_.undo(path_.back());
+      path_.pop_back();
+    }
+  }
+
+  void reach_back(std::uint32_t index) {
+    if (!frames_.empty()) frames_.back().lowlink = std::min(frames_.back().lowlink, index);
+  }
+
+  // Enters the board's current state: plays its forced steps, records it, lists its moves.
+  Entered enter(std::size_t entry_mark) {
+    if (out_of_budget()) return Entered::seen;
+    const std::size_t mark = path_.size();
+    Step forced;
+    while (generator_.forced_step(board_, forced)) {
+      board_.apply(forced);
+      path_.push_back(forced);
+    }
+    if (board_.won()) return Entered::won;
+    const StateKey key = board_.key();
+    const std::uint32_t index = next_index_++;
+    const VisitedTable::Probe probe = table_.insert(key, index);
+    std::size_t slot = probe.slot;
+    switch (probe.result) {
+      case VisitedTable::Insert::added:
+        break;
+      case VisitedTable::Insert::present:
+        if (!table_.is_lost(slot)) reach_back(table_.tag(slot));  // a cycle to a pending state
+        undo_to(mark);
+        return Entered::seen;
+      case VisitedTable::Insert::full: {
+        // Not recorded: only the pending states guard against cycles now.
+        const auto found = unrecorded_.find(key);
+        if (found != unrecorded_.end()) {
+          reach_back(found->second);
+          undo_to(mark);
+          return Entered::seen;
+        }
+        unrecorded_.emplace(key, index);
+        slot = VisitedTable::npos;
+        break;
+      }
+    }
+    pending_.push_back(Pending{key, slot, table_.generation(), index});
+    const std::size_t begin = moves_.size();
+    generator_.generate(board_, moves_);
+    frames_.push_back(Frame{begin, moves_.size(), begin, entry_mark, mark, index, index});
+    return Entered::open;
+  }
+
+  // Closes the frame on top: all its moves are tried and none won. Returns its entry mark.
+  std::size_t close() {
+    const Frame f = frames_.back();
+    frames_.pop_back();
+    moves_.resize(f.begin);
+    undo_to(f.forced_mark);
+    if (f.lowlink == f.index) {
+      while (true) {
+        const Pending p = pending_.back();
+        pending_.pop_back();
+        if (p.slot == VisitedTable::npos) {
+          unrecorded_.erase(p.key);
+        } else {
+          const std::size_t slot = p.generation == table_.generation() ? p.slot : table_.find(p.key);
+          if (slot != VisitedTable::npos) table_.mark_lost(slot);
+        }
+        if (p.index == f.index) break;
+      }
+    } else {
+      reach_back(f.lowlink);
+    }
+    return f.entry_mark;
+  }
+
+  bool search() {
+    Entered e = enter(0);
+    if (e == Entered::won) return true;
+    while (!frames_.empty() && stop_ == StopReason::none && !phase_over_) {
+      Frame& f = frames_.back();
+      if (f.next == f.end) {
+        const std::size_t entry_mark = close();
+        if (!frames_.empty()) undo_to(entry_mark);  // the move into the state just closed
+        continue;
+      }
+      const std::size_t before = path_.size();
+      bool chained = true;
+      while (chained) {  // one move: a step, or a chain of steps
+        Step step = moves_[f.next++];
+        chained = step.chained != 0;
+        board_.apply(step);
+        path_.push_back(step);
+      }
+      e = enter(before);
+      if (e == Entered::won) return true;
+      if (e == Entered::seen) undo_to(before);
+    }
+    return false;
+  }
+
+  // Back to the root for another order; only the states proved lost are kept.
+  void restart() {
+    undo_to(0);
+    moves_.clear();
+    frames_.clear();
+    pending_.clear();
+    unrecorded_.clear();
+    table_.purge_unproven();
+  }
+
+  const Board root_;
+  Board board_;
+  SolveOptions options_;
+  MoveGenerator generator_;
+  SolveBudget budget_;
+  VisitedTable table_;
+  std::unordered_map<StateKey, std::uint32_t, KeyHash> unrecorded_;  // pending, not in the table
+  std::vector<Step> path_;
+  std::vector<Step> moves_;
+  std::vector<Frame> frames_;
+  std::vector<Pending> pending_;
+  std::uint32_t next_index_ = 1;
+  std::uint64_t states_ = 0;
+  std::uint64_t phase_states_ = 0;
+  std::uint64_t phase_limit_ = 0;
+  bool phase_over_ = false;
+  StopReason stop_ = StopReason::none;
+  Clock::time_point start_;
+  std::clock_t cpu_start_;
+};
+
+}  // namespace
+
+SolveResult solve(const Position& position, const SolveOptions& options, const SolveBudget& budget) {
+  const std::string error = validate(position);
+  if (!error.empty()) throw std::invalid_argument(error);
+  if (options.draw_count < 1 || options.draw_count > kNumCards) {
+    throw std::invalid_argument("draw_count must be 1..52, got " + std::to_string(options.draw_count));
+  }
+  try {
+    Search search(position, options, budget);
+    return search.run();
+  } catch (const std::bad_alloc&) {
+    SolveResult result;
+    result.status = Status::unknown;
+    result.stop_reason = StopReason::memory;
+    return result;
+  }
+}
+
+}  // namespace solitaire::klondike

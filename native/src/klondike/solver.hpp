@@ -1,0 +1,146 @@
+// The exact Klondike solver: "thoughtful" Klondike (every card known, face down or not), draw 3
+// or draw 1, unlimited recycles, from any position.
+//
+// Design note: what is proved, and why each shortcut is sound
+// -----------------------------------------------------------
+// Model. The talon (waste + stock) is one sequence T with a cursor (talon.hpp): draws and
+// recycles only move the cursor, and plays only remove cards, so T keeps its order. Draws commute
+// with every other move, so a line can always be rearranged to draw just before the waste card
+// it plays: the search's talon move "reach T[q-1] by draws (and recycles), play it" (the K+
+// move) loses nothing, and the draws are written out when a line is reported (line_expander).
+// What a talon play leaves depends on q only, never on the cursor it started from, so two
+// cursors that reach the same cards name the same state (canonical_cursor).
+//
+// States. The key (Board::key) is exact: each column's face-down count, run and suits, the
+// talon's remaining cards and canonical cursor; the foundations follow (every other card is up).
+// Columns with nothing face down are interchangeable and sorted; a column with face-down cards
+// keeps its slot, which names those cards. Face-up cards that are cut off from the column's end
+// run (only possible in a given position) can move no sooner than face-down ones and are
+// treated as such.
+//
+// Search. Depth-first over the steps below with a table of entered states. On a finite graph
+// that decides reachability of a won state exactly. A state is marked lost only when its
+// strongly connected component closes with no win (Tarjan; see solver.cpp): that is the only
+// mark that survives a restart, so restarts in other orders never lose exactness. A search that
+// runs out of budget says `unknown`, never `not_winnable`. A full table stops recording (cycles
+// are still caught through the pending states), which costs time, not correctness.
+//
+// Shortcuts, each keeping a winning line whenever there is one:
+//  1. Safe foundation moves are played at once, as forced steps (dominance.hpp). Keller's rule
+//     for games whose foundation cards may come back down: card of rank r goes up when both
+//     opposite-colour foundations hold r-2 or more and the other same-colour one r-3 or more
+//     (Blake & Gent prove it, Appendix B.1). The plainer rule "both opposite-colour cards of
+//     rank r-1 are up" is not safe here: a card brought back down from a foundation may need the
+//     card as its holder (tests: test_safe_rule_needs_keller). Played from columns always, from
+//     the talon only with draw 1, where every talon card stays in reach whatever is taken (the
+//     talon is then a reserve, B&G's stock exception); with draw 3 taking a card out shifts the
+//     groups of three of later passes, so no talon play is forced.
+//  2. A card that rule 1 would send straight back up is never brought down from its foundation
+//     (B&G), and a safe talon card is never put on a column: the forced step would then move it
+//     up, which is exactly the state of playing it up directly.
+//  3. Part of a run moves only when the card it uncovers then goes to its foundation, and the
+//     two are one step (Blake & Gent, Appendix B.2, after Wolter and Birrell).
+//  4. A King at the bottom of a column never moves: it could only go to another empty column,
+//     the same state up to column order. One empty column stands for all as a target.
+//  5. A whole run that would leave its column empty (nothing face down under it) moves only if
+//     some King could ever use an empty column (one in the talon, on a foundation, or anywhere
+//     in a column but its bottom). Otherwise the emptied column is never used, and every line
+//     after the move can be played with the run left where it was.
+//  6. Canonical lifts. A column's end card X that can go up while it lies on a face-up card (or
+//     is a King alone in its column) can come straight back down where it was, so the states
+//     with X up and X down reach each other and are won or lost together. X goes up at once
+//     when, moreover, the card under it on the foundation (X-1) is safe by rule 1: by rule 2
+//     X-1 never comes back down, so X up hides nothing that a line may need. Lifting such cards
+//     in any order ends in the same state. A foundation card brought down where rule 6 would lift
+//     it again comes down only in a chain that ends with a card put on it: a talon card, a whole
+//     run, a partial run whose uncovered card then goes up (rules 3, 5 apply), or another
+//     foundation card (the chain goes on, or stops where that card would stay down). Alone it
+//     would go straight back up: the same state. Without the X-1 condition the rule is wrong: a
+//     line may need X-1 down while X stays on the table, and X up would first have to come down
+//     somewhere as well (found by the brute-force tests; tests/ keeps those positions).
+// Each rule has its own argument; their combination is not proved here. It is checked against
+// an exhaustive search over plain atomic actions on reduced decks (tests/), with rules 1-3 and 6
+// on and off, shuffled move orders and restarts, and against Solvitaire's verdicts.
+//
+// Move order (speed only; tuned on deals 1-1000): talon cards to foundations, moves that turn a
+// face-down card up (from the column with most face-down cards first), column cards to
+// foundations, partial runs, talon cards to columns, chains of cards back from foundations, runs
+// that empty a column.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "klondike/action.hpp"
+#include "klondike/position.hpp"
+
+namespace solitaire::klondike {
+
+// As solitaire::Status / StopReason in native/src/common (same names and values).
+enum class Status : std::uint8_t {
+  winnable = 0,      // a winning line was found (and is returned)
+  not_winnable = 1,  // the search was exhaustive: no line wins
+  unknown = 2,       // the budget ran out first; never to be read as "not winnable"
+};
+
+enum class StopReason : std::uint8_t {
+  none = 0,       // the search finished (status is winnable or not_winnable)
+  time = 1,       // the time limit was reached
+  states = 2,     // the state budget was spent
+  memory = 3,     // memory for the search could not be had
+  cancelled = 4,  // the cancellation flag was set
+};
+
+inline constexpr std::size_t kDefaultMaxMemoryBytes = std::size_t{1} << 30;  // 1 GiB
+
+struct SolveOptions {
+  int draw_count = 3;  // cards a draw turns (1..52); 3 and 1 are the usual games
+  // Forced safe foundation moves and what they make pointless (rules 1-2 below). Off only to
+  // cross-check the shortcuts against a plainer search.
+  bool safe_foundation_moves = true;
+  // Part of a run moves only when the card it uncovers goes up at once (rule 3).
+  bool partial_run_rule = true;
+  // Cards that can go up and straight back down go up at once; cards come down from the
+  // foundations only in chains that end with a card put on them (rule 6). Off: plain single
+  // foundation-to-column moves.
+  bool canonical_lifts = true;
+  // 0: the default move order. Otherwise the moves of every state are shuffled with this seed:
+  // the verdict must not change, only the time and the line.
+  std::uint64_t order_seed = 0;
+  // Restart the depth-first search now and then, alternating the order above with shuffled
+  // ones and keeping every state already proved lost, so that one unlucky order does not hold
+  // up a winnable deal. Off: one search in one order.
+  bool restarts = true;
+  std::uint64_t first_restart_states = 20000;  // states before the first restart; doubles after
+};
+
+struct SolveBudget {
+  double time_limit_s = 0.0;                               // <= 0: no time limit
+  std::uint64_t max_states = 0;                            // 0: no limit on states entered
+  std::size_t max_memory_bytes = kDefaultMaxMemoryBytes;   // cap on the visited-state table
+  const std::atomic<bool>* cancel = nullptr;               // polled every 256 states
+  // Count time_limit_s in the process's CPU time (std::clock) instead of wall-clock time: for
+  // benchmarks on a shared machine. Leave false where other threads of the process are busy.
+  bool cpu_clock = false;
+};
+
+struct SolveResult {
+  Status status = Status::unknown;
+  StopReason stop_reason = StopReason::none;
+  std::vector<Action> line;      // a winning line of atomic actions when status is winnable
+  std::uint64_t states = 0;      // states entered (after forced moves)
+  double seconds = 0.0;          // wall-clock time of the search
+  std::uint64_t tt_entries = 0;  // states recorded in the visited table
+  std::uint32_t restarts = 0;    // searches restarted (see SolveOptions::restarts)
+  std::uint64_t tt_bytes = 0;    // size of the visited table
+  bool tt_saturated = false;     // the table hit its memory cap and stopped recording
+};
+
+// Decide `position`. Throws std::invalid_argument when the position or the options are
+// invalid (validate() says why). Never prints, never touches signals.
+SolveResult solve(const Position& position, const SolveOptions& options = {},
+                  const SolveBudget& budget = {});
+
+}  // namespace solitaire::klondike

@@ -1,0 +1,67 @@
+// The states a search has entered, each with its depth-first index or the mark "proved lost".
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "klondike/state_key.hpp"
+
+namespace solitaire::klondike {
+
+// Open addressing with linear probing over exact 256-bit keys (32 bytes a slot) and a 32-bit
+// tag a slot (the search's index of the state). The table starts small and grows while it is
+// three-quarters full, to at most twice its size and never so far that the old and the new
+// table together would pass `max_bytes`. When it can grow no more it fills to 90% and then
+// refuses keys (insert() returns full): the search goes on without recording new states, which
+// costs time, never correctness. Large tables ask the OS for huge pages where it has them.
+class VisitedTable {
+ public:
+  enum class Insert { added, present, full };
+  struct Probe {
+    Insert result;
+    std::size_t slot;  // where the key is (added or present)
+  };
+  static constexpr std::size_t kSlotBytes = sizeof(StateKey) + sizeof(std::uint32_t);
+
+  explicit VisitedTable(std::size_t max_bytes);
+  ~VisitedTable();
+  VisitedTable(const VisitedTable&) = delete;
+  VisitedTable& operator=(const VisitedTable&) = delete;
+
+  // Adds `key` with `tag`, or finds it. Slots stay valid until the next insert that grows the
+  // table or the next purge (see generation()).
+  Probe insert(const StateKey& key, std::uint32_t tag);
+  std::size_t find(const StateKey& key) const;  // a slot, or npos
+  static constexpr std::size_t npos = ~std::size_t{0};
+
+  bool is_lost(std::size_t slot) const { return (slots_[slot].w[3] & StateKey::kLostBit) != 0; }
+  void mark_lost(std::size_t slot) { slots_[slot].w[3] |= StateKey::kLostBit; }
+  std::uint32_t tag(std::size_t slot) const { return tags_[slot]; }
+  // Forgets every state not marked lost (between restarts).
+  void purge_unproven();
+  // Changes whenever slots move (growth, purge).
+  std::uint64_t generation() const { return generation_; }
+
+  std::size_t size() const { return size_; }
+  std::size_t bytes() const { return capacity_ * kSlotBytes; }
+  bool saturated() const { return saturated_; }
+
+ private:
+  std::size_t home(const StateKey& key) const {  // maps the hash's top 32 bits onto 0..capacity-1
+    return static_cast<std::size_t>(((key.hash() >> 32) * static_cast<std::uint64_t>(capacity_)) >> 32);
+  }
+  bool allocate(std::size_t capacity);  // fresh zeroed arrays; false when memory is short
+  void release();
+  bool grow();
+  void rehash_from(StateKey* old_slots, std::uint32_t* old_tags, std::size_t old_capacity, bool lost_only);
+
+  StateKey* slots_ = nullptr;
+  std::uint32_t* tags_ = nullptr;
+  std::size_t capacity_ = 0;
+  std::size_t size_ = 0;
+  std::size_t max_bytes_ = 0;
+  std::uint64_t generation_ = 0;
+  bool saturated_ = false;
+};
+
+}  // namespace solitaire::klondike
