@@ -22,6 +22,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from envs.cards import NUM_CARDS, card_name, parse_card
 from envs.deals import Deal, check_full_deck, resolve_deal
 from envs.errors import IllegalMoveError, MalformedInputError
+from envs.history import RedoHistory
 from envs.klondike.layout import DEAL_SLOTS, NUM_COLUMNS, NUM_TABLEAU, deal_table
 from envs.klondike.messages import Refusal
 from envs.klondike.moves import (
@@ -67,7 +68,7 @@ def resolve_klondike_deal(spec: object) -> Deal:
     return resolve_deal(spec, "klondike")
 
 
-class KlondikeGame:
+class KlondikeGame(RedoHistory[Move]):
     """A Klondike position with its move history and the player's knowledge.
 
     Position: ``columns`` (7 lists, bottom to end), ``hidden`` (face-down cards at the bottom of
@@ -188,10 +189,6 @@ class KlondikeGame:
         """The moves played so far, oldest first."""
         return [m for m, _ in self._history]
 
-    @property
-    def redo_moves(self) -> list[Move]:
-        """Moves undone that :meth:`redo` would replay, next first."""
-        return list(reversed(self._redo))
 
     @property
     def cards_up(self) -> int:
@@ -435,10 +432,7 @@ class KlondikeGame:
         if reason is not None:
             raise IllegalMoveError(reason.en, move)
         self._history.append((move, self._apply(move)))
-        if self._redo and self._redo[-1] == move:
-            self._redo.pop()
-        else:
-            self._redo.clear()
+        self._after_push(move)
 
     def _apply(self, move: Move) -> int:
         """Play a move known to be legal; return what :meth:`_unapply` needs to undo it exactly.
@@ -538,19 +532,7 @@ class KlondikeGame:
         self._redo.append(move)
         return move
 
-    def redo(self) -> Move:
-        """Replay the most recently undone move."""
-        if not self._redo:
-            raise IllegalMoveError("There is no move to redo.")
-        move = self._redo[-1]
-        self.push(move)
-        return move
 
-    def restart(self) -> None:
-        """Back to the first position (the seen record is kept)."""
-        while self._history:
-            self.pop()
-        self._redo.clear()
 
     def copy(self) -> KlondikeGame:
         """An independent copy, history included."""

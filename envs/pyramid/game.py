@@ -23,6 +23,7 @@ from functools import cache
 from envs.cards import rank
 from envs.deals import Deal, resolve_deal
 from envs.errors import IllegalMoveError
+from envs.history import RedoHistory
 from envs.pyramid.layout import ALL_REMOVED, COVER_MASK, NUM_PYRAMID
 from envs.pyramid.messages import Refusal
 from envs.pyramid.moves import (
@@ -63,7 +64,7 @@ def _available(removed: int) -> tuple[int, ...]:
     return tuple(p for p in range(NUM_PYRAMID) if _is_available(removed, p))
 
 
-class PyramidGame:
+class PyramidGame(RedoHistory[Move]):
     """A Pyramid position with its move history.
 
     State: ``removed`` (bitmask of removed pyramid positions), ``stock`` and ``waste`` (lists
@@ -110,10 +111,6 @@ class PyramidGame:
         """The moves played so far, oldest first."""
         return [m for m, _ in self._history]
 
-    @property
-    def redo_moves(self) -> list[Move]:
-        """Moves undone that :meth:`redo` would replay, next first."""
-        return list(reversed(self._redo))
 
     def is_won(self) -> bool:
         return self.removed == ALL_REMOVED
@@ -233,10 +230,7 @@ class PyramidGame:
         if reason is not None:
             raise IllegalMoveError(reason.en, move)
         self._apply(move)
-        if self._redo and self._redo[-1] == move:
-            self._redo.pop()
-        else:
-            self._redo.clear()
+        self._after_push(move)
 
     def _apply(self, move: Move) -> None:
         """Play a move already known to be legal."""
@@ -276,19 +270,7 @@ class PyramidGame:
         self._redo.append(move)
         return move
 
-    def redo(self) -> Move:
-        """Replay the most recently undone move."""
-        if not self._redo:
-            raise IllegalMoveError("There is no move to redo.")
-        move = self._redo[-1]
-        self.push(move)
-        return move
 
-    def restart(self) -> None:
-        """Back to the deal's first position (the seen record is kept)."""
-        while self._history:
-            self.pop()
-        self._redo.clear()
 
     def copy(self) -> PyramidGame:
         """An independent copy, history included."""
