@@ -1,12 +1,14 @@
 // Development driver for the Klondike solver: solves positions read one per line.
 //
 //   klondike_solve [--draw N] [--time S] [--cpu-time] [--states N] [--memory MIB] [--seed N]
-//                  [--no-safe] [--no-partial] [--line] [--check] < positions.txt
+//                  [--no-safe] [--no-partial] [--no-lifts] [--no-dead-end] [--no-restarts]
+//                  [--line] [--check] < positions.txt
 //
 // Each input line is "NAME FIELDS...", FIELDS being a position in the text form of
 // klondike/position_text.hpp (blank lines and lines starting with '#' are skipped). Each output
 // line is tab-separated: name, status (winnable / not_winnable / unknown), stop reason, seconds,
 // states, table entries, line length, check (ok / FAIL: ... / -), and the line with --line.
+// The --no-* flags turn off the solver's shortcuts one by one (SolveOptions), for cross-checks.
 // --check replays every winning line in the independent replayer (klondike/replay.hpp).
 // --cpu-time counts --time (and the reported seconds) in CPU time rather than wall-clock time.
 #include <cstdlib>
@@ -51,7 +53,8 @@ const char* stop_name(kl::StopReason r) {
 
 int usage() {
   std::cerr << "usage: klondike_solve [--draw N] [--time S] [--cpu-time] [--states N] [--memory MIB]\n"
-               "                      [--seed N] [--no-safe] [--no-partial] [--line] [--check] < positions\n";
+               "                      [--seed N] [--no-safe] [--no-partial] [--no-lifts] [--no-dead-end]\n"
+               "                      [--no-restarts] [--line] [--check] < positions\n";
   return 2;
 }
 
@@ -80,6 +83,12 @@ int main(int argc, char** argv) {
       options.safe_foundation_moves = false;
     } else if (arg == "--no-partial") {
       options.partial_run_rule = false;
+    } else if (arg == "--no-lifts") {
+      options.canonical_lifts = false;
+    } else if (arg == "--no-dead-end") {
+      options.dead_end_check = false;
+    } else if (arg == "--no-restarts") {
+      options.restarts = false;
     } else if (arg == "--cpu-time") {
       budget.cpu_clock = true;
     } else if (arg == "--line") {

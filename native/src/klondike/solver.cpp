@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "klondike/board.hpp"
+#include "klondike/dead_end.hpp"
 #include "klondike/line_expander.hpp"
 #include "klondike/move_generator.hpp"
 #include "klondike/visited_table.hpp"
@@ -50,7 +51,7 @@ class Search {
   SolveResult run() {
     SolveResult result;
     bool won = board_.won();
-    bool exhausted = false;
+    bool exhausted = !won && options_.dead_end_check && structurally_lost(board_);
     for (int phase = 0; !won && !exhausted && stop_ == StopReason::none; ++phase) {
       if (phase > 0) {
         restart();

@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "klondike/board.hpp"
+#include "klondike/dead_end.hpp"
 #include "klondike/position_text.hpp"
 #include "klondike/replay.hpp"
 #include "klondike/solver.hpp"
@@ -256,6 +257,7 @@ struct Tally {
   int wins = 0;
   int losses = 0;
   int skipped = 0;
+  int dead_ends = 0;  // losses the relaxed game proved at once
 };
 
 // The solver against brute force on one position, with every option mix the solver offers.
@@ -268,7 +270,12 @@ void compare_with_brute_force(const kl::Position& p, int draw, Tally& tally) {
   ++tally.positions;
   (truth == Verdict::win ? tally.wins : tally.losses)++;
   const std::string where = kl::format_position(p) + " draw " + std::to_string(draw);
-  for (int variant = 0; variant < 10; ++variant) {
+  // The relaxed game may only ever call lost what is lost.
+  if (kl::structurally_lost(kl::Board(p, draw))) {
+    ++tally.dead_ends;
+    CHECK(truth == Verdict::loss, "dead end on a winnable position: " + where);
+  }
+  for (int variant = 0; variant < 11; ++variant) {
     kl::SolveOptions options;
     options.draw_count = draw;
     options.safe_foundation_moves = variant != 1 && variant != 3 && variant != 9;
@@ -276,6 +283,7 @@ void compare_with_brute_force(const kl::Position& p, int draw, Tally& tally) {
     options.partial_run_rule = variant != 2 && variant != 3;
     options.order_seed = variant >= 4 ? static_cast<std::uint64_t>(variant * 7919) : 0;
     options.restarts = variant != 5;
+    options.dead_end_check = variant != 10;
     // Restart every few states: exercises the lost marks kept across restarts.
     if (variant == 6 || variant == 7) options.first_restart_states = static_cast<std::uint64_t>(variant - 4);
     const kl::SolveResult r = kl::solve(p, options);
@@ -305,8 +313,8 @@ void test_reduced_against_brute_force(int rounds, int size, std::uint64_t seed) 
     compare_with_brute_force(p, draw, tally);
   }
   std::cout << "reduced decks: " << tally.positions << " positions checked against brute force ("
-            << tally.wins << " winnable, " << tally.losses << " not), " << tally.skipped
-            << " too big for brute force" << std::endl;
+            << tally.wins << " winnable, " << tally.losses << " not, " << tally.dead_ends
+            << " of them dead ends), " << tally.skipped << " too big for brute force" << std::endl;
   CHECK(tally.wins > rounds / 10 && tally.losses > rounds / 10, "both verdicts are exercised");
 }
 
@@ -343,6 +351,22 @@ void test_canonical_lift_regressions() {
     CHECK(r.status == kl::Status::winnable, std::string("solver wins ") + text);
     CHECK(kl::check_winning_line(p, 3, r.line).empty(), std::string("line replays ") + text);
   }
+}
+
+// Deal klondike-random-v1-103: the end cards of columns 6 and 7 (7H, 7D) each wait for a card
+// buried under the other (8S or 2D under 7H, 8C or 5H under 7D). The relaxed game proves it at
+// once; the search alone needs about 30 million states.
+void test_dead_end_deal() {
+  const kl::Position p = parse_or_die(
+      "t=6S/Qc,2S/Ad,Qs,3C/Kh,Ts,3d,2H/Kc,Td,8d,6h,5D/2d,8s,6c,Th,5s,7H/8c,5h,7d,9s,Qd,2c,7S "
+      "s=JC,KS,JD,5C,AH,9D,JH,4S,AS,6D,3S,9C,8H,3H,AC,JS,7C,KD,9H,QH,4H,4D,4C,TC w=- f=0,0,0,0");
+  CHECK(kl::structurally_lost(kl::Board(p, 3)), "deal 103 is a dead end");
+  const kl::SolveResult r = kl::solve(p);
+  CHECK(r.status == kl::Status::not_winnable && r.states == 0, "deal 103 proved lost without search");
+  kl::Position deal1 = parse_or_die(
+      "t=TD/8d,8H/4d,Qd,KC/As,6s,4s,8S/2h,Qc,3c,7d,9S/3s,7h,6h,Jd,Ad,8C/9h,2d,5h,9d,3d,4c,AC "
+      "s=JC,TS,JS,9C,2C,5D,6C,5C,JH,TH,TC,QS,7S,KS,KH,KD,2S,4H,5S,7C,AH,QH,6D,3H w=- f=0,0,0,0");
+  CHECK(!kl::structurally_lost(kl::Board(deal1, 3)), "deal 1 (winnable) is no dead end");
 }
 
 void test_fixture(const std::string& dir) {
@@ -480,6 +504,7 @@ int main(int argc, char** argv) {
   test_talon_cursors();
   test_safe_rule_needs_keller();
   test_canonical_lift_regressions();
+  test_dead_end_deal();
   test_reduced_against_brute_force(rounds, 0, 12345);
   test_budgets(dir);
   test_fixture(dir);
