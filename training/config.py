@@ -74,6 +74,13 @@ class Args:
     shaped_reward: bool = True
     """Train with the env's shaped reward (per card cleared); evaluation always uses the plain win reward."""
     encoding: str | None = None
+    imitation_episodes: int = 0
+    """Warm start (training.imitation): first fit the network to the greedy player's moves on this
+    many training deals (0: start from random weights)."""
+    imitation_epochs: int = 8
+    """Passes over the greedy demonstrations in the warm start."""
+    imitation_learning_rate: float = 1e-3
+    """Adam step size of the warm start."""
     """Observation encoding (agents.encodings); None: the game's default."""
     eval_freq: int = 50_000
     """Evaluate every this many environment steps (0: never)."""
@@ -119,6 +126,8 @@ class Args:
             )
         if self.total_timesteps < 1 or self.eval_freq < 0 or self.checkpoint_freq < 0 or self.eval_deals < 1:
             raise MalformedInputError("total_timesteps and eval_deals must be positive, frequencies >= 0")
+        if self.imitation_episodes < 0 or self.imitation_epochs < 1 or self.imitation_learning_rate <= 0:
+            raise MalformedInputError("imitation_episodes must be >= 0; imitation epochs and rate positive")
         if self.time_limit_minutes is not None and self.time_limit_minutes <= 0:
             raise MalformedInputError("time_limit_minutes must be positive")
 

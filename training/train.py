@@ -51,6 +51,7 @@ from agents.encodings import find_encoding
 from agents.ppo import build_metadata, check_metadata, read_metadata, save_checkpoint
 from envs.errors import MalformedInputError
 from training.config import Args, parse_args
+from training.imitation import collect_demonstrations, fit_to_demonstrations
 from training.splits import EVAL, TRAIN
 from training.vec_env import make_env_fn, make_vec_env
 
@@ -209,6 +210,18 @@ def resumed_model(args: Args, env: VecEnv) -> MaskablePPO:
     return model
 
 
+def warm_start(model: MaskablePPO, args: Args, variant: Any, encoding: Any, run_dir: Path) -> None:
+    """Fit ``model`` to the greedy player's moves (:mod:`training.imitation`) and record how it went."""
+    start = time.perf_counter()
+    demos = collect_demonstrations(variant, encoding, args.imitation_episodes, args.seed, args.gamma,
+                                   args.shaped_reward)
+    stats = fit_to_demonstrations(model, demos, args.imitation_epochs, args.batch_size,
+                                  args.imitation_learning_rate, args.seed)
+    record = {"episodes": demos.episodes, "steps": len(demos), "greedy_wins": demos.wins,
+              "seconds": round(time.perf_counter() - start, 1), **stats}
+    (run_dir / "imitation.json").write_text(json.dumps(record, indent=2) + "\n")
+
+
 def main(args: Args) -> RunResult:
     """Train as ``args`` says; return where the results are."""
     args.validate()
@@ -229,6 +242,8 @@ def main(args: Args) -> RunResult:
     try:
         model = resumed_model(args, train_env) if args.resume else new_model(args, train_env)
         model.set_logger(build_logger(run_dir, args))
+        if args.imitation_episodes and not args.resume:
+            warm_start(model, args, variant, encoding, run_dir)
         metadata = build_metadata(variant, encoding, train_env.observation_space, {
             "run_name": run_name, "seed": args.seed, "args": args.to_dict(),
             "versions": {"python": platform.python_version(), "torch": torch.__version__,
