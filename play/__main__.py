@@ -1,6 +1,6 @@
-"""``python -m play``: the main entry point (see :mod:`play.terminal`)."""
+"""``python -m play``: the local play server (``python -m play.terminal`` for the terminal demo)."""
 
-from play.terminal import main
+from play.server.cli import main
 
 if __name__ == "__main__":
     raise SystemExit(main())

@@ -1,9 +1,9 @@
 """A terminal demo that plays a Pyramid deal, and a terminal game for a person.
 
-``python -m play`` deals a Pyramid deal, asks the exact solver for its verdict, and plays the
+``python -m play.terminal`` deals a Pyramid deal, asks the exact solver for its verdict, and plays the
 deal out move by move, printing the table: the solver's winning line when there is one, else the
 engine's first legal move each turn (Kings, then pairs, then draw or recycle).
-``python -m play --interactive`` lets you play: type a move (``r7c1+r7c2``, ``r7c3``,
+``python -m play.terminal --interactive`` lets you play: type a move (``r7c1+r7c2``, ``r7c3``,
 ``r6c2+waste``, ``stock+waste``, ``draw``, ``recycle``), ``u`` to undo, ``moves`` to list the legal
 moves, ``q`` to quit.
 """
@@ -79,7 +79,7 @@ def interactive(game: PyramidGame, inp: TextIO, out: TextIO) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m play", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m play.terminal", description=__doc__.splitlines()[0])
     parser.add_argument("--deal", default="pyramid-random-v1-1",
                         help="deal ID, deal code, or 52 comma-separated card names")
     parser.add_argument("--variant", choices=["000", "001"], default="000",
@@ -96,3 +96,7 @@ def main(argv: list[str] | None = None) -> int:
     else:
         demo(game, solver_policy(game, sys.stdout), sys.stdout)
     return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,4 +1,4 @@
-"""The terminal demo (README's first command) and the terminal game."""
+"""The terminal demo and game (``python -m play.terminal``)."""
 
 from __future__ import annotations
 

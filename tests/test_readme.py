@@ -15,7 +15,7 @@ def readme_commands() -> list[str]:
 
 def test_readme_opens_with_install_and_test_commands() -> None:
     commands = readme_commands()
-    assert commands[0].startswith("pip install -e . && python -m play")
+    assert commands[0].startswith('pip install -e ".[play]" && python -m play')
     assert commands[1].startswith('pip install -e ".[test]"') and "pytest" in commands[1]
 
 

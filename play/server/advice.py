@@ -1,0 +1,206 @@
+"""Hints from the trained agent and verdicts from the exact solver, for a play session.
+
+**Hints** come from the ``ppo`` player of :mod:`agents.registry` for the game's variant, fed the
+environment's observation of the current game (:func:`envs.pyramid.observation.observe`), which
+holds only what the player has seen: an unseen stock card cannot influence a hint. When no
+checkpoint loads, the ``greedy`` player answers and the hint says so.
+
+**Verdicts** run :func:`agents.solver.play_verdict` (the seeds' wording rules: in variant 000
+nothing is said while a stock card is unseen) in a worker thread; the native search releases
+the GIL, so the server keeps answering. A verdict belongs to one position: when the position
+changes, the running search is cancelled and its result discarded.
+"""
+
+from __future__ import annotations
+
+import threading
+from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from agents.base import Player
+from agents.registry import make_player
+from agents.solver import NOT_WINNABLE, UNSEEN_STOCK, WINNABLE, CancelToken, SearchLimits, play_verdict
+from agents.solver.verdict import PlayVerdict
+from agents.variants import find_variant
+from envs.pyramid import DRAW_MOVE, PyramidGame
+from envs.pyramid.actions import NUM_ACTIONS, action_to_move, fill_action_mask
+from envs.pyramid.moves import DRAW, RECYCLE
+from envs.pyramid.observation import observe
+from play.server.session import PlaySession
+
+PREFERRED_AGENT = "ppo"
+FALLBACK_AGENT = "greedy"
+
+
+def observation_of(game: PyramidGame) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
+    """What the environment would hand a player at ``game``: observation, mask and info."""
+    mask = fill_action_mask(game.legal_moves(), np.zeros(NUM_ACTIONS, np.int8))
+    info = {"action_mask": mask, "deal_id": game.deal.label, "pass": game.pass_number,
+            "cards_left": game.cards_left}
+    return observe(game), mask.astype(np.bool_), info
+
+
+class HintAdvisor:
+    """One player per variant, built on first use: ``ppo`` when its checkpoint loads, else ``greedy``."""
+
+    def __init__(self, preferred: str = PREFERRED_AGENT,
+                 options: dict[str, dict[str, Any]] | None = None) -> None:
+        self.preferred = preferred
+        self.options = options or {}
+        """Constructor options per variant key (e.g. a checkpoint path for ``pyramid-000``)."""
+        self._players: dict[str, tuple[Player, str | None]] = {}
+        self._lock = threading.Lock()
+
+    def player(self, variant_name: str) -> tuple[Player, str | None]:
+        """The hint player of a variant and, when it is the fallback, why the preferred one is not."""
+        variant = find_variant("pyramid", variant_name)
+        with self._lock:
+            if variant.key not in self._players:
+                fallback_reason = None
+                try:
+                    player = make_player(self.preferred, variant, **self.options.get(variant.key, {}))
+                except Exception as exc:  # a missing or broken checkpoint, or no torch: fall back
+                    fallback_reason = f"{self.preferred} unavailable: {exc}"
+                    player = make_player(FALLBACK_AGENT, variant)
+                self._players[variant.key] = (player, fallback_reason)
+            return self._players[variant.key]
+
+    def hint(self, game: PyramidGame) -> dict[str, Any] | None:
+        """The agent's move for ``game`` from what the player can see, or ``None`` when none is legal."""
+        obs, mask, info = observation_of(game)
+        if not mask.any():
+            return None
+        player, fallback_reason = self.player(game.variant)
+        choice = player.choose(obs, mask, info)
+        move = action_to_move(choice.action) if mask[choice.action] else DRAW_MOVE
+        if move.kind == DRAW:
+            en, ja = "Draw a card from the stock.", "山札を 1 枚めくりましょう"
+        elif move.kind == RECYCLE:
+            en, ja = "Recycle the waste into a new stock.", "捨て札を再利用しましょう"
+        elif move.is_pair:
+            en, ja = f"Remove the pair {move}.", f"{move} を合計 13 で取り除きましょう"
+        else:
+            en, ja = f"Remove the King at {move}.", f"{move} の K を取り除きましょう"
+        return {
+            "move": str(move), "places": list(move.places()),
+            "kind": ["remove", "draw", "recycle"][move.kind],
+            "agent": player.name, "fallback_reason": fallback_reason, "reason": choice.reason,
+            "en": en, "ja": ja,
+        }
+
+
+VERDICT_TEXT = {
+    "checking": ("Checking whether this position can be won…", "解けるか計算中…"),
+    WINNABLE: ("A winning line exists from here.", "全消しの道があります"),
+    NOT_WINNABLE: ("Not winnable from here: the solver proved that no line clears the pyramid.",
+                   "この状態から全消しする手順はありません"),
+    "unverified": ("Unverified: the search reached its limit before deciding. This is not a loss; "
+                   "play on with the hint.",
+                   "未確認：探索の上限までに確認できませんでした（解なしではありません）"),
+    UNSEEN_STOCK: ("Some stock cards have not been seen yet, so no verdict is given: "
+                   "the hint advises from what you can see.",
+                   "山札にまだ見ていないカードがあるため、見えている範囲の助言だけを返します"),
+}
+
+
+def verdict_json(verdict: PlayVerdict) -> dict[str, Any]:
+    """What the page shows for a finished verdict."""
+    if verdict.status == WINNABLE and verdict.line:
+        key = WINNABLE
+    elif verdict.status == NOT_WINNABLE:
+        key = NOT_WINNABLE
+    elif verdict.reason == UNSEEN_STOCK:
+        key = UNSEEN_STOCK
+    else:
+        key = "unverified"
+    en, ja = VERDICT_TEXT[key]
+    out: dict[str, Any] = {"status": key, "en": en, "ja": ja, "reason": verdict.reason}
+    if key == WINNABLE:
+        first = verdict.line[0]
+        out.update(first_step=str(first), first_step_places=list(first.places()),
+                   line_length=len(verdict.line))
+    if verdict.result is not None:
+        out.update(states=verdict.result.states, seconds=verdict.result.seconds)
+    return out
+
+
+@dataclass
+class VerdictJob:
+    """One search for one position."""
+
+    key: tuple[object, ...]
+    token: CancelToken
+    future: Future[PlayVerdict]
+    game: PyramidGame = field(repr=False)
+
+
+def position_key(game: PyramidGame) -> tuple[object, ...]:
+    """What a verdict depends on: the position and, in variant 000, whether all the stock was seen."""
+    return (*game.key(), game.all_stock_seen())
+
+
+class VerdictService:
+    """Runs verdict searches in worker threads, one job per session at a time."""
+
+    def __init__(self, limits: SearchLimits | None = None, workers: int = 2) -> None:
+        self.limits = limits or SearchLimits(time_limit=10.0, max_memory_bytes=256 << 20)
+        self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="verdict")
+        self._jobs: dict[str, VerdictJob] = {}
+        self._lock = threading.Lock()
+
+    def request(self, session: PlaySession) -> VerdictJob:
+        """Start a search for the session's position unless one is running or done for it."""
+        key = position_key(session.game)
+        with self._lock:
+            job = self._jobs.get(session.session_id)
+            if job is not None and job.key == key:
+                return job
+            if job is not None:
+                job.token.cancel()
+            game = session.game.copy()
+            token = CancelToken()
+            future = self._pool.submit(play_verdict, game, limits=self.limits, cancel=token)
+            job = self._jobs[session.session_id] = VerdictJob(key, token, future, game)
+            return job
+
+    def discard(self, session_id: str) -> None:
+        """Cancel and forget the session's search (its position changed, or it was evicted)."""
+        with self._lock:
+            job = self._jobs.pop(session_id, None)
+        if job is not None:
+            job.token.cancel()
+
+    def current(self, session: PlaySession, wait: float = 0.0) -> dict[str, Any] | None:
+        """The verdict of the session's current position: finished, ``checking``, or ``None`` if not asked.
+
+        Waits up to ``wait`` seconds for a running search, without holding the session's lock.
+        """
+        with session.lock:
+            key = position_key(session.game)
+        with self._lock:
+            job = self._jobs.get(session.session_id)
+        if job is None or job.key != key:
+            return None
+        try:
+            verdict = job.future.result(timeout=wait) if wait > 0 else (
+                job.future.result() if job.future.done() else None)
+        except FutureTimeout:
+            verdict = None
+        if verdict is None:
+            en, ja = VERDICT_TEXT["checking"]
+            return {"status": "checking", "en": en, "ja": ja, "reason": None}
+        return verdict_json(verdict)
+
+    def shutdown(self) -> None:
+        with self._lock:
+            jobs, self._jobs = list(self._jobs.values()), {}
+        for job in jobs:
+            job.token.cancel()
+        self._pool.shutdown(wait=True, cancel_futures=True)
+
+
+__all__ = ["HintAdvisor", "VerdictService", "observation_of", "position_key", "verdict_json"]

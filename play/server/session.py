@@ -1,0 +1,261 @@
+"""One player's game on the server: the engine, the selection, the counts and the last message.
+
+The page sends intents (tap a card, draw, recycle, undo, redo, restart, clear); :class:`PlaySession`
+turns them into engine moves with the seeds' tap rules, so the page holds no rule logic:
+
+* a tap selects a usable card and marks its partners; a second tap on it deselects it;
+* a King goes with one tap; a partner making 13 removes the pair;
+* a second card that does not make 13 is refused with the seed's message in variant 000 and
+  takes the selection in variant 001;
+* a covered card is refused, naming the cards still on it.
+
+A refused intent raises :class:`ActionRefused` and changes nothing (selection included).
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field
+
+from envs.cards import rank
+from envs.errors import IllegalMoveError, MalformedInputError, SolitaireError
+from envs.pyramid import DRAW_MOVE, RECYCLE_MOVE, STOCK, Move, PyramidGame, Refusal, place_name
+from envs.pyramid.layout import COVERED_BY, NUM_PYRAMID
+
+DEAL_TYPES = ("random", "winnable")
+VARIANT_DEAL_TYPES = {"000": ("random",), "001": DEAL_TYPES}
+"""Seed 000 has one deal type; seed 001 adds the winnable one."""
+
+
+@dataclass(frozen=True)
+class Notice:
+    """A message for the player: a code, English and the seeds' Japanese, and its kind."""
+
+    code: str
+    en: str
+    ja: str
+    kind: str = "error"
+    """``"error"`` (an action was refused) or ``"info"``."""
+
+
+NOTHING_TO_UNDO = Notice("NOTHING_TO_UNDO", "There is no move to undo.", "戻せる手がありません")
+NOTHING_TO_REDO = Notice("NOTHING_TO_REDO", "There is no move to redo.", "やり直せる手がありません")
+
+
+def refusal_notice(refusal: Refusal, detail: str = "") -> Notice:
+    """The notice of an engine refusal, with an optional English detail appended."""
+    return Notice(refusal.name, f"{refusal.en} {detail}".strip(), refusal.ja)
+
+
+class ActionRefused(SolitaireError):
+    """An intent the rules refuse now; the session is unchanged."""
+
+    def __init__(self, notice: Notice) -> None:
+        super().__init__(notice.en)
+        self.notice = notice
+
+
+def covering_places(game: PyramidGame, pos: int) -> list[int]:
+    """The cards still lying on pyramid position ``pos``, directly or further down, nearest first."""
+    found: list[int] = []
+    frontier = [q for q in COVERED_BY[pos] if game.card_at(q) is not None]
+    while frontier:
+        q = frontier.pop(0)
+        if q not in found:
+            found.append(q)
+            frontier.extend(r for r in COVERED_BY[q] if game.card_at(r) is not None)
+    return found
+
+
+def covered_detail(game: PyramidGame, pos: int) -> str:
+    """Why a covered card cannot be chosen, e.g. ``"It is under r7c1 and r7c2."``."""
+    direct = [place_name(q) for q in COVERED_BY[pos] if game.card_at(q) is not None]
+    return f"It is under {' and '.join(direct)}; both must be removed first."
+
+
+@dataclass
+class PlaySession:
+    """A game and everything the page needs besides it (counts never go down)."""
+
+    game: PyramidGame
+    deal_type: str = "random"
+    session_id: str = field(default_factory=lambda: secrets.token_urlsafe(12))
+    selected: int | None = None
+    operations: int = 0
+    """Accepted actions that changed the board: moves, undos and redos (seed 001: never down)."""
+    hints: int = 0
+    notice: Notice | None = None
+    hint: dict | None = None
+    lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
+
+    @property
+    def variant(self) -> str:
+        return self.game.variant
+
+    # ------------------------------------------------------------ queries
+    def partners(self, place: int) -> list[int]:
+        """Usable places whose card makes 13 with the card at ``place`` (none for a King)."""
+        card = self.game.card_at(place)
+        if card is None or rank(card) == 13:
+            return []
+        need = 13 - rank(card)
+        return [q for q in self.game.usable_places() if q != place and rank(self.game.card_at(q)) == need]
+
+    # ------------------------------------------------------------ intents
+    def tap(self, place: int) -> None:
+        """Tap the card at ``place`` (a pyramid position, ``STOCK`` or ``WASTE``)."""
+        game = self.game
+        if game.is_won():
+            self._refuse(refusal_notice(Refusal.GAME_WON))
+        card = game.card_at(place)
+        if card is None:
+            self._refuse(refusal_notice(Refusal.NO_CARD))
+        if place == STOCK and not game.stock_top_playable:
+            self._refuse(refusal_notice(Refusal.STOCK_TOP_UNUSABLE))
+        if place < NUM_PYRAMID and not game.is_available(place):
+            self._refuse(refusal_notice(Refusal.COVERED, covered_detail(game, place)))
+        if rank(card) == 13:
+            self._play(Move.remove(place))
+            return
+        if self.selected is None or self.selected not in game.usable_places():
+            self._select(place)
+            return
+        if self.selected == place:
+            self.selected = None
+            self.notice = None
+            return
+        other = game.card_at(self.selected)
+        if rank(other) + rank(card) == 13:
+            self._play(Move.remove(self.selected, place))
+        elif game.stock_top_playable:
+            self._refuse(refusal_notice(Refusal.NOT_THIRTEEN))
+        else:
+            self._select(place)
+
+    def play(self, move: Move) -> None:
+        """Play a move given whole (a hint or a solver step); refused moves change nothing."""
+        reason = self.game.refusal(move)
+        if reason is not None:
+            detail = ""
+            if reason == Refusal.COVERED:
+                pos = next(p for p in move.places() if p < NUM_PYRAMID and not self.game.is_available(p))
+                detail = covered_detail(self.game, pos)
+            self._refuse(refusal_notice(reason, detail))
+        self._play(move)
+
+    def draw(self) -> None:
+        self.play(DRAW_MOVE)
+
+    def recycle(self) -> None:
+        self.play(RECYCLE_MOVE)
+
+    def undo(self) -> None:
+        if not self.game.moves_played:
+            self._refuse(NOTHING_TO_UNDO)
+        self.game.pop()
+        self._changed()
+
+    def redo(self) -> None:
+        if not self.game.redo_moves:
+            self._refuse(NOTHING_TO_REDO)
+        self.game.redo()
+        self._changed()
+
+    def restart(self) -> None:
+        """Back to the deal's first position (the engine's restart: what was seen stays seen)."""
+        if not self.game.moves_played:
+            self.clear()
+            return
+        self.game.restart()
+        self._changed()
+
+    def clear(self) -> None:
+        """Esc: drop the selection, the hint and the message."""
+        self.selected = None
+        self.hint = None
+        self.notice = None
+
+    def restore(self, history: list[Move], redo: list[Move], seen: list[int]) -> None:
+        """Replay a saved game: ``history`` played, then ``redo`` (next first) played and undone."""
+        game = self.game
+        try:
+            for move in [*history, *redo]:
+                game.push(move)
+        except IllegalMoveError as exc:
+            raise MalformedInputError(f"the saved game does not replay: {exc}") from None
+        for _ in redo:
+            game.pop()
+        for card in seen:
+            game.seen |= 1 << card
+
+    # ------------------------------------------------------------ helpers
+    def _select(self, place: int) -> None:
+        self.selected = place
+        card = self.game.card_at(place)
+        need = 13 - rank(card)
+        word = _rank_word(need)
+        article = "an" if word in ("Ace", "8") else "a"
+        self.notice = Notice("SELECTED", f"Selected {place_name(place)}: it needs {article} {word}.",
+                             f"相手の数字は {need} です", kind="info")
+
+    def _play(self, move: Move) -> None:
+        self.game.push(move)
+        self._changed()
+
+    def _changed(self) -> None:
+        self.operations += 1
+        self.selected = None
+        self.hint = None
+        self.notice = None
+
+    def _refuse(self, notice: Notice) -> None:
+        raise ActionRefused(notice)
+
+
+RANK_WORDS = ("", "Ace", "2", "3", "4", "5", "6", "7", "8", "9", "10", "Jack", "Queen", "King")
+
+
+def _rank_word(r: int) -> str:
+    return RANK_WORDS[r]
+
+
+class SessionStore:
+    """Sessions by ID, at most ``capacity`` of them: the least recently used is evicted."""
+
+    def __init__(self, capacity: int = 256) -> None:
+        if capacity < 1:
+            raise ValueError("a session store holds at least one session")
+        self.capacity = capacity
+        self._sessions: OrderedDict[str, PlaySession] = OrderedDict()
+        self._lock = threading.Lock()
+        self.evicted: list[PlaySession] = []
+
+    def add(self, session: PlaySession) -> list[PlaySession]:
+        """Store ``session``; return the sessions evicted to make room."""
+        evicted = []
+        with self._lock:
+            self._sessions[session.session_id] = session
+            while len(self._sessions) > self.capacity:
+                evicted.append(self._sessions.popitem(last=False)[1])
+        return evicted
+
+    def get(self, session_id: str) -> PlaySession | None:
+        with self._lock:
+            session = self._sessions.get(session_id)
+            if session is not None:
+                self._sessions.move_to_end(session_id)
+            return session
+
+    def __len__(self) -> int:
+        return len(self._sessions)
+
+    def __contains__(self, session_id: object) -> bool:
+        return session_id in self._sessions
+
+
+__all__ = [
+    "DEAL_TYPES", "NOTHING_TO_REDO", "NOTHING_TO_UNDO", "VARIANT_DEAL_TYPES", "ActionRefused", "Notice",
+    "PlaySession", "SessionStore", "covered_detail", "covering_places", "refusal_notice",
+]

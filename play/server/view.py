@@ -1,0 +1,100 @@
+"""The JSON state the page renders: every fact it shows, so the page needs no rule logic."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from envs.cards import card_name, rank
+from envs.pyramid import DRAW_MOVE, MAX_PASSES, RECYCLE_MOVE, STOCK, WASTE, place_name
+from envs.pyramid.layout import NUM_PYRAMID, ROW_COL
+from play.server.session import Notice, PlaySession, covered_detail, refusal_notice
+
+SUIT_WORDS = ("clubs", "diamonds", "hearts", "spades")
+RANK_WORDS = ("", "Ace", "2", "3", "4", "5", "6", "7", "8", "9", "10", "Jack", "Queen", "King")
+SUIT_SYMBOLS = "♣♦♥♠"
+
+
+def card_json(card: int | None) -> dict[str, Any] | None:
+    """A card's name, rank, suit symbol and spoken name (``None`` for no card)."""
+    if card is None:
+        return None
+    return {"card": card, "name": card_name(card), "rank": rank(card), "suit": SUIT_SYMBOLS[card & 3],
+            "red": (card & 3) in (1, 2), "spoken": f"{RANK_WORDS[rank(card)]} of {SUIT_WORDS[card & 3]}"}
+
+
+def notice_json(notice: Notice | None) -> dict[str, str] | None:
+    if notice is None:
+        return None
+    return {"code": notice.code, "en": notice.en, "ja": notice.ja, "kind": notice.kind}
+
+
+def place_label(place: int) -> str:
+    """``row 7, position 1``, ``stock top`` or ``waste top``."""
+    if place == STOCK:
+        return "stock top"
+    if place == WASTE:
+        return "waste top"
+    row, col = ROW_COL[place]
+    return f"row {row}, position {col}"
+
+
+def state_json(session: PlaySession, verdict: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The whole state of a session, as the page renders it."""
+    game = session.game
+    usable = game.usable_places()
+    partners = {p: session.partners(p) for p in usable}
+    selected = session.selected if session.selected in usable else None
+    pyramid = []
+    for pos in range(NUM_PYRAMID):
+        row, col = ROW_COL[pos]
+        card = game.card_at(pos)
+        state = "removed" if card is None else ("available" if game.is_available(pos) else "covered")
+        pyramid.append({
+            "place": pos, "name": place_name(pos), "row": row, "col": col, "state": state,
+            "card": card_json(game.pyramid[pos]),
+            "partners": partners.get(pos, []),
+            "covered_reason": covered_detail(game, pos) if state == "covered" else None,
+        })
+    stock_top = game.card_at(STOCK)
+    draw_refusal = game.refusal(DRAW_MOVE)
+    recycle_refusal = game.refusal(RECYCLE_MOVE)
+    deal = game.deal
+    return {
+        "session": session.session_id,
+        "variant": game.variant,
+        "deal": {"label": deal.label, "id": str(deal.deal_id) if deal.deal_id else None, "code": deal.code,
+                 "type": session.deal_type},
+        "pyramid": pyramid,
+        "stock": {"count": len(game.stock),
+                  "top": card_json(stock_top) if game.stock_top_playable else None,
+                  "partners": partners.get(STOCK, [])},
+        "waste": {"count": len(game.waste), "top": card_json(game.card_at(WASTE)),
+                  "partners": partners.get(WASTE, [])},
+        "usable": [{"place": p, "name": place_name(p), "label": place_label(p),
+                    "card": card_json(game.card_at(p)), "partners": partners[p]} for p in usable],
+        "selected": selected,
+        "needed_rank": 13 - rank(game.card_at(selected)) if selected is not None else None,
+        "pass": game.pass_number,
+        "passes": MAX_PASSES,
+        "recycles_left": MAX_PASSES - game.pass_number,
+        "cards_left": game.cards_left,
+        "removed": NUM_PYRAMID - game.cards_left,
+        "draw_refusal": notice_json(refusal_notice(draw_refusal)) if draw_refusal else None,
+        "recycle_refusal": notice_json(refusal_notice(recycle_refusal)) if recycle_refusal else None,
+        "can_undo": game.moves_played > 0,
+        "can_redo": bool(game.redo_moves),
+        "moves": game.moves_played,
+        "operations": session.operations,
+        "hints": session.hints,
+        "history": [str(m) for m in game.history],
+        "redo": [str(m) for m in game.redo_moves],
+        "seen": [c for c in range(52) if (game.seen >> c) & 1],
+        "all_stock_seen": game.all_stock_seen(),
+        "outcome": game.outcome(),
+        "message": notice_json(session.notice),
+        "hint": session.hint,
+        "verdict": verdict,
+    }
+
+
+__all__ = ["card_json", "notice_json", "place_label", "state_json"]

@@ -1,0 +1,101 @@
+"""Real-browser fixtures: the play server on a free port and Debian's chromium driven by Playwright.
+
+Playwright never downloads a browser here: it launches ``/usr/bin/chromium`` (``apt-get install -y
+chromium``), headless, without the sandbox (CI runs as root) and without background networking.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = os.environ.get("PLAY_CHROMIUM", "/usr/bin/chromium")
+ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
+"""Screenshots land here (git-ignored)."""
+
+os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if "tests/browser/" in str(item.fspath).replace(os.sep, "/"):
+            item.add_marker(pytest.mark.browser)
+
+
+@pytest.fixture(scope="session")
+def live_server() -> Iterator[tuple[Any, str]]:
+    """The play server (uvicorn, in a thread) and its URL."""
+    from play.server.cli import serve_in_thread
+
+    server, thread, url = serve_in_thread()
+    yield server, url
+    server.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def base_url(live_server: tuple[Any, str]) -> str:
+    return live_server[1]
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    sync_api = pytest.importorskip("playwright.sync_api")
+    executable = CHROMIUM if Path(CHROMIUM).exists() else shutil.which("chromium")
+    if executable is None:
+        pytest.skip(f"no chromium at {CHROMIUM}: apt-get install -y chromium (.ci/run does)")
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(
+            executable_path=executable,
+            headless=True,
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+        )
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def new_page(browser: Any, base_url: str) -> Iterator[Callable[..., Any]]:
+    """``new_page(**context_options)``: a page on the game in a fresh context (empty storage)."""
+    contexts = []
+
+    def make(context: Any = None, storage: dict[str, str] | None = None, **options: Any) -> Any:
+        """A page on the game; ``storage`` is written to localStorage before the game loads."""
+        if context is None:
+            context = browser.new_context(**{"viewport": {"width": 1280, "height": 900}, **options})
+            context.set_default_timeout(10_000)
+            contexts.append(context)
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.errors = errors
+        if storage:
+            page.goto(base_url + "/static/style.css")  # same origin, without the game
+            page.evaluate(
+                "(items) => { for (const [k, v] of Object.entries(items)) localStorage.setItem(k, v); }",
+                storage,
+            )
+        page.goto(base_url + "/")
+        page.wait_for_selector("#pyramid .card")
+        settle(page)
+        return page
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+def settle(page: Any) -> None:
+    """Wait until every request the page has queued has been answered and rendered."""
+    page.evaluate("() => window.pyramidApp.busy.then(() => true)")
+
+
+@pytest.fixture(scope="session")
+def artifacts() -> Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    return ARTIFACTS
