@@ -45,10 +45,10 @@ def base_url(live_server: tuple[Any, str]) -> str:
 
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
-    sync_api = pytest.importorskip("playwright.sync_api")
+    from playwright import sync_api  # the test extra installs it
     executable = CHROMIUM if Path(CHROMIUM).exists() else shutil.which("chromium")
     if executable is None:
-        pytest.skip(f"no chromium at {CHROMIUM}: apt-get install -y chromium (.ci/run does)")
+        pytest.fail(f"no chromium at {CHROMIUM}: apt-get install -y chromium (.ci/run does)")
     with sync_api.sync_playwright() as p:
         browser = p.chromium.launch(
             executable_path=executable,
