@@ -5,9 +5,11 @@ the action mask from ``info["action_mask"]``, picks a legal action uniformly, st
 when the episode ends (resets are part of the cost). The observation is built every step. Runs
 both through ``gymnasium.make`` (with its wrappers) and on the raw class (``.unwrapped``), in this
 one process (one core). Reported per setting: the median, min and max of wall-clock steps/s over
-the runs, and the median of steps per CPU-second of this process (on a shared machine, the wall
-clock also counts time given to others). Any registered env ID works; give keyword arguments
-after a colon::
+the runs, the median of steps per CPU-second of this process (on a shared machine, the wall
+clock also counts time given to others), and all the runs' steps over all their CPU seconds
+(``all/cpu-s``: unlike a median, it weighs the rare slow steps, such as Klondike's long
+no-progress searches, in full). Any registered env ID works; give keyword arguments after a
+colon::
 
     python benchmarks/env_steps.py                                   # both Pyramid variants
     python benchmarks/env_steps.py Solitaire/Pyramid-v0:stock_top_playable=False --repeats 9
@@ -111,9 +113,10 @@ def main(argv: list[str] | None = None) -> None:
         os.sched_setaffinity(0, {args.cpu})
 
     print(f"# {args.repeats} runs x {args.steps} steps, random masked policy, "
-          f"python {sys.version.split()[0]}, gymnasium {gymnasium.__version__}, numpy {np.__version__}")
+          f"python {sys.version.split()[0]}, gymnasium {gymnasium.__version__}, numpy {np.__version__}, "
+          f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
     print(f"{'environment':<48} {'mode':<4} {'median steps/s':>14} {'min':>8} {'max':>8} "
-          f"{'steps/cpu-s':>11} {'steps/episode':>13}")
+          f"{'steps/cpu-s':>11} {'all/cpu-s':>9} {'steps/episode':>13}")
     for spec in args.specs:
         env_id, kwargs = parse_spec(spec)
         for raw in (False, True):
@@ -121,9 +124,11 @@ def main(argv: list[str] | None = None) -> None:
             rates = [r.steps_per_second for r in runs]
             per_episode = sum(r.steps for r in runs) / max(1, sum(r.episodes for r in runs))
             cpu_rate = statistics.median(r.steps_per_cpu_second for r in runs)
+            overall = sum(r.steps for r in runs) / sum(r.cpu_seconds for r in runs)
             print(f"{spec:<48} {'raw' if raw else 'make':<4} {statistics.median(rates):>14,.0f} "
-                  f"{min(rates):>8,.0f} {max(rates):>8,.0f} {cpu_rate:>11,.0f} {per_episode:>13.1f}",
-                  flush=True)
+                  f"{min(rates):>8,.0f} {max(rates):>8,.0f} {cpu_rate:>11,.0f} {overall:>9,.0f} "
+                  f"{per_episode:>13.1f}", flush=True)
+    print(f"# load average at the end {os.getloadavg()[0]:.1f}")
 
 
 if __name__ == "__main__":

@@ -22,6 +22,7 @@ the wall clock also counts time given to others), and the ratio to OpenSpiel::
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import sys
@@ -99,7 +100,8 @@ def main(argv: list[str] | None = None) -> None:
         for name, run in settings.items():
             results[name].append(run(repeat))
     print(f"# {args.repeats} runs x {args.steps} steps each, random policy, legal actions and observation "
-          f"every step, python {sys.version.split()[0]}")
+          f"every step, python {sys.version.split()[0]}, load average {os.getloadavg()[0]:.1f} "
+          f"on {os.cpu_count()} CPUs (after the runs)")
     print(f"{'setting':42} {'wall steps/s':>13} {'cpu steps/s':>12} {'steps/episode':>14}")
     medians = {}
     for name, runs in results.items():

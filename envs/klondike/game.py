@@ -39,7 +39,7 @@ from envs.klondike.moves import (
     Move,
 )
 from envs.klondike.render import render_text
-from envs.klondike.rules import RED, fits, targets_for
+from envs.klondike.rules import PARENTS, fits, targets_for
 from envs.klondike.solvitaire import looks_like_solvitaire, parse_solvitaire
 
 WIN = "win"
@@ -270,12 +270,9 @@ class KlondikeGame(RedoHistory[Move]):
         for e, s in end_col.items():  # in column order
             if fnd[e & 3] == e >> 2:
                 moves.append(_COL_F[s])
-        # Run moves: a run fits on an end card one rank above the run's card in the other colour
-        # (rules.fits, inlined); group the end cards by rank so each run looks up only its ranks.
-        by_rank: dict[int, list[tuple[int, bool]]] = {}
-        for e, t in end_col.items():
-            by_rank.setdefault(e >> 2, []).append((t, RED[e]))
-        red = RED
+        # Run moves: a run fits on an end card one rank above the run's first card in the other
+        # colour (rules.PARENTS): look up each face-up card's two parents among the end cards.
+        parents, get = PARENTS, end_col.get
         runs: list[Move] = []
         for s in range(NUM_COLUMNS):
             col = cols[s]
@@ -283,18 +280,15 @@ class KlondikeGame(RedoHistory[Move]):
             size = len(col)
             if size <= h:
                 continue
-            top = col[h] >> 2  # the run's first card (rank - 1)
             moves_s = _COL_C[s]
-            if top == 12:
+            if empty and col[h] >> 2 == 12:
                 for t in empty:
                     runs.append(moves_s[t][size - h])
             for i in range(h, size):  # each face-up card may lead a run
-                targets = by_rank.get((col[i] >> 2) + 1)
-                if targets:
-                    card_red = red[col[i]]
-                    for t, end_red in targets:
-                        if end_red != card_red and t != s:
-                            runs.append(moves_s[t][size - i])
+                for p in parents[col[i]]:
+                    t = get(p)
+                    if t is not None and t != s:
+                        runs.append(moves_s[t][size - i])
         if runs:
             runs.sort()
             moves += runs

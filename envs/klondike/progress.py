@@ -45,6 +45,10 @@ Two reductions keep the searches small and exact:
   it can be built on). The card can come straight back down onto the same card, so both positions
   reach the same positions; moves that need it down are reached by bringing it down again.
 
+States are keyed by :func:`state_key`, which merges positions that must share an answer: columns
+in another order, other face-down cards under the same face-up cards, and *twins* (the two cards
+of one rank and colour) exchanged while neither can reach its foundation without progress.
+
 Results are memoised per game for as long as the foundation records (and the draw count) stay the
 same: after a successful search every explored state with a known way to the goal is *good*;
 after an exhausted search every state met is *bad*, as is every state the relaxation rules out.
@@ -53,6 +57,7 @@ after an exhausted search every state met is *bad*, as is every state the relaxa
 from __future__ import annotations
 
 import heapq
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from envs.klondike.moves import (
@@ -120,6 +125,62 @@ def search_key(game: KlondikeGame) -> bytes:
     return bytes(out)
 
 
+def state_key(game: KlondikeGame) -> bytes:
+    """The search's memo key: what decides whether progress is possible from a position, and no more.
+
+    Like :func:`search_key` (foundations, columns, then the waste length or :data:`ON_CYCLE` and the
+    talon in draw order), with three positions merged into one key wherever they must have the
+    same answer:
+
+    * a column is written as its face-up cards followed by a byte, 64 or 65, that says whether
+      face-down cards lie under them (not how many, nor which: the search stops before any is
+      turned up);
+    * the columns are sorted: the rules treat every column alike;
+    * *twins*, the two cards of one rank and colour (the black fives 5C and 5S, say), are written
+      alike when neither can ever reach its foundation without progress: when the rank is at
+      least two above both suits' records (:func:`twin_table`). A foundation never passes its
+      record without progress, so such cards only ever move between columns and the talon, where
+      the rules see only rank and colour: exchanging them maps every line of play onto another.
+    """
+    table = _twin_table(*game.best)
+    hidden = game.hidden
+    chunks = [bytes(col[h:]).translate(table) + _FACE_DOWN_BELOW if (h := hidden[c])
+              else bytes(col).translate(table) + _ALL_FACE_UP for c, col in enumerate(game.columns)]
+    chunks.sort()
+    waste, stock = game.waste, game.stock
+    w = len(waste)
+    marker = ON_CYCLE if _on_cycle(w, w + len(stock), game.draw_count) else w
+    talon = (bytes(waste) + bytes(stock[::-1])).translate(table)
+    return b"".join((bytes(game.foundations), *chunks, bytes((marker,)), talon))
+
+
+_ALL_FACE_UP = bytes((64,))
+_FACE_DOWN_BELOW = bytes((65,))
+_TWIN_TABLES: dict[tuple[int, int, int, int], bytes] = {}
+
+
+def twin_table(best: Sequence[int]) -> bytes:
+    """A :meth:`bytes.translate` table that writes each card as itself, except that of two twins
+    (same rank and colour: clubs and spades, diamonds and hearts) whose rank is at least two above
+    both suits' foundation records ``best``, the spade or heart is written as its club or diamond."""
+    return _twin_table(*best)
+
+
+def _twin_table(clubs: int, diamonds: int, hearts: int, spades: int) -> bytes:
+    key = (clubs, diamonds, hearts, spades)
+    table = _TWIN_TABLES.get(key)
+    if table is None:
+        codes = list(range(256))
+        for rank in range(1, 14):
+            base = (rank - 1) * 4
+            if rank >= max(clubs, spades) + 2:
+                codes[base + 3] = base  # spade -> club
+            if rank >= max(diamonds, hearts) + 2:
+                codes[base + 2] = base + 1  # heart -> diamond
+        table = _TWIN_TABLES[key] = bytes(codes)
+    return table
+
+
 def _cut(game: KlondikeGame, waste_len: int) -> None:
     """Move the stock/waste boundary so the waste holds ``waste_len`` cards (draw order kept)."""
     if len(game.waste) != waste_len:
@@ -176,54 +237,60 @@ def _relaxed_rounds(game: KlondikeGame) -> int | None:
     above its record, a stock card onto a foundation), no line of play makes progress.
     """
     fnd, best, hidden, columns = game.foundations, game.best, game.hidden, game.columns
-    end = [False] * 52
+    p1, p2 = _PARENT1, _PARENT2
+    end = [False] * 53  # index 52: "no parent" (a King), never an end
     moved = [False] * 52
     under: dict[int, int] = {}  # face-up card -> the card it lies on (-1: on face-down cards)
     column_cards: list[int] = []
+    empty_col = False
     for c, col in enumerate(columns):
         h = hidden[c]
+        if not col:
+            empty_col = True
+            continue
+        below = -1 if h else -2  # -2: a column's bottom card
         for i in range(h, len(col)):
             card = col[i]
             column_cards.append(card)
-            under[card] = col[i - 1] if i > h else (-1 if h else -2)  # -2: a column's bottom card
-        if col:
-            end[col[-1]] = True
-    empty_col = any(not col for col in columns)
+            under[card] = below
+            below = card
+        end[col[-1]] = True
     talon = game.waste + game.stock[::-1]
-    w, n, step = len(game.waste), len(talon), game.draw_count
+    n = len(talon)
     # Stock card j can reach the waste's top when the waste ends on it: when it is the last card,
     # when the card after it leaves (``played[j + 1]``), or when a draw (from the cycle's start or
-    # from the present waste length) ends on it, possibly after cards before it left (a shift).
+    # from the present waste length) ends on it, possibly after cards before it left (a shift of
+    # ``need[j]`` cards at least).
+    need = _shift_needed(len(game.waste), n, game.draw_count)
     played = [False] * (n + 1)  # stock cards that can go from the waste's top to a column
     reach = list(fnd)  # how far each foundation can be built
-    on_top: set[int] = set()
+    on_top = [False] * 52
     rounds = 0
     changed = True
     while changed:
         changed = False
         rounds += 1
         before = 0  # cards before j that can be played away
-        for j, card in enumerate(talon):
-            if not played[j] and (
-                j == n - 1
-                or played[j + 1]
-                or any(
-                    (j + 1 - m) % step == 0 or (j >= w - 1 and (j - w + 1 - m) % step == 0)
-                    for m in range(min(before, step - 1) + 1)
-                )
-            ):
-                on_top.add(card)
+        for j in range(n):
+            if played[j]:
+                before += 1
+                continue
+            if played[j + 1] or before >= need[j]:
+                card = talon[j]
+                on_top[card] = True
                 if reach[card & 3] >= card >> 2:
                     return rounds  # a stock card onto its foundation
-                if (card >> 2 == 12 and empty_col) or any(end[p] for p in PARENTS[card]):
+                if end[p1[card]] or end[p2[card]] or (card >> 2 == 12 and empty_col):
                     played[j] = end[card] = changed = True
-            before += played[j]
+                    before += 1
         for card in column_cards:
             if moved[card]:
                 continue
             below = under[card]
+            a, b = p1[card], p2[card]
             if (
-                any(end[p] and p != below for p in PARENTS[card])
+                (end[a] and a != below)
+                or (end[b] and b != below)
                 or (card >> 2 == 12 and empty_col and below != -2)
                 or (end[card] and reach[card & 3] >= card >> 2)
             ):
@@ -235,19 +302,38 @@ def _relaxed_rounds(game: KlondikeGame) -> int | None:
                 else:
                     empty_col = True
         for s in range(4):
-            while reach[s] < 13:
-                card = reach[s] * 4 + s
-                if not (end[card] or card in on_top):
-                    break
-                if reach[s] + 1 > best[s]:
-                    return rounds  # a foundation above its record
-                reach[s] += 1
-                changed = True
-            for r in range(reach[s]):  # cards that can come down from the foundation
+            r = reach[s]
+            while r < 13:
                 card = r * 4 + s
-                if not end[card] and ((card >> 2 == 12 and empty_col) or any(end[p] for p in PARENTS[card])):
+                if not (end[card] or on_top[card]):
+                    break
+                if r + 1 > best[s]:
+                    return rounds  # a foundation above its record
+                r += 1
+                changed = True
+            reach[s] = r
+            for card in range(s, r * 4, 4):  # cards that can come down from the foundation
+                if not end[card] and (end[p1[card]] or end[p2[card]] or (card >> 2 == 12 and empty_col)):
                     end[card] = changed = True
     return None
+
+
+_PARENT1 = tuple(PARENTS[c][0] if PARENTS[c] else 52 for c in range(52))
+_PARENT2 = tuple(PARENTS[c][1] if PARENTS[c] else 52 for c in range(52))
+_SHIFTS: dict[tuple[int, int, int], list[int]] = {}
+
+
+def _shift_needed(w: int, n: int, step: int) -> list[int]:
+    """For a talon of ``n`` cards with ``w`` on the waste: for each card, how many cards before it
+    must leave first for a draw (from the cycle's start or from the waste as it is) to end on it."""
+    key = (w, n, step)
+    need = _SHIFTS.get(key)
+    if need is None:
+        need = [0 if j == n - 1 else next(
+            m for m in range(step) if (j + 1 - m) % step == 0 or (j >= w - 1 and (j - w + 1 - m) % step == 0)
+        ) for j in range(n)]
+        _SHIFTS[key] = need
+    return need
 
 
 def _back_to_good(game: KlondikeGame, memo: _Memo) -> bool:
@@ -300,7 +386,7 @@ def _answer(game: KlondikeGame, memo: _Memo) -> bool:
     if _safe_raise(game) >= 0:
         work = game._copy_position()
         _raise_all(work)
-    key = search_key(work)
+    key = state_key(work)
     if key in memo.good:
         return True
     if key in memo.bad:
@@ -395,7 +481,7 @@ def _probe(work: KlondikeGame, root: bytes, memo: _Memo) -> bool:
     while stack:
         for cut, move in stack[-1]:
             step = _play(work, cut, move)
-            key = search_key(work)
+            key = state_key(work)
             if key in good:
                 good.update(path)
                 return True
@@ -451,7 +537,7 @@ def _search(work: KlondikeGame, root: bytes, memo: _Memo) -> bool:
         successors = explored[key] = []
         for cut, move in edges:
             step = _play(state, cut, move)
-            child_key = search_key(state)
+            child_key = state_key(state)
             successors.append(child_key)
             if child_key in good:
                 goal = child_key
@@ -478,4 +564,4 @@ def _search(work: KlondikeGame, root: bytes, memo: _Memo) -> bool:
     return True
 
 
-__all__ = ["ON_CYCLE", "progress_possible", "search_key"]
+__all__ = ["ON_CYCLE", "progress_possible", "search_key", "state_key", "twin_table"]
