@@ -21,6 +21,7 @@ from agents.ppo import METADATA_NAME, PpoPlayer, read_metadata
 from agents.variants import find_variant
 from envs.errors import MalformedInputError
 from training.config import Args, load_config, parse_args
+from training.ship import choose_checkpoint, held_out_win_rate
 from training.splits import BENCHMARK, EVAL, SPLITS, TRAIN, DealSplitWrapper, parse_deal_numbers, split_of
 from training.train import main, metric_name
 from training.vec_env import MaskCachingSubprocVecEnv, make_env_fn
@@ -184,9 +185,13 @@ def test_a_tiny_training_run_leaves_a_checkpoint_that_loads_and_plays(tmp_path: 
         player = PpoPlayer(PYRAMID, path)
         games = [play_episode(env, player, PYRAMID.deal_id(n), PYRAMID.cards_cleared) for n in (1, 2, 3)]
         assert all(game.steps > 0 for game in games)
-    final_net = PpoPlayer(PYRAMID, result.final_checkpoint).model.policy.parameters()
+    chosen = choose_checkpoint(run)
+    assert read_metadata(shipped)["training"]["shipped_from"] == chosen.name
+    if chosen.name == "best.zip":  # shipped only when its held-out win rate beat the final one's
+        assert held_out_win_rate(chosen) > held_out_win_rate(result.final_checkpoint)
+    chosen_net = PpoPlayer(PYRAMID, chosen).model.policy.parameters()
     shipped_net = PpoPlayer(PYRAMID, shipped).model.policy.parameters()
-    assert all(torch.equal(a, b) for a, b in zip(final_net, shipped_net, strict=True))
+    assert all(torch.equal(a, b) for a, b in zip(chosen_net, shipped_net, strict=True))
 
     resumed = main(tiny_args(tmp_path, total_timesteps=3072, resume=result.final_checkpoint,
                              eval_freq=0, checkpoint_freq=0))
@@ -235,3 +240,31 @@ def test_the_wall_clock_limit_stops_learning_and_still_saves(tmp_path: Path) -> 
                             eval_freq=0, checkpoint_freq=0, tensorboard=False))
     assert 0 < result.timesteps < 1_000_000
     assert read_metadata(result.final_checkpoint)["training"]["timesteps"] == result.timesteps
+
+
+def test_shipping_takes_the_checkpoint_with_the_better_held_out_win_rate(tmp_path: Path) -> None:
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    from agents.ppo import build_metadata, save_checkpoint
+    from training.ship import ship
+    from training.train import new_model
+
+    args = tiny_args(tmp_path)
+    env = DummyVecEnv([make_env_fn(PYRAMID, FLAT, TRAIN, True)])
+    metadata = build_metadata(PYRAMID, FLAT, env.observation_space, {"seed": 3})
+    models = {name: new_model(args, env) for name in ("final", "best")}
+    run = tmp_path / "run"
+    for rates, expected in (((0.30, 0.40), "best"), ((0.40, 0.40), "final"), ((0.45, None), "final")):
+        for (name, model), rate in zip(models.items(), rates, strict=True):
+            (run / f"{name}.zip").unlink(missing_ok=True)
+            if rate is not None:
+                save_checkpoint(model, run / f"{name}.zip", {**metadata, "training": {"eval_win_rate": rate}})
+        shipped = ship(run, tmp_path / "ship.zip")
+        assert read_metadata(shipped)["training"]["shipped_from"] == f"{expected}.zip"
+        assert read_metadata(shipped)["optimizer_state"] is False
+        weights = PpoPlayer(PYRAMID, shipped).model.policy.parameters()
+        source = models[expected].policy.parameters()
+        assert all(torch.equal(a, b) for a, b in zip(weights, source, strict=True))
+    (run / "final.zip").unlink()
+    with pytest.raises(MalformedInputError, match=r"no final\.zip"):
+        ship(run, tmp_path / "ship.zip")

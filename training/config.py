@@ -93,7 +93,8 @@ class Args:
     resume: Path | None = None
     """Checkpoint to continue from (its metadata must match GAME and the encoding)."""
     save_to: Path | None = None
-    """Also save the final policy here, without optimizer state (e.g. agents/checkpoints/pyramid-000.zip)."""
+    """Also save the policy to ship here, without optimizer state (e.g. agents/checkpoints/pyramid-000.zip):
+    best.zip or final.zip, whichever had the better held-out win rate (training.ship)."""
     progress_bar: bool = True
     """Show a progress bar (tqdm/rich)."""
     tensorboard: bool = True

@@ -52,6 +52,7 @@ from agents.ppo import build_metadata, check_metadata, read_metadata, save_check
 from envs.errors import MalformedInputError
 from training.config import Args, parse_args
 from training.imitation import collect_demonstrations, fit_to_demonstrations
+from training.ship import ship
 from training.splits import EVAL, TRAIN
 from training.vec_env import make_env_fn, make_vec_env
 
@@ -275,12 +276,12 @@ def main(args: Args) -> RunResult:
         final = SaveCheckpoint(metadata, run_dir / "final.zip", evaluation=evaluation)
         final.init_callback(model)
         final_path = final.save(run_dir / "final.zip")
-        if args.save_to is not None:  # the copy to ship: without Adam's moments (a third of the size)
-            final.save(args.save_to, optimizer_state=False)
         model.logger.close()
     finally:
         train_env.close()
         eval_env.close()
+    if args.save_to is not None:  # the better of best.zip and final.zip, without Adam's moments
+        ship(run_dir, args.save_to)
     steps = model.num_timesteps - start_steps
     win_rate = None
     if evaluation is not None and np.isfinite(evaluation.last_mean_reward):
