@@ -19,6 +19,7 @@ from play.server import PlayServer, create_app
 from play.server.advice import HintAdvisor, VerdictService, observation_of
 from play.server.cli import main as cli_main
 from play.server.session import SessionStore
+from play.server.wording import describe_move
 from tests.conftest import (
     DRAW_ONLY_PYRAMID,
     DRAW_ONLY_STOCK,
@@ -140,8 +141,14 @@ def test_tap_selects_shows_the_needed_rank_and_partners_then_deselects(client: T
     assert s["selected"] == 22 and s["needed_rank"] == 8
     assert s["pyramid"][22]["partners"] == [23]
     assert s["message"]["code"] == "SELECTED" and "needs an 8" in s["message"]["en"]
+    assert s["message"]["ja"] == "7 段目の 2 枚目を選択中：相手の数字は 8 です"
     s = act(client, s, type="tap", place=22)
     assert s["selected"] is None and s["message"] is None and s["moves"] == 0
+    s = act(client, s, type="tap", place="r7c1")  # QC needs an Ace
+    assert s["message"]["ja"].endswith("相手の数字は A です")
+    assert s["usable"][0]["label_ja"] == "7 段目の 1 枚目"
+    queen = s["pyramid"][21]["card"]
+    assert queen["spoken"] == "Queen of clubs" and queen["spoken_ja"] == "クラブの Q"
 
 
 def test_tap_partner_removes_the_pair_and_a_king_goes_with_one_tap(client: TestClient) -> None:
@@ -175,8 +182,11 @@ def test_a_covered_card_says_why_and_names_the_cards_on_it(client: TestClient) -
     assert r.status_code == 409 and r.json()["error"] == "COVERED"
     assert r.json()["message"].startswith("This card is still covered.")
     assert "r7c1 and r7c2" in r.json()["message"]
-    assert r.json()["message_ja"] == "このカードはまだ重なっています"
+    assert r.json()["message_ja"] == (  # the seed's message, then why
+        "このカードはまだ重なっています。7 段目の 1 枚目と7 段目の 2 枚目の下にあります。"
+        "下の 2 枚を取り除くと選べます")
     assert s["pyramid"][15]["covered_reason"] == "It is under r7c1 and r7c2; both must be removed first."
+    assert s["pyramid"][15]["covered_reason_ja"].startswith("7 段目の 1 枚目と7 段目の 2 枚目の下に")
     assert board(read(client, s)) == board(s)
 
 
@@ -288,6 +298,7 @@ def test_hint_suggests_drawing_when_the_pyramid_has_no_pair(client: TestClient) 
     s = new_game(client, deal=build_pyramid_deal(DRAW_ONLY_PYRAMID, DRAW_ONLY_STOCK))
     h = client.post(f"/api/games/{s['session']}/hint").json()["hint"]
     assert h["kind"] == "draw" and h["en"] == "Draw a card from the stock."
+    assert h["ja"] == "山札を 1 枚めくるのがおすすめです"
 
 
 def test_hints_see_only_what_the_player_has_seen() -> None:
@@ -316,6 +327,12 @@ def test_verdict_winnable_gives_a_legal_first_step(client: TestClient) -> None:
     s = new_game(client, variant="001", deal="pyramid-winnable-v1-3")
     v = verdict(client, s)
     assert v["status"] == "winnable" and v["en"] == "A winning line exists from here."
+    first = Move.parse(v["first_step"])  # seed 001's "path to clear": the first removal or stock action
+    game = PyramidGame(resolve_deal("pyramid-winnable-v1-3", "pyramid"), stock_top_playable=False)
+    assert v["first_step_en"] == f"Path to clear, first step: {describe_move(game, first)[0]} ({first})."
+    assert v["first_step_ja"] == f"全消しの道：最初の一手は{describe_move(game, first)[1]}"
+    assert v["first_step_en"].startswith(("Path to clear, first step: remove the ",
+                                          "Path to clear, first step: draw"))
     s = act(client, s, type="move", move=v["first_step"])
     assert s["history"] == [v["first_step"]]
 
@@ -399,7 +416,7 @@ def test_a_body_over_the_limit_is_413_and_bad_json_422(client: TestClient) -> No
 def test_the_page_and_its_files_are_served(client: TestClient) -> None:
     r = client.get("/")
     assert r.status_code == 200 and "<title>Pyramid" in r.text
-    for name in ("app.js", "style.css"):
+    for name in ("app.js", "i18n.js", "style.css"):
         assert client.get(f"/static/{name}").status_code == 200
     assert client.get("/static/nothing.js").status_code == 404
 

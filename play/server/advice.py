@@ -28,9 +28,9 @@ from agents.solver.verdict import PlayVerdict
 from agents.variants import find_variant
 from envs.pyramid import DRAW_MOVE, PyramidGame
 from envs.pyramid.actions import NUM_ACTIONS, action_to_move, fill_action_mask
-from envs.pyramid.moves import DRAW, RECYCLE
 from envs.pyramid.observation import observe
 from play.server.session import PlaySession
+from play.server.wording import describe_move
 
 PREFERRED_AGENT = "ppo"
 FALLBACK_AGENT = "greedy"
@@ -77,14 +77,8 @@ class HintAdvisor:
         player, fallback_reason = self.player(game.variant)
         choice = player.choose(obs, mask, info)
         move = action_to_move(choice.action) if mask[choice.action] else DRAW_MOVE
-        if move.kind == DRAW:
-            en, ja = "Draw a card from the stock.", "山札を 1 枚めくりましょう"
-        elif move.kind == RECYCLE:
-            en, ja = "Recycle the waste into a new stock.", "捨て札を再利用しましょう"
-        elif move.is_pair:
-            en, ja = f"Remove the pair {move}.", f"{move} を合計 13 で取り除きましょう"
-        else:
-            en, ja = f"Remove the King at {move}.", f"{move} の K を取り除きましょう"
+        en, ja = describe_move(game, move)
+        en, ja = f"{en[0].upper()}{en[1:]}.", f"{ja}のがおすすめです"
         return {
             "move": str(move), "places": list(move.places()),
             "kind": ["remove", "draw", "recycle"][move.kind],
@@ -107,8 +101,8 @@ VERDICT_TEXT = {
 }
 
 
-def verdict_json(verdict: PlayVerdict) -> dict[str, Any]:
-    """What the page shows for a finished verdict."""
+def verdict_json(verdict: PlayVerdict, game: PyramidGame) -> dict[str, Any]:
+    """What the page shows for a finished verdict of ``game``'s position."""
     if verdict.status == WINNABLE and verdict.line:
         key = WINNABLE
     elif verdict.status == NOT_WINNABLE:
@@ -121,7 +115,10 @@ def verdict_json(verdict: PlayVerdict) -> dict[str, Any]:
     out: dict[str, Any] = {"status": key, "en": en, "ja": ja, "reason": verdict.reason}
     if key == WINNABLE:
         first = verdict.line[0]
+        step_en, step_ja = describe_move(game, first)
         out.update(first_step=str(first), first_step_places=list(first.places()),
+                   first_step_en=f"Path to clear, first step: {step_en} ({first}).",
+                   first_step_ja=f"全消しの道：最初の一手は{step_ja}",
                    line_length=len(verdict.line))
     if verdict.result is not None:
         out.update(states=verdict.result.states, seconds=verdict.result.seconds)
@@ -193,7 +190,7 @@ class VerdictService:
         if verdict is None:
             en, ja = VERDICT_TEXT["checking"]
             return {"status": "checking", "en": en, "ja": ja, "reason": None}
-        return verdict_json(verdict)
+        return verdict_json(verdict, job.game)
 
     def shutdown(self) -> None:
         with self._lock:

@@ -23,6 +23,7 @@ from envs.cards import rank
 from envs.errors import IllegalMoveError, MalformedInputError, SolitaireError
 from envs.pyramid import DRAW_MOVE, RECYCLE_MOVE, STOCK, Move, PyramidGame, Refusal, place_name
 from envs.pyramid.layout import COVERED_BY, NUM_PYRAMID
+from play.server.wording import RANK_SHORT, RANK_WORDS, place_label_ja
 
 DEAL_TYPES = ("random", "winnable")
 VARIANT_DEAL_TYPES = {"000": ("random",), "001": DEAL_TYPES}
@@ -44,9 +45,10 @@ NOTHING_TO_UNDO = Notice("NOTHING_TO_UNDO", "There is no move to undo.", "戻せ
 NOTHING_TO_REDO = Notice("NOTHING_TO_REDO", "There is no move to redo.", "やり直せる手がありません")
 
 
-def refusal_notice(refusal: Refusal, detail: str = "") -> Notice:
-    """The notice of an engine refusal, with an optional English detail appended."""
-    return Notice(refusal.name, f"{refusal.en} {detail}".strip(), refusal.ja)
+def refusal_notice(refusal: Refusal, detail: tuple[str, str] = ("", "")) -> Notice:
+    """The notice of an engine refusal, with an optional detail ``(English, Japanese)`` appended."""
+    ja = f"{refusal.ja}。{detail[1]}" if detail[1] else refusal.ja
+    return Notice(refusal.name, f"{refusal.en} {detail[0]}".strip(), ja)
 
 
 class ActionRefused(SolitaireError):
@@ -69,10 +71,13 @@ def covering_places(game: PyramidGame, pos: int) -> list[int]:
     return found
 
 
-def covered_detail(game: PyramidGame, pos: int) -> str:
-    """Why a covered card cannot be chosen, e.g. ``"It is under r7c1 and r7c2."``."""
-    direct = [place_name(q) for q in COVERED_BY[pos] if game.card_at(q) is not None]
-    return f"It is under {' and '.join(direct)}; both must be removed first."
+def covered_detail(game: PyramidGame, pos: int) -> tuple[str, str]:
+    """Why a covered card cannot be chosen, in English and Japanese (``It is under r7c1 and r7c2 ...``)."""
+    direct = [q for q in COVERED_BY[pos] if game.card_at(q) is not None]
+    en = f"It is under {' and '.join(place_name(q) for q in direct)}; both must be removed first."
+    ja = (f"{'と'.join(place_label_ja(q) for q in direct)}の下にあります。"
+          "下の 2 枚を取り除くと選べます")
+    return en, ja
 
 
 @dataclass
@@ -138,7 +143,7 @@ class PlaySession:
         """Play a move given whole (a hint or a solver step); refused moves change nothing."""
         reason = self.game.refusal(move)
         if reason is not None:
-            detail = ""
+            detail = ("", "")
             if reason == Refusal.COVERED:
                 pos = next(p for p in move.places() if p < NUM_PYRAMID and not self.game.is_available(p))
                 detail = covered_detail(self.game, pos)
@@ -195,10 +200,11 @@ class PlaySession:
         self.selected = place
         card = self.game.card_at(place)
         need = 13 - rank(card)
-        word = _rank_word(need)
+        word = RANK_WORDS[need]
         article = "an" if word in ("Ace", "8") else "a"
         self.notice = Notice("SELECTED", f"Selected {place_name(place)}: it needs {article} {word}.",
-                             f"相手の数字は {need} です", kind="info")
+                             f"{place_label_ja(place)}を選択中：相手の数字は {RANK_SHORT[need]} です",
+                             kind="info")
 
     def _play(self, move: Move) -> None:
         self.game.push(move)
@@ -212,13 +218,6 @@ class PlaySession:
 
     def _refuse(self, notice: Notice) -> None:
         raise ActionRefused(notice)
-
-
-RANK_WORDS = ("", "Ace", "2", "3", "4", "5", "6", "7", "8", "9", "10", "Jack", "Queen", "King")
-
-
-def _rank_word(r: int) -> str:
-    return RANK_WORDS[r]
 
 
 class SessionStore:

@@ -8,9 +8,8 @@ from envs.cards import card_name, rank
 from envs.pyramid import DRAW_MOVE, MAX_PASSES, RECYCLE_MOVE, STOCK, WASTE, place_name
 from envs.pyramid.layout import NUM_PYRAMID, ROW_COL
 from play.server.session import Notice, PlaySession, covered_detail, refusal_notice
+from play.server.wording import place_label, place_label_ja, spoken, spoken_ja
 
-SUIT_WORDS = ("clubs", "diamonds", "hearts", "spades")
-RANK_WORDS = ("", "Ace", "2", "3", "4", "5", "6", "7", "8", "9", "10", "Jack", "Queen", "King")
 SUIT_SYMBOLS = "♣♦♥♠"
 
 
@@ -19,23 +18,13 @@ def card_json(card: int | None) -> dict[str, Any] | None:
     if card is None:
         return None
     return {"card": card, "name": card_name(card), "rank": rank(card), "suit": SUIT_SYMBOLS[card & 3],
-            "red": (card & 3) in (1, 2), "spoken": f"{RANK_WORDS[rank(card)]} of {SUIT_WORDS[card & 3]}"}
+            "red": (card & 3) in (1, 2), "spoken": spoken(card), "spoken_ja": spoken_ja(card)}
 
 
 def notice_json(notice: Notice | None) -> dict[str, str] | None:
     if notice is None:
         return None
     return {"code": notice.code, "en": notice.en, "ja": notice.ja, "kind": notice.kind}
-
-
-def place_label(place: int) -> str:
-    """``row 7, position 1``, ``stock top`` or ``waste top``."""
-    if place == STOCK:
-        return "stock top"
-    if place == WASTE:
-        return "waste top"
-    row, col = ROW_COL[place]
-    return f"row {row}, position {col}"
 
 
 def state_json(session: PlaySession, verdict: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -49,11 +38,12 @@ def state_json(session: PlaySession, verdict: dict[str, Any] | None = None) -> d
         row, col = ROW_COL[pos]
         card = game.card_at(pos)
         state = "removed" if card is None else ("available" if game.is_available(pos) else "covered")
+        why = covered_detail(game, pos) if state == "covered" else (None, None)
         pyramid.append({
             "place": pos, "name": place_name(pos), "row": row, "col": col, "state": state,
             "card": card_json(game.pyramid[pos]),
             "partners": partners.get(pos, []),
-            "covered_reason": covered_detail(game, pos) if state == "covered" else None,
+            "covered_reason": why[0], "covered_reason_ja": why[1],
         })
     stock_top = game.card_at(STOCK)
     draw_refusal = game.refusal(DRAW_MOVE)
@@ -70,7 +60,7 @@ def state_json(session: PlaySession, verdict: dict[str, Any] | None = None) -> d
                   "partners": partners.get(STOCK, [])},
         "waste": {"count": len(game.waste), "top": card_json(game.card_at(WASTE)),
                   "partners": partners.get(WASTE, [])},
-        "usable": [{"place": p, "name": place_name(p), "label": place_label(p),
+        "usable": [{"place": p, "name": place_name(p), "label": place_label(p), "label_ja": place_label_ja(p),
                     "card": card_json(game.card_at(p)), "partners": partners[p]} for p in usable],
         "selected": selected,
         "needed_rank": 13 - rank(game.card_at(selected)) if selected is not None else None,

@@ -22,7 +22,40 @@ const app = {
   busy: Promise.resolve(),
   verdictPoll: 0,
   showFirstStep: false,
+  lang: "en",             // "en" or "ja": the page's language (the seeds' UI is Japanese)
+  notices: {},            // id -> () => [text, buttons], redrawn when the language changes
 };
+const LANG_KEY = "solitaire-rl.lang";
+
+// ------------------------------------------------------------------ words
+function t(key, ...args) {
+  const v = (TEXT[app.lang] || TEXT.en)[key];
+  return typeof v === "function" ? v(...args) : v;
+}
+function tx(obj) {  // a server message {en, ja}: the one in the page's language
+  return app.lang === "ja" && obj.ja ? obj.ja : obj.en;
+}
+function spoken(card) { return app.lang === "ja" ? card.spoken_ja : card.spoken; }
+
+function applyLanguage() {
+  document.documentElement.lang = app.lang;
+  for (const el of document.querySelectorAll("[data-t]")) el.textContent = t(el.dataset.t);
+  for (const el of document.querySelectorAll("[data-t-label]")) el.setAttribute("aria-label", t(el.dataset.tLabel));
+  for (const el of document.querySelectorAll("[data-t-placeholder]")) el.placeholder = t(el.dataset.tPlaceholder);
+  $("lang").textContent = t("lang");
+  $("lang").lang = app.lang === "ja" ? "en" : "ja";
+  $("lang").setAttribute("aria-label", t("langLabel"));
+  $("rules-en").hidden = app.lang !== "en";
+  $("rules-ja").hidden = app.lang !== "ja";
+  for (const [id, make] of Object.entries(app.notices)) if ($(id)) notice(id, make);
+  if (app.state) render();
+}
+
+function setLanguage(lang) {
+  app.lang = lang;
+  try { if (app.storage) app.storage.setItem(LANG_KEY, lang); } catch (e) { /* the choice is not kept */ }
+  applyLanguage();
+}
 
 // ------------------------------------------------------------------ server
 async function api(method, path, body) {
@@ -102,11 +135,13 @@ function setState(state) {
   if (!previous || previous.session !== state.session || previous.history.join() !== state.history.join()) {
     requestVerdict();
   }
-  if (state.outcome === "win" && !app.recorded) {
-    app.recorded = true;
+  if (state.outcome === "win" && (!app.recorded || (previous && previous.outcome !== "win"))) {
+    app.recorded = true;  // won (again, after an undo): the panel opens; record() never counts a deal twice
     stopClock();
     record();
     showResult();
+  } else if (state.outcome !== "win" && previous && previous.outcome === "win") {
+    startClock();  // an undo after the win: play on, the clock runs again
   } else if (state.outcome === "dead_end") {
     showDeadEnd();
   }
@@ -118,6 +153,7 @@ function render() {
   const hinted = new Set(s.hint ? s.hint.places : []);
   if (app.showFirstStep && s.verdict && s.verdict.first_step_places) s.verdict.first_step_places.forEach((p) => hinted.add(p));
   const focused = document.activeElement && document.activeElement.dataset.place;
+  const focusedInList = document.activeElement && document.activeElement.dataset.listPlace;
 
   // pyramid
   const pyramid = $("pyramid");
@@ -132,17 +168,18 @@ function render() {
       b.dataset.place = c.place;
       b.id = `card-${c.name}`;
       cardFace(b, c.card);
-      const where = `row ${c.row}, position ${c.col}`;
+      const where = t("where", c.row, c.col);
       if (c.state === "removed") { b.tabIndex = -1; b.setAttribute("aria-hidden", "true"); }
       else if (c.state === "covered") {
         b.setAttribute("aria-disabled", "true");
         b.tabIndex = -1;
-        b.setAttribute("aria-label", `${c.card.spoken}, ${where}, covered`);
+        const why = app.lang === "ja" ? c.covered_reason_ja : c.covered_reason;
+        b.setAttribute("aria-label", `${spoken(c.card)}, ${where}, ${t("covered")}: ${why}`);
       } else {
         b.tabIndex = 0;
-        let label = `${c.card.spoken}, ${where}, available`;
-        if (s.selected === c.place) label += `, selected, needs ${rankWord(s.needed_rank)}`;
-        if (partnerSet.has(c.place)) label += ", partner of the selected card";
+        let label = `${spoken(c.card)}, ${where}, ${t("availableWord")}`;
+        if (s.selected === c.place) label += t("selectedNeeds", rankWord(s.needed_rank));
+        if (partnerSet.has(c.place)) label += t("partnerOfSelected");
         b.setAttribute("aria-label", label);
         b.setAttribute("aria-pressed", String(s.selected === c.place));
       }
@@ -158,39 +195,39 @@ function render() {
   stock.className = "card pile-card";
   if (s.stock.top) {
     cardFace(stock, s.stock.top);
-    stock.setAttribute("aria-label", `Stock top: ${s.stock.top.spoken}, ${s.stock.count} in the stock`);
+    stock.setAttribute("aria-label", t("stockTop", spoken(s.stock.top), s.stock.count));
     decorate(stock, STOCK, partnerSet, hinted);
   } else {
-    stock.textContent = s.stock.count ? String(s.stock.count) : "empty";
+    stock.textContent = s.stock.count ? String(s.stock.count) : t("empty");
     stock.classList.add(s.stock.count ? "back" : "empty");
-    stock.setAttribute("aria-label", s.stock.count ? `Stock, ${s.stock.count} cards face down: draw` : "Stock, empty");
+    stock.setAttribute("aria-label", s.stock.count ? t("stockDown", s.stock.count) : t("stockEmpty"));
   }
   const waste = $("waste");
   waste.className = "card pile-card";
   if (s.waste.top) {
     cardFace(waste, s.waste.top);
-    waste.setAttribute("aria-label", `Waste top: ${s.waste.top.spoken}, ${s.waste.count} in the waste`);
+    waste.setAttribute("aria-label", t("wasteTop", spoken(s.waste.top), s.waste.count));
     decorate(waste, WASTE, partnerSet, hinted);
   } else {
-    waste.textContent = "empty";
+    waste.textContent = t("empty");
     waste.classList.add("empty");
-    waste.setAttribute("aria-label", "Waste, empty");
+    waste.setAttribute("aria-label", t("wasteEmpty"));
   }
-  $("stock-label").textContent = `Stock ${s.stock.count}`;
+  $("stock-label").textContent = `${t("stock", s.stock.count)} · ${t("passShort", s.pass, s.passes)}`;
   setDisabled($("draw"), s.draw_refusal);
   setDisabled($("recycle"), s.recycle_refusal);
-  $("recycle").setAttribute("aria-label", s.recycle_refusal ? `Recycle, unavailable: ${s.recycle_refusal.en}` : "Recycle");
-  $("recycle-reason").textContent = s.recycle_refusal ? s.recycle_refusal.en : "";
+  $("recycle").setAttribute("aria-label", s.recycle_refusal ? t("recycleUnavailable", tx(s.recycle_refusal)) : t("recycle"));
+  $("recycle-reason").textContent = s.recycle_refusal ? tx(s.recycle_refusal) : "";
   $("draw").classList.toggle("hinted", !!s.hint && s.hint.kind === "draw");
   $("recycle").classList.toggle("hinted", !!s.hint && s.hint.kind === "recycle");
-  setDisabled($("undo"), s.can_undo ? null : {en: "There is no move to undo."});
-  setDisabled($("redo"), s.can_redo ? null : {en: "There is no move to redo."});
+  setDisabled($("undo"), s.can_undo ? null : {en: t("noUndo")});
+  setDisabled($("redo"), s.can_redo ? null : {en: t("noRedo")});
 
   // status
-  $("status-left").textContent = `${s.cards_left} of 28 cards left`;
-  $("status-pass").textContent = `Pass ${s.pass}/${s.passes} (${s.recycles_left} recycle${s.recycles_left === 1 ? "" : "s"} left)`;
-  $("status-stock").textContent = `Stock ${s.stock.count}`;
-  $("status-counts").textContent = `Operations ${s.operations} · Hints ${s.hints}`;
+  $("status-left").textContent = t("left", s.cards_left);
+  $("status-pass").textContent = t("pass", s.pass, s.passes, s.recycles_left);
+  $("status-stock").textContent = t("stock", s.stock.count);
+  $("status-counts").textContent = t("counts", s.operations, s.hints);
   $("copy-deal").textContent = s.deal.label.length > 40 ? `code ${s.deal.label.slice(0, 12)}…` : s.deal.label;
   $("copy-deal").title = `Copy ${s.deal.label}`;
   $("variant").value = s.variant;
@@ -198,27 +235,32 @@ function render() {
   $("deal-type").querySelector('[value="winnable"]').disabled = s.variant !== "001";
 
   // message: a selection shows the needed rank; a hint its move
-  if (s.hint) message(`Hint (${s.hint.agent}${s.hint.fallback_reason ? ", the trained agent is unavailable" : ""}): ${s.hint.en}`, "info");
-  else if (s.message) message(s.message.en, s.message.kind, s.message.ja);
+  if (s.hint) message(t("hintLine", s.hint.agent, s.hint.fallback_reason, tx(s.hint)), "info");
+  else if (s.message) message(tx(s.message), s.message.kind);
+  else if (s.outcome === "win") message(t("wonNote"), "info");
   else message("");
   renderVerdict();
 
   // the large-button list of available cards
   const list = $("available-list");
   list.textContent = "";
-  for (const u of s.usable) {
+  for (const u of s.usable.filter((x) => x.place < STOCK)) {  // seed 001: only the exposed pyramid cards
     const b = document.createElement("button");
     b.type = "button";
     b.dataset.listPlace = u.place;
-    b.textContent = `${u.card.name} — ${u.label}`;
-    let label = `${u.card.spoken}, ${u.label}`;
-    if (s.selected === u.place) { b.classList.add("selected"); label += `, selected, needs ${rankWord(s.needed_rank)}`; }
-    if (partnerSet.has(u.place)) { b.classList.add("partner"); label += ", partner"; }
+    const where = app.lang === "ja" ? u.label_ja : u.label;
+    b.textContent = `${u.card.name} — ${where}`;
+    let label = `${spoken(u.card)}, ${where}`;
+    if (s.selected === u.place) { b.classList.add("selected"); label += t("selectedNeeds", rankWord(s.needed_rank)); }
+    if (partnerSet.has(u.place)) { b.classList.add("partner"); label += t("partner"); }
     b.setAttribute("aria-label", label);
     b.addEventListener("click", () => act({type: "tap", place: u.place}));
     list.append(b);
   }
-  if (focused !== undefined) {
+  if (focusedInList !== undefined) {  // a keyboard player in the large-button list stays there
+    const again = list.querySelector(`[data-list-place="${focusedInList}"]`) || list.querySelector("button");
+    if (again) again.focus();
+  } else if (focused !== undefined) {
     const again = document.querySelector(`#pyramid [data-place="${focused}"]`);
     if (again && again.tabIndex === 0) again.focus();
     else focusNearest(Number(focused));
@@ -231,7 +273,7 @@ function decorate(button, place, partnerSet, hinted) {
     button.classList.add("selected");
     const need = document.createElement("span");
     need.className = "need";
-    need.textContent = `needs ${rankWord(s.needed_rank)}`;
+    need.textContent = t("needs", rankWord(s.needed_rank));
     button.append(need);
   }
   if (partnerSet.has(place)) button.classList.add("partner");
@@ -253,16 +295,16 @@ function setDisabled(button, refusal) {
   button.title = refusal ? refusal.en : "";
 }
 
-function message(text, kind = "info", ja = "") {
+function message(text, kind = "info") {
   const m = $("message");
   m.textContent = text;
   m.className = `message ${kind}`;
-  m.lang = "en";
-  m.title = ja || "";
 }
 
 function showError(e) {
-  message(e.message || String(e), "error", e.ja || "");
+  const text = e.message || String(e);
+  if (app.lang !== "ja" || !e.ja) message(text, "error");
+  else message(e.code === "MALFORMED" ? `${e.ja}：${text}` : e.ja, "error");  // the detail names what was read
 }
 
 // ------------------------------------------------------------------ verdicts
@@ -290,8 +332,8 @@ function renderVerdict() {
   actions.textContent = "";
   actions.hidden = true;
   if (!v) { $("verdict").textContent = ""; return; }
-  let text = v.en;
-  if (v.status === "winnable" && app.showFirstStep) text += ` First step: ${v.first_step}.`;
+  let text = tx(v);
+  if (v.status === "winnable" && app.showFirstStep) text += " " + tx({en: v.first_step_en, ja: v.first_step_ja});
   $("verdict").textContent = text;
   $("verdict").dataset.status = v.status;
   if (v.status === "not_winnable") {
@@ -301,12 +343,15 @@ function renderVerdict() {
 }
 
 function exitsNotWinnable() {
-  return [["Undo", () => act({type: "undo"})], ["Hint", hint],
-          ["Restart this deal", () => act({type: "restart"})], ["Another deal", () => newDeal()]];
+  return [[t("exitUndo"), () => act({type: "undo"})], [t("exitHint"), hint],
+          [t("exitRestart"), () => act({type: "restart"})], [t("exitAnother"), () => newDeal()]];
 }
 
 // ------------------------------------------------------------------ panels
+const BEHIND_PANEL = () => [document.querySelector("header.top"), $("notices"), $("game-view"), $("rules")];
+
 function openPanel(title, bodyNodes, buttons, kind) {
+  if ($("overlay").hidden) app.returnFocus = document.activeElement;  // given back when the panel closes
   $("panel-title").textContent = title;
   const body = $("panel-body");
   body.textContent = "";
@@ -316,11 +361,21 @@ function openPanel(title, bodyNodes, buttons, kind) {
   for (const [label, fn] of buttons) row.append(panelButton(label, () => { closePanel(); fn(); }));
   $("overlay").hidden = false;
   $("overlay").dataset.kind = kind;
+  for (const el of BEHIND_PANEL()) el.inert = true;  // Tab and clicks stay in the panel until it closes
   (row.querySelector("button") || $("panel")).focus();
 }
 
 function closePanel() {
+  const wasOpen = !$("overlay").hidden;
+  for (const el of BEHIND_PANEL()) el.inert = false;
   $("overlay").hidden = true;
+  const back = app.returnFocus;
+  app.returnFocus = null;
+  if (wasOpen && back && back !== document.body) {
+    const place = back.dataset && back.dataset.place;
+    if (back.isConnected) back.focus();
+    else if (place !== undefined) focusNearest(Number(place));  // its card was redrawn or removed
+  }
   $("overlay").dataset.kind = "";
 }
 
@@ -337,27 +392,25 @@ function para(text) {
 
 function showResult() {
   const s = app.state;
-  const copy = panelButton(`Deal ${s.deal.label.length > 40 ? "code" : s.deal.label} (copy)`, () => copyDeal());
+  const copy = panelButton(t("dealCopy", s.deal.label.length > 40 ? t("code") : s.deal.label), () => copyDeal());
   copy.id = "result-copy";
-  openPanel("Pyramid cleared!", [
-    para(`Time ${formatTime(currentMs())} · Moves ${s.moves} · Operations ${s.operations} · Hints ${s.hints}`),
-    para(`Cards removed: ${s.removed} of 28`), copy,
-  ], [["Another deal", () => newDeal({force: true})], ["Replay this deal", () => replayDeal()],
-      ["View the board", () => {}]], "result");
+  openPanel(t("cleared"), [
+    para(t("resultLine", formatTime(currentMs()), s.moves, s.operations, s.hints)),
+    para(t("removed", s.removed)), copy,
+  ], [[t("exitAnother"), () => newDeal({force: true})], [t("replay"), () => replayDeal()],
+      [t("viewBoard"), () => {}]], "result");
 }
 
 function showDeadEnd() {
-  openPanel("No moves left", [
-    para("No pair, no King, the stock is empty and no recycle is left. Undo, restart this deal or take a new deal."),
-  ], [["Undo", () => act({type: "undo"})], ["Restart this deal", () => act({type: "restart"})],
-      ["New deal", () => newDeal({force: true})]], "dead-end");
+  openPanel(t("deadTitle"), [para(t("deadBody"))],
+    [[t("exitUndo"), () => act({type: "undo"})], [t("exitRestart"), () => act({type: "restart"})],
+     [t("newDealExit"), () => newDeal({force: true})]], "dead-end");
 }
 
 function confirmReplace(then) {
   const s = app.state;
   if (!s || s.outcome === "win" || (!s.history.length && !s.redo.length)) return then();
-  openPanel("Replace this game?", [para("The current game has moves. Start another one in its place?")],
-    [["Replace", then], ["Keep playing", () => {}]], "confirm");
+  openPanel(t("replaceTitle"), [para(t("replaceBody"))], [[t("replace"), then], [t("keep"), () => {}]], "confirm");
 }
 
 // ------------------------------------------------------------------ deals
@@ -382,8 +435,8 @@ function replayDeal() {
 
 async function copyDeal() {
   const label = app.state.deal.label;
-  try { await navigator.clipboard.writeText(label); message(`Copied the deal ID: ${label}`, "info"); }
-  catch (e) { message(`Deal ID: ${label} (copying is not allowed here; select it to copy)`, "info"); }
+  try { await navigator.clipboard.writeText(label); message(t("copied", label), "info"); }
+  catch (e) { message(t("copyRefused", label), "info"); }
 }
 
 function hint() {
@@ -413,8 +466,7 @@ function tick() { $("status-clock").textContent = formatTime(currentMs()); }
 function pause() {
   stopClock();
   app.paused = true;
-  openPanel("Game paused", [para("Your saved game is restored. The clock starts again when you resume.")],
-    [["Resume", resume]], "paused");
+  openPanel(t("pausedTitle"), [para(t("pausedBody"))], [[t("resume"), resume]], "paused");
 }
 function resume() {
   app.paused = false;
@@ -431,7 +483,9 @@ function probeStorage() {
   } catch (e) { return null; }
 }
 
-function notice(id, text, buttons = []) {
+function notice(id, make) {  // make() -> [text, buttons]: called again when the language changes
+  app.notices[id] = make;
+  const [text, buttons = []] = make();
   let n = $(id);
   if (!n) { n = document.createElement("div"); n.id = id; n.className = "notice"; n.setAttribute("role", "alert"); $("notices").append(n); }
   n.textContent = "";
@@ -447,31 +501,31 @@ function save() {
                 seen: s.seen, active_ms: Math.round(currentMs()), operations: s.operations, hints: s.hints,
                 won: s.outcome === "win"};
   try { app.storage.setItem(SAVE_KEY, JSON.stringify(data)); }
-  catch (e) { notice("storage-notice", "Saving failed (storage full or blocked): play on, but this game is not saved."); }
+  catch (e) { notice("storage-notice", () => [t("saveFailed")]); }
 }
 
 function readSave() {  // {save}, {absent: true} or {problem: text}
   const raw = app.storage.getItem(SAVE_KEY);
   if (raw === null) return {absent: true};
   let data;
-  try { data = JSON.parse(raw); } catch (e) { return {problem: "it is not readable (corrupt)"}; }
-  if (!data || typeof data !== "object") return {problem: "it is not readable (corrupt)"};
-  if (data.format !== SAVE_FORMAT) return {problem: `it is from an unsupported version (${JSON.stringify(data.format)})`};
+  try { data = JSON.parse(raw); } catch (e) { return {problem: () => t("corrupt")}; }
+  if (!data || typeof data !== "object") return {problem: () => t("corrupt")};
+  if (data.format !== SAVE_FORMAT) return {problem: () => t("unsupported", JSON.stringify(data.format))};
   const okList = (x) => Array.isArray(x) && x.every((m) => typeof m === "string");
   if (!["000", "001"].includes(data.variant) || typeof data.deal !== "string" || !okList(data.history) ||
       !okList(data.redo) || !Array.isArray(data.seen) || !Number.isFinite(data.active_ms) ||
       !Number.isInteger(data.operations) || !Number.isInteger(data.hints)) {
-    return {problem: "it is not readable (corrupt)"};
+    return {problem: () => t("corrupt")};
   }
   return {save: data};
 }
 
-function blockSaving(why) {
+function blockSaving(why) {  // why() says, in the page's language, what is wrong with the save
   app.saving = false;
-  notice("save-notice", `Your saved game was not loaded: ${why}. It is kept as it is and will not be overwritten; this game is not saved.`,
-    [["Delete the old save and save this game", () => {
-      app.storage.removeItem(SAVE_KEY); app.saving = true; $("save-notice").remove(); save();
-    }]]);
+  notice("save-notice", () => [t("saveProblem", why()), [[t("dropSave"), () => {
+    app.storage.removeItem(SAVE_KEY); app.saving = true; $("save-notice").remove(); delete app.notices["save-notice"];
+    save();
+  }]]]);
 }
 
 function onStorage(event) {
@@ -480,8 +534,7 @@ function onStorage(event) {
   try { writer = JSON.parse(event.newValue).writer; } catch (e) { /* an unreadable write is still another tab's */ }
   if (writer === tabId) return;
   app.saving = false;
-  notice("tab-notice", "This game was changed in another tab, so this tab has stopped saving. Reload to continue with the latest game.",
-    [["Reload", () => location.reload()]]);
+  notice("tab-notice", () => [t("otherTab"), [[t("reload"), () => location.reload()]]]);
 }
 
 function readRecords() {
@@ -507,23 +560,26 @@ function showRecords() {
   const items = app.storage ? readRecords() : [];
   const byType = {};
   for (const r of items) byType[`${r.variant} ${r.type}`] = (byType[`${r.variant} ${r.type}`] || 0) + 1;
-  const nodes = [para(items.length ? `${items.length} deal${items.length === 1 ? "" : "s"} cleared: ` +
-    Object.entries(byType).map(([k, n]) => `${k}: ${n}`).join(", ") : "No deal cleared yet.")];
+  const nodes = [para(items.length ? t("recordsCount", items.length,
+    Object.entries(byType).map(([k, n]) => `${k}: ${n}`).join(", ")) : t("noRecords"))];
   if (items.length) {
     const table = document.createElement("table");
-    table.innerHTML = "<tr><th>variant</th><th>type</th><th>deal</th><th>time</th><th>operations</th><th>hints</th></tr>";
+    table.createCaption().textContent = t("recordsCaption");
+    const head = table.createTHead().insertRow();
+    for (const h of t("recordsHead")) { const th = document.createElement("th"); th.scope = "col"; th.textContent = h; head.append(th); }
+    const rows = table.createTBody();
     for (const r of items.slice(-20).reverse()) {
       const tr = document.createElement("tr");
       for (const v of [r.variant, r.type, r.label.length > 30 ? r.label.slice(0, 12) + "…" : r.label,
                        formatTime(r.time_ms), r.operations, r.hints]) {
         const td = document.createElement("td"); td.textContent = v; tr.append(td);
       }
-      table.append(tr);
+      rows.append(tr);
     }
     nodes.push(table);
   }
-  if (!app.storage) nodes.push(para("Storage is not available in this browser: records are not kept."));
-  openPanel("Records", nodes, [["Close", () => {}]], "records");
+  if (!app.storage) nodes.push(para(t("recordsNoStorage")));
+  openPanel(t("recordsTitle"), nodes, [[t("close"), () => {}]], "records");
 }
 
 // ------------------------------------------------------------------ keyboard and focus
@@ -560,7 +616,17 @@ function moveFocus(key) {
   target.focus();
 }
 
+function trapTab(event) {  // Tab and Shift+Tab cycle through the open panel's buttons
+  const items = [...$("panel").querySelectorAll("button")];
+  if (!items.length) return;
+  event.preventDefault();
+  const i = items.indexOf(document.activeElement);
+  const next = event.shiftKey ? (i <= 0 ? items.length - 1 : i - 1) : (i + 1) % items.length;
+  items[next].focus();
+}
+
 function onKey(event) {
+  if (event.key === "Tab" && !$("overlay").hidden) { trapTab(event); return; }
   if (event.ctrlKey || event.metaKey || event.altKey) return;
   const tag = event.target.tagName;
   if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return;
@@ -600,7 +666,7 @@ function wire() {
     if (!app.state.verdict) requestVerdict();
   });
   $("new-deal").addEventListener("click", () => newDeal());
-  $("restart").addEventListener("click", () => act({type: "restart"}));
+  $("restart").addEventListener("click", () => confirmReplace(() => act({type: "restart"})));  // history is lost
   $("records-button").addEventListener("click", showRecords);
   $("fullscreen").addEventListener("click", () => {
     if (document.fullscreenElement) document.exitFullscreen();
@@ -609,6 +675,7 @@ function wire() {
   $("rules-button").addEventListener("click", showRules);
   $("rules-back").addEventListener("click", showGame);
   $("copy-deal").addEventListener("click", copyDeal);
+  $("lang").addEventListener("click", () => setLanguage(app.lang === "ja" ? "en" : "ja"));
   $("variant").addEventListener("change", () => {
     const v = $("variant").value;
     if (!app.state || v === app.state.variant) return;
@@ -638,8 +705,12 @@ function wire() {
 async function main() {
   wire();
   app.storage = probeStorage();
+  let chosen = null;
+  try { chosen = app.storage && app.storage.getItem(LANG_KEY); } catch (e) { /* no stored choice */ }
+  app.lang = ["en", "ja"].includes(chosen) ? chosen : ((navigator.language || "").startsWith("ja") ? "ja" : "en");
+  applyLanguage();
   if (!app.storage) {
-    notice("storage-notice", "Saving is not available in this browser: you can play, but nothing is saved.");
+    notice("storage-notice", () => [t("noStorage")]);
     return queue(() => startGame({variant: "000"}));
   }
   const found = readSave();
@@ -656,7 +727,7 @@ async function main() {
                        operations: Math.max(0, s.operations), hints: Math.max(0, s.hints)},
                       {paused: true, activeMs: Math.max(0, s.active_ms)});
     } catch (e) {
-      blockSaving(`it does not replay (${e.message})`);
+      blockSaving(() => t("noReplay", e.message));
       await startGame({variant: "000"});
     }
   });

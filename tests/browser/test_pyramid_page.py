@@ -47,7 +47,12 @@ def selector(place: str) -> str:
 
 
 def click(page: Page, target: str) -> None:
-    """Click like a person: grey (aria-disabled) buttons and covered cards can be pressed and explain why."""
+    """Click like a person: grey (aria-disabled) buttons and covered cards can be pressed and explain why.
+
+    The target is first scrolled to the middle of the window, as a person would, so that the sticky
+    control bar at the bottom never lies over it (a forced click does not check what is on top).
+    """
+    page.locator(target).evaluate("(e) => e.scrollIntoView({block: 'center'})")
     page.click(target, force=True)
     settle(page)
 
@@ -107,6 +112,7 @@ def test_win_a_deal_by_clicking_through_the_solvers_line(
     result = solve_pyramid(DEAL_1)
     assert result.status == "winnable"
     click(page, "#card-r7c1")  # QC selected: the Aces light up
+    page.evaluate("window.scrollTo(0, 0)")
     page.screenshot(path=str(artifacts / "play-desktop.png"))
     click(page, "#card-r7c1")
     play_line(page, [str(m) for m in result.line])
@@ -143,10 +149,12 @@ def test_records_count_a_deal_once_keep_the_latest_1000_and_replay_works(
         }
         for i in range(1000)
     ]
-    page = new_page(storage={"solitaire-rl.pyramid.records": json.dumps({"format": 1, "items": old})})
     deal = build_pyramid_deal(WIN_PYRAMID)
-    open_deal(page, deal)
-    play_line(page, list(WIN_LINE))
+    page = new_page(storage={"solitaire-rl.pyramid.records": json.dumps({"format": 1, "items": old}),
+                             SAVE_KEY: saved_game(deal, list(WIN_LINE[:-1]))})  # one move from the win
+    resume(page)
+    click(page, f"#card-{WIN_LINE[-1]}")
+    assert page.get_attribute("#overlay", "data-kind") == "result"
     click(page, "#panel-buttons button:text('Replay this deal')")
     assert state(page)["moves"] == 0 and state(page)["deal"]["code"] == deal
     play_line(page, list(WIN_LINE))  # the same deal again: not counted twice
@@ -309,9 +317,12 @@ def test_not_winnable_only_after_every_stock_card_was_seen_with_exits(new_page: 
     page.wait_for_function(done)
     assert page.inner_text("#verdict").startswith("Some stock cards have not been seen yet")
     assert page.is_hidden("#verdict-actions")
+    table_top = "document.querySelector('#pyramid').getBoundingClientRect().top + window.scrollY"
+    top = page.evaluate(table_top)
     click(page, "#draw")
     page.wait_for_function(done)
     assert page.inner_text("#verdict").startswith("Not winnable from here")
+    assert page.evaluate(table_top) == top  # the verdict and its exits arrived without moving the table
     exits = page.inner_text("#verdict-actions")
     for exit_ in ("Undo", "Hint", "Restart this deal", "Another deal"):
         assert exit_ in exits
@@ -328,9 +339,17 @@ def test_path_to_clear_shows_the_first_step(new_page: Callable[..., Page]) -> No
     page.wait_for_function(
         "() => window.pyramidApp.state.verdict && window.pyramidApp.state.verdict.status === 'winnable'"
     )
+    assert "first step" not in page.inner_text("#verdict")  # shown on request only
     click(page, "#path")
-    first = state(page)["verdict"]["first_step"]
-    assert f"First step: {first}." in page.inner_text("#verdict")
+    verdict = state(page)["verdict"]
+    text = page.inner_text("#verdict")
+    assert text == f"A winning line exists from here. {verdict['first_step_en']}"
+    assert f"({verdict['first_step']})." in text  # the step in words, then its short name
+    assert text.split("first step: ")[1].startswith(("remove the ", "draw a card"))
+    for place in verdict["first_step_places"]:  # and framed on the table
+        assert "hinted" in page.get_attribute(f"[data-place='{place}']", "class")
+    click(page, "#lang")
+    assert page.inner_text("#verdict") == f"全消しの道があります {verdict['first_step_ja']}"
 
 
 # ---------------------------------------------------------------- saving
@@ -459,7 +478,8 @@ def test_rules_page_and_screen_reader_names(new_page: Callable[..., Page]) -> No
     click(page, "#copy-deal")  # one tap copies the deal ID
     assert page.evaluate("navigator.clipboard.readText()") == DEAL_1
     assert page.get_attribute("#card-r7c1", "aria-label") == "Queen of clubs, row 7, position 1, available"
-    assert page.get_attribute("#card-r6c1", "aria-label").endswith(", covered")
+    assert page.get_attribute("#card-r6c1", "aria-label").endswith(
+        ", covered: It is under r7c1 and r7c2; both must be removed first.")
     assert page.get_attribute("#message", "aria-live") == "polite"
     assert page.get_attribute("#stock", "aria-label").startswith("Stock top: 10 of spades")
     click(page, "#rules-button")
@@ -498,3 +518,131 @@ def test_checking_is_shown_while_play_goes_on(new_page: Callable[..., Page]) -> 
     texts = page.evaluate("window.verdictTexts")
     assert "Checking whether this position can be won…" in texts
     assert page.inner_text("#verdict").startswith("Not winnable from here")
+
+
+# ---------------------------------------------------------------- Japanese, a win after undo, the list
+def test_the_page_speaks_the_seeds_japanese_and_remembers_the_choice(
+    new_page: Callable[..., Page], artifacts: Path
+) -> None:
+    page = new_page(locale="ja-JP")  # a Japanese browser gets the Japanese page
+    open_deal(page, DEAL_1)
+    assert page.evaluate("document.documentElement.lang") == "ja"
+    assert page.inner_text("#status-left") == "28 枚中 28 枚"
+    assert page.inner_text("#status-pass").startswith("1/3 巡目")
+    assert page.inner_text("#undo").startswith("戻す") and page.inner_text("#path") == "全消しの道"
+    assert page.inner_text("#recycle-reason") == "山札をめくり終えると再利用できます"
+    click(page, "#card-r7c1")
+    assert message(page) == "7 段目の 1 枚目を選択中：相手の数字は A です"
+    assert page.get_attribute("#card-r7c1", "aria-label").startswith("クラブの Q, 7 段目の 1 枚目")
+    click(page, "#card-r7c3")
+    assert message(page) == "この 2 枚は合計 13 になりません"
+    click(page, "#card-r6c1")
+    assert message(page).startswith("このカードはまだ重なっています。7 段目の 1 枚目と7 段目の 2 枚目の下に")
+    click(page, "#recycle")
+    assert message(page) == "山札をめくり終えると再利用できます"
+    page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(path=str(artifacts / "play-desktop-ja.png"))
+    page.fill("#deal-input", "zzz")
+    page.press("#deal-input", "Enter")
+    settle(page)
+    assert message(page).startswith("入力を読み取れません：'zzz' is neither a deal ID")
+    click(page, "#rules-button")
+    assert page.is_visible("#rules-ja") and page.is_hidden("#rules-en")
+    assert "合計 3 巡" in page.inner_text("#rules")
+    click(page, "#rules-back")
+    click(page, "#lang")  # to English, and the choice is kept
+    assert page.inner_text("#status-left") == "28 of 28 cards left"
+    assert page.evaluate("document.documentElement.lang") == "en"
+    page.reload()
+    page.wait_for_selector("#overlay[data-kind='paused']", state="visible")
+    settle(page)
+    assert page.inner_text("#panel-title") == "Game paused"
+
+
+def test_a_win_undone_and_won_again_reopens_the_result_panel(new_page: Callable[..., Page]) -> None:
+    deal = build_pyramid_deal(WIN_PYRAMID)
+    page = with_save(new_page, saved_game(deal, list(WIN_LINE[:-1])))  # one move from the win
+    resume(page)
+    click(page, f"#card-{WIN_LINE[-1]}")  # the last King
+    assert page.get_attribute("#overlay", "data-kind") == "result"
+    click(page, "#panel-buttons button:text('View the board')")
+    assert message(page).startswith("The pyramid is cleared.")
+    assert page.evaluate("() => window.pyramidApp.clockFrom") is None  # stopped at the win
+    click(page, "#undo")
+    assert state(page)["outcome"] != "win" and page.evaluate("() => window.pyramidApp.clockFrom") is not None
+    click(page, "#redo")
+    assert page.get_attribute("#overlay", "data-kind") == "result"
+    records = json.loads(page.evaluate("localStorage.getItem('solitaire-rl.pyramid.records')"))["items"]
+    assert [r["code"] for r in records] == [deal]  # won twice, recorded once
+    click(page, "#panel-buttons button:text('View the board')")
+    click(page, "#records-button")
+    assert page.locator("#panel table th").all_inner_texts()[:3] == ["variant", "type", "deal"]
+    assert page.locator("#panel table tbody tr").count() == 1
+
+
+def test_the_large_button_list_holds_the_exposed_pyramid_cards_and_keeps_keyboard_focus(
+    new_page: Callable[..., Page],
+) -> None:
+    page = new_page()
+    open_deal(page, DEAL_1)  # 000: the stock top (10S) is usable, but the list holds only pyramid cards
+    names = page.locator("#available-list button").all_inner_texts()
+    assert len(names) == 7 and all("row 7, position" in n for n in names)
+    page.focus("#available-list button >> nth=1")  # 5D
+    page.keyboard.press("Enter")
+    settle(page)
+    assert state(page)["selected"] == 22
+    assert page.evaluate("document.activeElement.dataset.listPlace") == "22"  # focus stays in the list
+    page.keyboard.press("Tab")
+    page.keyboard.press("Enter")  # 8S: the pair goes
+    settle(page)
+    assert state(page)["history"] == ["r7c2+r7c3"]
+    assert page.evaluate("document.activeElement.closest('#available-list') !== null")
+
+
+def test_panels_hold_the_keyboard_and_give_focus_back_and_restart_asks_first(
+    new_page: Callable[..., Page],
+) -> None:
+    page = new_page()
+    open_deal(page, DEAL_1)
+    assert page.inner_text("#stock-label") == "Stock 24 · pass 1/3"  # beside the stock: count and pass
+    page.focus("#records-button")
+    page.keyboard.press("Enter")
+    assert page.get_attribute("#overlay", "data-kind") == "records"
+    for _ in range(4):  # Tab never leaves the open panel
+        page.keyboard.press("Tab")
+        assert page.evaluate("document.activeElement.closest('#overlay') !== null")
+    page.keyboard.press("Escape")
+    assert page.is_hidden("#overlay") and page.evaluate("document.activeElement.id") == "records-button"
+    click(page, "#draw")
+    page.focus("#restart")
+    page.keyboard.press("Enter")  # restart throws the history away: it asks first
+    assert page.get_attribute("#overlay", "data-kind") == "confirm"
+    for behind in ("#lang", "#card-r1c1"):  # the page behind the panel (clear of it) takes no clicks
+        page.click(behind, force=True)
+        settle(page)
+    assert page.get_attribute("#overlay", "data-kind") == "confirm"
+    assert page.evaluate("document.documentElement.lang") == "en" and message(page) == ""
+    click(page, "#panel-buttons button:text('Keep playing')")
+    assert state(page)["history"] == ["draw"] and page.evaluate("document.activeElement.id") == "restart"
+    click(page, "#restart")
+    click(page, "#panel-buttons button:text('Replace')")
+    assert state(page)["moves"] == 0 and state(page)["deal"]["label"] == DEAL_1
+
+
+def test_a_bad_deal_is_refused_with_a_message_and_001_deals_a_winnable_type(
+    new_page: Callable[..., Page],
+) -> None:
+    page = new_page()
+    before = state(page)["deal"]["label"]
+    page.fill("#deal-input", "pyramid-random-v1-x")
+    page.press("#deal-input", "Enter")
+    settle(page)
+    assert "is neither a deal ID" in message(page) and state(page)["deal"]["label"] == before
+    page.select_option("#variant", "001")
+    settle(page)
+    page.select_option("#deal-type", "winnable")
+    settle(page)
+    s = state(page)
+    assert s["variant"] == "001" and s["deal"]["type"] == "winnable"
+    assert s["deal"]["label"].startswith("pyramid-winnable-v1-")
+    assert page.inner_text("#copy-deal") == s["deal"]["label"]
