@@ -91,6 +91,8 @@ class Args:
     """Also replay every winning line in envs.klondike's Python engine."""
     retry_unknown: bool
     """Solve again the deals already recorded as unknown, with this run's --time, in place."""
+    no_build: bool
+    """Use the driver already at --binary (a long run keeps its build while the sources change)."""
 
 
 def parse_args(argv: list[str] | None = None) -> Args:
@@ -107,6 +109,7 @@ def parse_args(argv: list[str] | None = None) -> Args:
     parser.add_argument("--fixture", type=Path, default=None)
     parser.add_argument("--python-check", action="store_true")
     parser.add_argument("--retry-unknown", action="store_true")
+    parser.add_argument("--no-build", action="store_true")
     ns = parser.parse_args(argv)
     return Args(
         ns.name,
@@ -121,6 +124,7 @@ def parse_args(argv: list[str] | None = None) -> Args:
         ns.fixture,
         ns.python_check,
         ns.retry_unknown,
+        ns.no_build,
     )
 
 
@@ -147,7 +151,8 @@ def positions(args: Args) -> list[tuple[str, str]]:
 
 def solve_all(args: Args, items: list[tuple[str, str]]) -> Iterator[list[str]]:
     """Run the driver on (position line, reference) items; yield one CSV row per item."""
-    build(args.binary)
+    if not args.no_build:
+        build(args.binary)
     cmd = [str(args.binary), "--draw", str(args.draw), "--time", str(args.time)]
     cmd += ["--memory", str(args.memory_mib), "--check"]
     if args.cpu_time:

@@ -11,7 +11,7 @@ import pytest
 from agents.registry import unavailable_reason
 from agents.variants import find_variant
 from envs.errors import MalformedInputError
-from training.benchmark import Args, Row, format_table, main, summarize
+from training.benchmark import Args, Row, command_line, format_table, main, summarize
 
 PYRAMID = find_variant("pyramid-000")
 
@@ -98,3 +98,13 @@ def test_solver_rows_carry_verdicts_and_the_plot_is_written(tmp_path: Path) -> N
 def test_benchmark_notes_training_deals() -> None:
     _, _, notes = main(Args(game="pyramid", deals="1000000-1000001", agents="greedy", workers=1))
     assert any("training deals" in n for n in notes)
+
+
+def test_sampled_ppo_play_is_reproducible_whatever_the_workers() -> None:
+    args = Args(game="pyramid", deals="1-6", agents="ppo", workers=1, seed=2, ppo_sample=True)
+    alone, _, _ = main(args)
+    parallel, _, _ = main(replace(args, workers=2))
+    assert [replace(r, seconds=0.0) for r in parallel] == [replace(r, seconds=0.0) for r in alone]
+    assert "--ppo-sample" in command_line(args)
+    again, _, _ = main(args)
+    assert [replace(r, seconds=0.0) for r in again] == [replace(r, seconds=0.0) for r in alone]

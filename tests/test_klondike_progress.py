@@ -41,7 +41,7 @@ def build(columns, *, hidden=(), stock=(), waste=(), foundations=(0, 0, 0, 0), f
 def reference_progress(game: KlondikeGame, cap: int = 3000) -> bool | None:
     """Independent check: breadth-first over exact positions with the engine's legal moves;
     progress is read off the records (a card turned up, a foundation record beaten, a new card
-    seen). ``None`` when more than ``cap`` positions would be needed."""
+    seen, the game won). ``None`` when more than ``cap`` positions would be needed."""
     start = game._copy_position()
     seen = start.seen
     frontier, visited = [start], {start.key()}
@@ -53,7 +53,7 @@ def reference_progress(game: KlondikeGame, cap: int = 3000) -> bool | None:
                 hidden, best = sum(h.hidden), list(h.best)
                 h.push(move)
                 beaten = any(a > b for a, b in zip(h.best, best, strict=True))
-                if sum(h.hidden) < hidden or beaten or h.seen & ~seen:
+                if sum(h.hidden) < hidden or beaten or h.seen & ~seen or h.is_won():
                     return True
                 if h.key() not in visited:
                     visited.add(h.key())
@@ -125,6 +125,23 @@ def test_moving_a_card_down_and_up_again_is_not_progress() -> None:
     assert game.legal_moves() and not game.is_progress(Move.parse("c1>f"))
     assert not game.progress_possible()
     assert reference_progress(game) is False
+
+
+@pytest.mark.parametrize("columns,foundations", [([["KD"], ["QD"]], (13, 11, 13, 13)),
+                                                 ([["KC", "QD"], ["KD"]], (12, 11, 13, 13))])
+def test_winning_with_cards_their_foundations_held_before_is_progress(columns, foundations) -> None:
+    # Every foundation has reached its King; the cards left came back down (so they lie face up
+    # in columns). Putting them up again beats no record, but it wins: that is progress, never
+    # "no progress possible" one move before the win.
+    game = KlondikeGame.from_position([cards(c) for c in columns] + [[]] * (7 - len(columns)), [0] * 7,
+                                      foundations=foundations, best=(13, 13, 13, 13))
+    assert game.outcome() is None and game.progress_possible()
+    assert reference_progress(game) is True
+    while not game.is_won():
+        ups = [m for m in game.legal_moves() if m.kind == COLUMN_FOUNDATION]
+        assert game.progress_possible() and game.outcome() is None
+        game.push(ups[0])
+    assert game.outcome() == WIN
 
 
 def test_a_card_above_its_foundation_record_is_progress_after_a_detour() -> None:

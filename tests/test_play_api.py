@@ -476,8 +476,8 @@ def test_python_m_play_serves_the_page_on_127_0_0_1_and_prints_the_url() -> None
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         line = proc.stdout.readline()
-        assert line.startswith("Pyramid is being served at http://127.0.0.1:")
-        url = line.split()[5]
+        assert line.startswith("Pyramid and Klondike are being served at http://127.0.0.1:")
+        url = line.split()[7]
         deadline = time.monotonic() + 60
         while True:
             try:

@@ -33,6 +33,7 @@ from functools import partial
 from pathlib import Path
 from typing import Annotated, Any
 
+import numpy as np
 import tyro
 
 from agents.base import Player, play_episode
@@ -57,6 +58,9 @@ class Args:
     """Agents to compare, comma-separated, from random, greedy, ppo, solver."""
     checkpoint: Path | None = None
     """Checkpoint for the ppo agent (default: the shipped one of the variant)."""
+    ppo_sample: bool = False
+    """The ppo agent samples its moves from the policy (deal N seeded with (seed, N)) instead of
+    playing the most probable one: a deterministic policy can cycle where sampling gets out."""
     solver_time_limit: float = 10.0
     """Seconds the solver may spend on one deal; past it the deal counts as unknown."""
     workers: int = os.cpu_count() or 1
@@ -121,8 +125,13 @@ def _player(agent: str, variant: Variant, deal_number: int, options: dict[str, A
     if key not in _PLAYERS:
         kwargs = {k: v for k, v in options.items() if k in {"ppo": ("checkpoint",), "solver": ("time_limit",)}
                   .get(agent, ())}
+        if agent == "ppo":
+            kwargs["deterministic"] = not options.get("ppo_sample", False)
         _PLAYERS[key] = make_player(agent, variant, **kwargs)  # ppo: one torch thread (PpoPlayer sets it)
-    return _PLAYERS[key]
+    player = _PLAYERS[key]
+    if agent == "ppo" and options.get("ppo_sample"):  # per-deal samples, whatever the worker
+        player.rng = np.random.default_rng([options.get("seed", 0), deal_number])  # type: ignore[attr-defined]
+    return player
 
 
 def play_deal(variant_key: str, options: dict[str, Any], task: tuple[str, int]) -> Row:
@@ -210,6 +219,8 @@ def command_line(args: Args) -> str:
     parts += ["--deals", args.deals, "--agents", args.agents]
     if args.checkpoint is not None:
         parts += ["--checkpoint", str(args.checkpoint)]
+    if args.ppo_sample:
+        parts.append("--ppo-sample")
     parts += ["--solver-time-limit", f"{args.solver_time_limit:g}", "--seed", str(args.seed)]
     return " ".join(parts)
 
@@ -269,7 +280,8 @@ def main(args: Args) -> tuple[list[Row], list[Summary], list[str]]:
     in_training = sum(split_of(n) == TRAIN.name for n in numbers)
     if in_training:
         notes.append(f"{in_training} of the deals are training deals (numbers {TRAIN.first}..): not held out")
-    options = {"seed": args.seed, "checkpoint": args.checkpoint, "time_limit": args.solver_time_limit}
+    options = {"seed": args.seed, "checkpoint": args.checkpoint, "time_limit": args.solver_time_limit,
+               "ppo_sample": args.ppo_sample}
     rows = play_all(variant, agents, numbers, args.workers, options)
     summaries = summarize(rows)
     to_stdout = args.json == "-"

@@ -1,4 +1,4 @@
-"""Exact solvers over the native C++ core (``native/``): Pyramid now, Klondike to join.
+"""Exact solvers over the native C++ core (``native/``): Pyramid and Klondike.
 
 Importing this package registers the ``pyramid-winnable-v1-N`` deal IDs.
 
@@ -7,6 +7,7 @@ Importing this package registers the ``pyramid-winnable-v1-N`` deal IDs.
 True
 """
 
+from agents.solver.klondike import KlondikePosition, solve_klondike
 from agents.solver.limits import DEFAULT_MAX_MEMORY_BYTES, DEFAULT_TIME_LIMIT, SearchLimits
 from agents.solver.pyramid import (
     PRUNE_RULES,
@@ -27,7 +28,8 @@ register_winnable_deals()
 
 __all__ = [
     "DEFAULT_MAX_MEMORY_BYTES", "DEFAULT_TIME_LIMIT", "NOT_WINNABLE", "PRUNE_RULES", "UNKNOWN",
-    "UNSEEN_STOCK", "VARIANTS", "WINNABLE", "CancelToken", "PlayVerdict", "PyramidPosition",
+    "UNSEEN_STOCK", "VARIANTS", "WINNABLE", "CancelToken", "KlondikePosition", "PlayVerdict",
+    "PyramidPosition",
     "SearchLimits", "SolveResult", "play_verdict", "pyramid_forced_moves", "pyramid_legal_moves",
-    "pyramid_prune_rule", "solve_pyramid", "wilson_interval", "winnable_cards",
+    "pyramid_prune_rule", "solve_klondike", "solve_pyramid", "wilson_interval", "winnable_cards",
 ]

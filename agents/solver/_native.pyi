@@ -87,3 +87,74 @@ def pyramid_prune_rule(position: PyramidPosition) -> PyramidPruneRule:
 
 def pyramid_forced_moves(position: PyramidPosition) -> list[MoveTuple]:
     """The moves the solver plays at once from the position (Kings, forced pairs)."""
+
+ActionTuple = tuple[int, int, int, int, int]
+"""``(kind, src, dst, count, card)``: kinds and fields as :class:`envs.klondike.Move` (count of a
+draw: cards turned; card: the card moved, or the new waste top of a draw, -1 where unknown)."""
+
+class KlondikePosition:
+    """Columns (bottom to end), stock and waste (bottom to top), foundation ranks, max rank."""
+
+    def __init__(
+        self,
+        face_down: list[list[int]],
+        face_up: list[list[int]],
+        stock: list[int],
+        waste: list[int],
+        foundation: list[int],
+        max_rank: int,
+    ) -> None: ...
+
+class KlondikeOptions:
+    draw_count: int
+    safe_foundation_moves: bool
+    partial_run_rule: bool
+    canonical_lifts: bool
+    dead_end_check: bool
+    dead_end_in_search: bool
+    order_seed: int
+    """0: the default move order; otherwise shuffled with this seed."""
+    restarts: bool
+    def __init__(self) -> None: ...
+
+class KlondikeResult:
+    @property
+    def status(self) -> Status: ...
+    @property
+    def stop_reason(self) -> StopReason: ...
+    @property
+    def line(self) -> list[ActionTuple]: ...
+    @property
+    def states(self) -> int: ...
+    @property
+    def seconds(self) -> float: ...
+    @property
+    def tt_entries(self) -> int: ...
+    @property
+    def tt_bytes(self) -> int: ...
+    @property
+    def restarts(self) -> int: ...
+    @property
+    def tt_saturated(self) -> bool: ...
+
+def klondike_validate(position: KlondikePosition) -> str:
+    """Empty when the solver accepts the position, else what is wrong."""
+
+def klondike_solve(
+    position: KlondikePosition, options: KlondikeOptions, limits: Limits, cancel: CancelToken | None = None
+) -> KlondikeResult:
+    """Decide a position; releases the GIL while it searches. Raises ValueError if invalid."""
+
+def klondike_generated_moves(
+    position: KlondikePosition, draw_count: int, order_seed: int = 0, dominances: bool = True
+) -> list[list[ActionTuple]]:
+    """The moves the search tries, in its order, each as atomic actions."""
+
+def klondike_forced_move(position: KlondikePosition, draw_count: int) -> list[ActionTuple]:
+    """The step the search plays at once (atomic actions), or an empty list."""
+
+def klondike_legal_actions(position: KlondikePosition, draw_count: int) -> list[ActionTuple]:
+    """Every legal atomic action, from the native replayer."""
+
+def klondike_proved_lost_without_search(position: KlondikePosition, draw_count: int) -> bool:
+    """Whether the relaxed game proves the position lost."""

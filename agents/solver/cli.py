@@ -1,9 +1,11 @@
-"""Command line: ``python -m agents.solver pyramid DEALS...``.
+"""Command line: ``python -m agents.solver pyramid DEALS...`` and ``... klondike DEALS...``.
 
 DEALS are deal IDs (``pyramid-random-v1-42``), numbers (``42``), number ranges (``1-1000``),
 deal codes or comma-joined card names; numbers name deals of ``--kind`` (random by default).
+For Klondike a DEAL may also be a Solvitaire JSON deal, or a file of them (one deal, a list, or
+one per line, as ``{"deal": {...}}`` or bare), reduced deals (fewer columns or ranks) included.
 Each deal's verdict, time and states is printed, then a summary with the winnable fraction and
-its 95% Wilson interval. Games are subcommands, so ``klondike`` can join as a second one.
+its 95% Wilson interval.
 """
 
 from __future__ import annotations
@@ -14,7 +16,9 @@ import re
 import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
+from agents.solver.klondike import KlondikePosition, solve_klondike, solvitaire_deals
 from agents.solver.limits import DEFAULT_MAX_MEMORY_BYTES, SearchLimits
 from agents.solver.pyramid import VARIANTS, PyramidPosition, solve_pyramid
 from agents.solver.report import DealRow, format_row, format_summary, summarize
@@ -32,42 +36,76 @@ class DealSpan:
     kind: str
     first: int
     last: int
+    game: str = "pyramid"
 
     def __iter__(self) -> Iterator[str]:
-        return (f"pyramid-{self.kind}-v1-{n}" for n in range(self.first, self.last + 1))
+        return (f"{self.game}-{self.kind}-v1-{n}" for n in range(self.first, self.last + 1))
 
 
-def parse_deals(specs: Sequence[str], kind: str) -> list[DealSpan | Deal]:
+def parse_deals(specs: Sequence[str], kind: str, game: str = "pyramid") -> list[DealSpan | Deal]:
     """Check every deal argument before anything is solved; raise SolitaireError on a bad one."""
     parsed: list[DealSpan | Deal] = []
     for spec in specs:
         text = spec.strip()
         if text.isdigit():
-            parsed.append(DealSpan(kind, int(text), int(text)))
+            parsed.append(DealSpan(kind, int(text), int(text), game))
         elif match := _RANGE.match(text):
             first, last = int(match[1]), int(match[2])
             if first > last or last - first >= MAX_RANGE:
                 raise SolitaireError(
                     f"bad range {spec!r}: need FIRST-LAST with FIRST <= LAST, at most {MAX_RANGE} deals"
                 )
-            parsed.append(DealSpan(kind, first, last))
+            parsed.append(DealSpan(kind, first, last, game))
         else:
-            parsed.append(resolve_deal(text, "pyramid"))
+            parsed.append(resolve_deal(text, game))
     if kind != "random":
         for item in parsed:  # resolve one of the kind now, so an unknown kind fails early
             if isinstance(item, DealSpan):
-                resolve_deal(f"pyramid-{kind}-v1-{item.first}", "pyramid")
+                resolve_deal(f"{game}-{kind}-v1-{item.first}", game)
                 break
     return parsed
 
 
-def iter_deals(parsed: Sequence[DealSpan | Deal]) -> Iterator[Deal]:
+def iter_deals(parsed: Sequence[DealSpan | Deal], game: str = "pyramid") -> Iterator[Deal]:
     for item in parsed:
         if isinstance(item, Deal):
             yield item
         else:
             for deal_id in item:
-                yield resolve_deal(deal_id, "pyramid")
+                yield resolve_deal(deal_id, game)
+
+
+KlondikeItem = tuple[str, KlondikePosition] | DealSpan | Deal
+
+
+def parse_klondike_deals(specs: Sequence[str], kind: str) -> list[KlondikeItem]:
+    """Klondike DEALS: what :func:`parse_deals` reads, plus Solvitaire JSON deals and files of them."""
+    parsed: list[KlondikeItem] = []
+    typed = 0
+    for spec in specs:
+        text = spec.strip()
+        if text.startswith(("{", "[")):
+            deals = solvitaire_deals(text)
+            parsed += [(f"json-{typed + i + 1}", p) for i, p in enumerate(deals)]
+            typed += len(deals)
+        elif text.endswith((".json", ".jsonl")) or (not _RANGE.match(text) and Path(text).is_file()):
+            path = Path(text)
+            if not path.is_file():
+                raise SolitaireError(f"no such Solvitaire deal file: {text}")
+            deals = solvitaire_deals(path.read_text())
+            parsed += [(f"{path.name}:{i + 1}", p) for i, p in enumerate(deals)]
+        else:
+            parsed += parse_deals([text], kind, "klondike")
+    return parsed
+
+
+def iter_klondike(parsed: Sequence[KlondikeItem]) -> Iterator[tuple[str, KlondikePosition]]:
+    for item in parsed:
+        if isinstance(item, tuple):
+            yield item
+        else:
+            for deal in iter_deals([item], "klondike"):
+                yield deal.label, KlondikePosition.from_deal(deal)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -80,7 +118,7 @@ def build_parser() -> argparse.ArgumentParser:
                          help="000: stock top and waste top usable (default); 001: waste top only")
     pyramid.add_argument("--kind", default="random",
                          help="deal type that numbers and ranges name (random, winnable)")
-    pyramid.add_argument("--budget", type=float, default=10.0, metavar="SECONDS",
+    pyramid.add_argument("--budget", "--time", type=float, default=10.0, metavar="SECONDS", dest="budget",
                          help="time limit per deal (default 10); past it the verdict is unknown")
     pyramid.add_argument("--max-states", type=int, default=None, help="state limit per deal")
     pyramid.add_argument("--max-memory-mib", type=int, default=DEFAULT_MAX_MEMORY_BYTES >> 20,
@@ -89,6 +127,23 @@ def build_parser() -> argparse.ArgumentParser:
                          help="one JSON object per deal, then a summary object")
     pyramid.add_argument("--line", action="store_true", help="also print each winning line")
     pyramid.set_defaults(run=run_pyramid)
+
+    klondike = games.add_parser("klondike", help="decide Klondike deals (thoughtful: all cards known)",
+                                description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    klondike.add_argument("deals", nargs="+", metavar="DEALS",
+                          help="deal IDs, numbers, ranges (1-100), codes, Solvitaire JSON deals or files")
+    klondike.add_argument("--draw", type=int, choices=(1, 3), default=3,
+                          help="cards a draw turns (default 3)")
+    klondike.add_argument("--kind", default="random", help="deal type that numbers and ranges name")
+    klondike.add_argument("--time", "--budget", type=float, default=10.0, metavar="SECONDS", dest="budget",
+                          help="time limit per deal (default 10); past it the verdict is unknown")
+    klondike.add_argument("--max-states", type=int, default=None, help="state limit per deal")
+    klondike.add_argument("--max-memory-mib", type=int, default=DEFAULT_MAX_MEMORY_BYTES >> 20,
+                          help="memory for the search tables, MiB (default 512)")
+    klondike.add_argument("--json", action="store_true",
+                          help="one JSON object per deal, then a summary object")
+    klondike.add_argument("--line", action="store_true", help="also print each winning line")
+    klondike.set_defaults(run=run_klondike)
     return parser
 
 
@@ -117,6 +172,31 @@ def run_pyramid(args: argparse.Namespace, out=sys.stdout) -> int:
     return 0
 
 
+def run_klondike(args: argparse.Namespace, out=sys.stdout) -> int:
+    limits = SearchLimits(time_limit=args.budget, max_states=args.max_states,
+                          max_memory_bytes=args.max_memory_mib << 20)
+    parsed = parse_klondike_deals(args.deals, args.kind)
+    variant = str(args.draw)
+    rows = []
+    for label, position in iter_klondike(parsed):
+        result = solve_klondike(position, draw_count=args.draw, limits=limits)
+        row = DealRow(label, variant, result.status, result.seconds, result.states, result.reason)
+        rows.append(row)
+        line = [str(m) for m in result.line] if result.line is not None else None
+        if args.json:
+            print(json.dumps(row.to_json() | ({"line": line} if args.line else {})), file=out)
+        else:
+            print(format_row(row), file=out)
+            if args.line and line is not None:
+                print("  line: " + " ".join(line), file=out)
+    summary = summarize(rows)
+    if args.json:
+        print(json.dumps({"summary": summary | {"draw": args.draw}}), file=out)
+    else:
+        print(format_summary(summary, variant, "draw"), file=out)
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -127,4 +207,4 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
 
 
-__all__ = ["build_parser", "main", "parse_deals"]
+__all__ = ["build_parser", "main", "parse_deals", "parse_klondike_deals", "run_klondike", "run_pyramid"]

@@ -62,9 +62,10 @@ def format_row(row: DealRow) -> str:
     return f"{row.deal:<24} {verdict:<20} {format_ms(row.seconds):>11} {row.states:>11,} states"
 
 
-def format_summary(summary: dict[str, object], variant: str) -> str:
+def format_summary(summary: dict[str, object], variant: str, what: str = "variant") -> str:
+    """The summary as text; ``what variant`` names the game played (``variant 000``, ``draw 3``)."""
     lines = [
-        f"{summary['deals']} deals (variant {variant}): {summary[WINNABLE]} winnable, "
+        f"{summary['deals']} deals ({what} {variant}): {summary[WINNABLE]} winnable, "
         f"{summary[NOT_WINNABLE]} not winnable, {summary[UNKNOWN]} unknown"
     ]
     if summary["decided"]:

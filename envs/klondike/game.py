@@ -354,20 +354,21 @@ class KlondikeGame(RedoHistory[Move]):
 
     def is_progress(self, move: Move) -> bool:
         """Whether legal ``move`` makes progress (see :mod:`envs.klondike.progress`): it shows an
-        unseen stock card, turns up a face-down card, or puts a card on a foundation that has
-        never held it in this line of play."""
+        unseen stock card, turns up a face-down card, puts a card on a foundation that has never
+        held it in this line of play, or wins the game (puts the last card up)."""
         kind = move.kind
         if kind == DRAW:
             seen = self.seen
             return any(not (seen >> c) & 1 for c in self.stock[-self.draw_count:])
         if kind == WASTE_FOUNDATION:
             card = self.waste[-1]
-            return (card >> 2) + 1 > self.best[card & 3]
+            return (card >> 2) + 1 > self.best[card & 3] or sum(self.foundations) == _ALL_UP - 1
         if kind == COLUMN_FOUNDATION:
             col = self.columns[move.src]
             card = col[-1]
             h = self.hidden[move.src]
-            return (card >> 2) + 1 > self.best[card & 3] or (h > 0 and len(col) - 1 == h)
+            return ((card >> 2) + 1 > self.best[card & 3] or (h > 0 and len(col) - 1 == h)
+                    or sum(self.foundations) == _ALL_UP - 1)
         if kind == COLUMN_COLUMN:
             h = self.hidden[move.src]
             return h > 0 and len(self.columns[move.src]) - move.count == h

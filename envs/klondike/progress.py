@@ -8,6 +8,8 @@
 3. puts a card on a foundation that has never held it in this line of play: its rank is above
    ``game.best[suit]``, the highest rank that foundation has reached. (A card moved from a
    foundation back to a column and up again is not progress; neither is recycling the waste.)
+4. wins the game: it puts the last card up (even one its foundation has held before: a line that
+   brought a King down and wins by putting it back up ends in a win, not a dead end).
 
 *Progress is possible* from a position when some sequence of legal moves, none of them making
 progress, is followed by one that does. Otherwise every line of play only shuffles known cards
@@ -71,6 +73,9 @@ from envs.klondike.moves import (
     Move,
 )
 from envs.klondike.rules import PARENTS, targets_for
+
+_ALL_UP = 52
+"""Cards on the foundations in a won game."""
 
 if TYPE_CHECKING:
     from envs.klondike.game import KlondikeGame
@@ -312,6 +317,8 @@ def _relaxed_rounds(game: KlondikeGame) -> int | None:
                 r += 1
                 changed = True
             reach[s] = r
+            if r == 13 and min(reach) == 13:
+                return rounds  # every card up: a win
             for card in range(s, r * 4, 4):  # cards that can come down from the foundation
                 if not end[card] and (end[p1[card]] or end[p2[card]] or (card >> 2 == 12 and empty_col)):
                     end[card] = changed = True
@@ -432,8 +439,8 @@ def _edges(work: KlondikeGame) -> list[Edge] | None:
         for cut in (*range(step, n, step), n):
             card = talon[cut - 1]
             if fnd[card & 3] == card >> 2:
-                if (card >> 2) + 1 > best[card & 3]:
-                    return None
+                if (card >> 2) + 1 > best[card & 3] or sum(fnd) == _ALL_UP - 1:
+                    return None  # progress: a record, or the last card up
                 edges.append((cut, _WASTE_F))
             for t in targets_for(card, end_col, empty):
                 edges.append((cut, _WASTE_C[t]))

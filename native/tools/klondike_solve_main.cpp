@@ -54,6 +54,7 @@ const char* stop_name(kl::StopReason r) {
 int usage() {
   std::cerr << "usage: klondike_solve [--draw N] [--time S] [--cpu-time] [--states N] [--memory MIB]\n"
                "                      [--seed N] [--no-safe] [--no-partial] [--no-lifts] [--no-dead-end]\n"
+               "                      [--dead-end-in-search]\n"
                "                      [--no-restarts] [--line] [--check] < positions\n";
   return 2;
 }
@@ -87,6 +88,8 @@ int main(int argc, char** argv) {
       options.canonical_lifts = false;
     } else if (arg == "--no-dead-end") {
       options.dead_end_check = false;
+    } else if (arg == "--dead-end-in-search") {
+      options.dead_end_in_search = true;
     } else if (arg == "--no-restarts") {
       options.restarts = false;
     } else if (arg == "--cpu-time") {

@@ -31,6 +31,7 @@ from envs.deals import DealId, resolve_deal
 from envs.errors import MalformedInputError
 from envs.pyramid import Move, PyramidGame, parse_place
 from play.server.advice import HintAdvisor, VerdictService, position_key
+from play.server.klondike_api import mount_klondike
 from play.server.schemas import Action, NewGame
 from play.server.session import VARIANT_DEAL_TYPES, ActionRefused, PlaySession, SessionStore
 from play.server.view import state_json
@@ -266,6 +267,7 @@ def create_app(server: PlayServer | None = None, max_body_bytes: int = MAX_BODY_
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     app.add_middleware(BodyLimit, limit=max_body_bytes)
     app.add_middleware(ServerTiming)
+    mount_klondike(app)  # the Klondike page and /api/klondike (issue 8)
     return app
 
 

@@ -62,7 +62,8 @@ def main(argv: list[str] | None = None) -> int:
         except OSError:
             parser.error(f"port {port} is in use: choose another with --port N (0 picks a free one)")
     url = f"http://{HOST}:{port}/"
-    print(f"Pyramid is being served at {url}  (Ctrl+C stops the server)", flush=True)
+    print(f"Pyramid and Klondike are being served at {url}  (Klondike: {url}klondike; Ctrl+C stops it)",
+          flush=True)
     if not args.no_browser:
         threading.Timer(1.0, webbrowser.open, args=(url,)).start()
     uvicorn.run(create_app(), host=HOST, port=port, log_level="warning")

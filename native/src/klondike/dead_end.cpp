@@ -1,6 +1,7 @@
 #include "klondike/dead_end.hpp"
 
 #include <array>
+#include <cstdint>
 
 namespace solitaire::klondike {
 
@@ -12,7 +13,15 @@ class RelaxedGame {
   explicit RelaxedGame(const Board& board) : board_(board), king_(board.max_rank()) {
     for (int col = 0; col < board.num_columns(); ++col) {
       len_[col] = board.length(col);
-      for (int i = 0; i < len_[col]; ++i) in_column_[board.at(col, i)] = true;
+      for (int i = 0; i < len_[col]; ++i) {
+        in_column_[board.at(col, i)] = true;
+        column_of_[board.at(col, i)] = static_cast<std::uint8_t>(col);
+      }
+      if (len_[col] > 0) {
+        at_end_[board.at(col, len_[col] - 1)] = true;
+      } else {
+        ++empty_columns_;
+      }
     }
     for (int q = 1; q <= board.talon_size(); ++q) unplaced_[board.talon_card(q)] = true;
     for (int s = 0; s < kNumSuits; ++s) {
@@ -30,11 +39,17 @@ class RelaxedGame {
   }
 
  private:
-  bool at_end(Card c) const {
-    for (int col = 0; col < board_.num_columns(); ++col) {
-      if (len_[col] > 0 && board_.at(col, len_[col] - 1) == c) return true;
+  bool at_end(Card c) const { return at_end_[c]; }
+
+  // Column `col` now ends at `len` cards (shorter than before).
+  void shorten(int col, int len) {
+    at_end_[board_.at(col, len_[col] - 1)] = false;
+    len_[col] = len;
+    if (len > 0) {
+      at_end_[board_.at(col, len - 1)] = true;
+    } else {
+      ++empty_columns_;
     }
-    return false;
   }
 
   // A holder: a card at a column's end, or one that has left its column, or a talon or
@@ -42,12 +57,7 @@ class RelaxedGame {
   // before they are themselves put somewhere.)
   bool available(Card c) const { return (!in_column_[c] && !unplaced_[c]) || at_end(c); }
 
-  bool empty_column() const {
-    for (int col = 0; col < board_.num_columns(); ++col) {
-      if (len_[col] == 0) return true;
-    }
-    return false;
-  }
+  bool empty_column() const { return empty_columns_ > 0; }
 
   // Talon and foundation cards that can be put on the table (a holder is available, or a King
   // and an empty column) become holders themselves.
@@ -78,14 +88,9 @@ class RelaxedGame {
       while (up_[s] < king_) {
         const Card next = make_card(up_[s] + 1, s);
         if (in_column_[next]) {  // a column card keeps holding (at its column's end it could)
-          bool found = false;
-          for (int col = 0; col < board_.num_columns() && !found; ++col) {
-            if (len_[col] > 0 && board_.at(col, len_[col] - 1) == next) {
-              --len_[col];
-              found = true;
-            }
-          }
-          if (!found) break;
+          if (!at_end_[next]) break;
+          const int col = column_of_[next];
+          shorten(col, len_[col] - 1);
           in_column_[next] = false;
         }
         ++up_[s];
@@ -108,7 +113,7 @@ class RelaxedGame {
         const bool king_moves = rank_of(x) == king_ && empty && i > 0;
         if (king_moves || holder_available(x)) {
           for (int j = i; j < len; ++j) in_column_[board_.at(col, j)] = false;
-          len_[col] = i;
+          shorten(col, i);
           changed = true;
           break;
         }
@@ -123,6 +128,9 @@ class RelaxedGame {
   std::array<bool, kNumCards> in_column_{};
   std::array<bool, kNumCards> unplaced_{};  // talon cards not yet able to hold anything
   std::array<int, kNumSuits> up_{};
+  std::array<bool, kNumCards> at_end_{};             // the card ends its column
+  std::array<std::uint8_t, kNumCards> column_of_{};  // the column of a card in a column
+  int empty_columns_ = 0;
 };
 
 }  // namespace

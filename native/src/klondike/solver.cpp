@@ -125,7 +125,7 @@ class Search {
       return true;
     }
     if ((states_ & 255) == 0) {
-      if (budget_.cancel != nullptr && budget_.cancel->load(std::memory_order_relaxed)) {
+      if (budget_.cancel != nullptr && budget_.cancel->is_cancelled()) {
         stop_ = StopReason::cancelled;
         return true;
       }
@@ -137,6 +137,15 @@ class Search {
     if (phase_limit_ != 0 && phase_states_ > phase_limit_) {
       phase_over_ = true;
       return true;
+    }
+    return false;
+  }
+
+  // Whether the steps path_[from, to) put a card on a column (anything but foundation moves).
+  bool puts_cards_on_columns(std::size_t from, std::size_t to) const {
+    for (std::size_t i = from; i < to; ++i) {
+      const StepKind k = path_[i].kind;
+      if (k != StepKind::column_to_foundation && k != StepKind::talon_to_foundation) return true;
     }
     return false;
   }
@@ -188,7 +197,11 @@ class Search {
     }
     pending_.push_back(Pending{key, slot, table_.generation(), index});
     const std::size_t begin = moves_.size();
-    generator_.generate(board_, moves_);
+    // A state that the relaxed game proves lost gets no moves: it closes at once, lost (exact).
+    // Only after moves that put cards on columns: other moves only give the relaxed game more.
+    const bool lost = options_.dead_end_check && options_.dead_end_in_search &&
+                      puts_cards_on_columns(entry_mark, mark) && structurally_lost(board_);
+    if (!lost) generator_.generate(board_, moves_);
     frames_.push_back(Frame{begin, moves_.size(), begin, entry_mark, mark, index, index});
     return Entered::open;
   }

@@ -284,6 +284,7 @@ void compare_with_brute_force(const kl::Position& p, int draw, Tally& tally) {
     options.order_seed = variant >= 4 ? static_cast<std::uint64_t>(variant * 7919) : 0;
     options.restarts = variant != 5;
     options.dead_end_check = variant != 10;
+    options.dead_end_in_search = variant != 4;
     // Restart every few states: exercises the lost marks kept across restarts.
     if (variant == 6 || variant == 7) options.first_restart_states = static_cast<std::uint64_t>(variant - 4);
     const kl::SolveResult r = kl::solve(p, options);
@@ -417,7 +418,8 @@ void test_budgets(const std::string& dir) {
   r = kl::solve(hard, {}, budget);
   CHECK(r.status == kl::Status::unknown && r.stop_reason == kl::StopReason::time && r.seconds < 1.0,
         "time budget");
-  std::atomic<bool> cancel{true};
+  solitaire::CancelToken cancel;
+  cancel.cancel();
   budget = {};
   budget.cancel = &cancel;
   r = kl::solve(hard, {}, budget);

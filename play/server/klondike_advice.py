@@ -1,0 +1,233 @@
+"""Klondike hints from the trained agent and verdicts from the exact solver, for a play session.
+
+**Hints** come from the ``ppo`` player for ``klondike-draw3`` (fallback ``greedy``, and the hint
+says which answered), fed the environment's observation (:func:`envs.klondike.observer.observe`):
+face-down and unseen stock cards are absent from it, so they cannot influence a hint. When moves
+remain but none can make progress (the engine's exact check), the hint is the seed's notice
+instead of a move.
+
+**Verdicts** (seed 002, issue 8): "a winning line exists" when the solver finds one; "not
+winnable" only when it follows from what the player knows: no legal move, the no-progress check,
+or the full solver once no card is hidden (no face-down card, no unseen stock card); anything
+else, a search out of budget included, is "unknown", never worded as a loss. Searches run in a
+worker thread with the GIL released; a verdict belongs to one position and is cancelled and
+discarded when the position changes.
+"""
+
+from __future__ import annotations
+
+import threading
+from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from agents.base import Player
+from agents.registry import make_player
+from agents.solver import SearchLimits
+from agents.solver.klondike import CancelToken, solve_klondike
+from agents.solver.result import NOT_WINNABLE, WINNABLE
+from agents.variants import find_variant
+from envs.klondike import DEAD_END, NO_PROGRESS, WIN, KlondikeGame
+from envs.klondike.actions import ACTION_INDEX, NUM_ACTIONS, move_of
+from envs.klondike.messages import Notice
+from envs.klondike.moves import DRAW, RECYCLE
+from envs.klondike.observer import observe
+from play.server.klondike_session import KlondikeSession, move_source, move_target
+
+VARIANT = "klondike-draw3"
+PREFERRED_AGENT = "ppo"
+FALLBACK_AGENT = "greedy"
+
+
+def observation_of(game: KlondikeGame) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
+    """What ``Solitaire/Klondike-v0`` would hand a player at ``game``: observation, mask, info."""
+    mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
+    legal = [ACTION_INDEX[m] for m in game.legal_moves()]
+    mask[legal] = True
+    info = {"deal_id": game.deal.label if game.deal else "position", "action_mask": mask.astype(np.int8),
+            "cards_up": game.cards_up, "recycles": game.recycles}
+    return observe(game), mask, info
+
+
+def no_progress_hint() -> dict[str, Any]:
+    return {"kind": "no_progress", "en": Notice.NO_PROGRESS.en, "ja": Notice.NO_PROGRESS.ja,
+            "agent": None, "fallback_reason": None, "move": None, "source": None, "target": None}
+
+
+class KlondikeHintAdvisor:
+    """The hint player, built on first use: ``ppo`` when its checkpoint loads, else ``greedy``."""
+
+    def __init__(self, preferred: str = PREFERRED_AGENT, options: dict[str, Any] | None = None) -> None:
+        self.preferred = preferred
+        self.options = options or {}
+        self._player: tuple[Player, str | None] | None = None
+        self._lock = threading.Lock()
+
+    def player(self) -> tuple[Player, str | None]:
+        """The hint player and, when it is the fallback, why the preferred one is not used."""
+        with self._lock:
+            if self._player is None:
+                variant = find_variant(VARIANT)
+                reason = None
+                try:
+                    player = make_player(self.preferred, variant, **self.options)
+                except Exception as exc:  # a missing or broken checkpoint, or no torch: fall back
+                    reason = f"{self.preferred} unavailable: {exc}"
+                    player = make_player(FALLBACK_AGENT, variant)
+                self._player = (player, reason)
+            return self._player
+
+    def hint(self, game: KlondikeGame) -> dict[str, Any] | None:
+        """The agent's move from what the player sees; the no-progress notice; ``None`` if no move."""
+        outcome = game.outcome()
+        if outcome in (WIN, DEAD_END):
+            return None
+        if outcome == NO_PROGRESS:
+            return no_progress_hint()
+        obs, mask, info = observation_of(game)
+        player, reason = self.player()
+        if player.name == FALLBACK_AGENT:  # greedy remembers passes: a fresh one per hint
+            player = make_player(FALLBACK_AGENT, find_variant(VARIANT))
+        with self._lock:
+            choice = player.choose(obs, mask, info)
+        action = choice.action if mask[choice.action] else int(np.flatnonzero(mask)[0])
+        move = move_of(game, action)
+        source, target = move_source(move), move_target(move, game)
+        if move.kind == DRAW:
+            en, ja = "Draw from the stock.", "山札をめくりましょう"
+        elif move.kind == RECYCLE:
+            en, ja = "Turn the waste over into a new stock.", "めくり札を組み直しましょう"
+        else:
+            en, ja = f"Move {source} to {target} ({move}).", f"{source} を {target} へ"
+        return {"kind": "move", "move": str(move), "source": source, "target": target,
+                "agent": player.name, "fallback_reason": reason, "reason": choice.reason,
+                "progress": game.is_progress(move), "en": en, "ja": ja}
+
+
+VERDICT_TEXT = {
+    "checking": ("Checking whether this position can be won…", "勝てるか確認中…"),
+    WINNABLE: ("A winning line exists from here.", "ここから勝つ手順があります"),
+    "no_legal_move": ("Not winnable: no legal move is left.", "正しい手が残っていないので勝てません"),
+    "no_progress": ("Not winnable: moves remain, but none of them can ever lead anywhere new.",
+                    "手は残っていますが、どれを選んでも前に進まないので勝てません"),
+    "proved": ("Not winnable from here: every card is known and the solver found no winning line.",
+               "すべての札が見えていて、勝つ手順はありません"),
+    "unknown": ("Unknown: no verdict from what you can see yet (this is not a loss); play on.",
+                "まだ判定できません（負けではありません）"),
+}
+
+
+@dataclass(frozen=True)
+class KlondikeVerdict:
+    status: str
+    """``winnable``, ``not_winnable`` or ``unknown``."""
+    key: str
+    """Which text: a key of :data:`VERDICT_TEXT`."""
+    reason: str | None = None
+    states: int | None = None
+    seconds: float | None = None
+
+
+def all_known(game: KlondikeGame) -> bool:
+    """Whether no card is hidden from the player: none face down, every stock card seen."""
+    return game.face_down_count() == 0 and not game.unseen_stock()
+
+
+def klondike_verdict(game: KlondikeGame, limits: SearchLimits,
+                     cancel: CancelToken | None = None) -> KlondikeVerdict:
+    """What may be said about ``game`` (see the module docstring)."""
+    outcome = game.outcome()
+    if outcome == WIN:
+        return KlondikeVerdict(WINNABLE, WINNABLE, "won")
+    if outcome == DEAD_END:
+        return KlondikeVerdict(NOT_WINNABLE, "no_legal_move", "no legal move")
+    if outcome == NO_PROGRESS:
+        return KlondikeVerdict(NOT_WINNABLE, "no_progress", "no progress possible")
+    result = solve_klondike(game, limits=limits, cancel=cancel)
+    if result.status == WINNABLE:
+        return KlondikeVerdict(WINNABLE, WINNABLE, None, result.states, result.seconds)
+    if result.status == NOT_WINNABLE and all_known(game):
+        return KlondikeVerdict(NOT_WINNABLE, "proved", "every card known", result.states, result.seconds)
+    reason = "hidden cards" if result.status == NOT_WINNABLE else (result.reason or "budget")
+    return KlondikeVerdict("unknown", "unknown", reason, result.states, result.seconds)
+
+
+def verdict_json(verdict: KlondikeVerdict) -> dict[str, Any]:
+    en, ja = VERDICT_TEXT[verdict.key]
+    return {"status": verdict.status, "basis": verdict.key, "en": en, "ja": ja, "reason": verdict.reason,
+            "states": verdict.states, "seconds": verdict.seconds}
+
+
+def position_key(game: KlondikeGame) -> tuple[object, ...]:
+    """What a verdict depends on: the position, the foundation records and what is known."""
+    return (game.key(), tuple(game.best), game.seen)
+
+
+@dataclass
+class VerdictJob:
+    key: tuple[object, ...]
+    token: CancelToken
+    future: Future[KlondikeVerdict]
+    game: KlondikeGame = field(repr=False)
+
+
+class KlondikeVerdictService:
+    """Runs verdict searches in worker threads, one job per session at a time."""
+
+    def __init__(self, limits: SearchLimits | None = None, workers: int = 2) -> None:
+        self.limits = limits or SearchLimits(time_limit=10.0, max_memory_bytes=256 << 20)
+        self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="klondike-verdict")
+        self._jobs: dict[str, VerdictJob] = {}
+        self._lock = threading.Lock()
+
+    def request(self, session: KlondikeSession) -> VerdictJob:
+        """Start a search for the session's position unless one is running or done for it."""
+        key = position_key(session.game)
+        with self._lock:
+            job = self._jobs.get(session.session_id)
+            if job is not None and job.key == key:
+                return job
+            if job is not None:
+                job.token.cancel()
+            game = session.game.copy()
+            token = CancelToken()
+            future = self._pool.submit(klondike_verdict, game, self.limits, token)
+            job = self._jobs[session.session_id] = VerdictJob(key, token, future, game)
+            return job
+
+    def discard(self, session_id: str) -> None:
+        """Cancel and forget the session's search (its position changed, or it was evicted)."""
+        with self._lock:
+            job = self._jobs.pop(session_id, None)
+        if job is not None:
+            job.token.cancel()
+
+    def current(self, session: KlondikeSession, wait: float = 0.0) -> dict[str, Any] | None:
+        """The verdict of the current position: finished, ``checking``, or ``None`` if not asked."""
+        with self._lock:
+            job = self._jobs.get(session.session_id)
+        if job is None or job.key != position_key(session.game):
+            return None
+        try:
+            verdict = job.future.result(timeout=wait) if wait > 0 else (
+                job.future.result() if job.future.done() else None)
+        except FutureTimeout:
+            verdict = None
+        if verdict is None:
+            en, ja = VERDICT_TEXT["checking"]
+            return {"status": "checking", "basis": None, "en": en, "ja": ja, "reason": None}
+        return verdict_json(verdict)
+
+    def shutdown(self) -> None:
+        with self._lock:
+            jobs, self._jobs = list(self._jobs.values()), {}
+        for job in jobs:
+            job.token.cancel()
+        self._pool.shutdown(wait=True, cancel_futures=True)
+
+
+__all__ = ["VERDICT_TEXT", "KlondikeHintAdvisor", "KlondikeVerdict", "KlondikeVerdictService", "all_known",
+           "klondike_verdict", "no_progress_hint", "observation_of", "position_key", "verdict_json"]

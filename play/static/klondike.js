@@ -1,0 +1,1196 @@
+// The Klondike draw-3 page: sends intents to /api/klondike and renders the JSON state it gets back.
+// No rule logic here: legal targets, the waste fan, the finish button and every message come from the server.
+"use strict";
+
+const SAVE_KEY = "solitaire-rl.klondike.save";
+const RECORDS_KEY = "solitaire-rl.klondike.records";
+const SAVE_FORMAT = 1;
+const MAX_RECORDS = 1000;
+const LONG_PRESS_MS = 450;
+const DRAG_PX = 8;
+
+const $ = (id) => document.getElementById(id);
+const tabId = Math.random().toString(36).slice(2) + Date.now().toString(36);
+
+const app = {
+  state: null,
+  storage: null,
+  saving: true,
+  paused: false,
+  activeMs: 0,
+  clockFrom: null,
+  recorded: false,
+  busy: Promise.resolve(),
+  verdictPoll: 0,
+  finishing: false,
+  finishDelay: 220,       // ms between two cards of the auto-finish
+  run: null,              // the open run panel: {col, cards, index, pointer}
+  gesture: null,          // the pointer gesture in progress
+  lastPointerTap: 0,
+  focusKey: null,
+  lang: "en",             // "en" or "ja" (the seed's language)
+};
+
+
+// ------------------------------------------------------------------ words
+// The page's own words in English and in the seed's Japanese; messages about the game (refusals,
+// hints, verdicts, outcomes) come from the server in both languages. The language choice is shared
+// with the Pyramid page.
+const LANG_KEY = "solitaire-rl.lang";
+const SUITS_JA = ["クラブ", "ダイヤ", "ハート", "スペード"];
+const WORDS = {
+  en: {
+    lostPosition: "The server had closed this hand-built position; a new deal was dealt.",
+    restored: "The server had closed this game; it was restored from your moves.",
+    stockDown: (n) => `Stock, ${n} cards face down: tap to draw`,
+    stockRecycle: (k) => `Stock, empty: tap to turn the waste over (recycle ${k})`,
+    stockBoth: (why) => `Stock and waste both empty: ${why}`, empty: "empty",
+    wasteTop: (card, n) => `Waste top: ${card}, playable; ${n} in the waste`,
+    buried: (card) => `${card}, under the waste top, not playable`,
+    wasteFan: (list, top) => `Waste: ${list}; top ${top}`, wasteEmpty: "Waste, empty",
+    foundation: (suit, n, card) => `${suit} foundation: ${n} up, top ${card}`,
+    foundationEmpty: (suit) => `${suit} foundation, empty`,
+    targetCol: ", a target for the selected cards",
+    cardLabel: (card, k, col) => `${card}${k ? `, with the ${k} card${k > 1 ? "s" : ""} on it` : ""}, column ${col}`,
+    noUndo: "There is no move to undo.", noRedo: "There is no move to redo.",
+    stop: "Stop", stopLabel: "Stop the finish", finishLabel: "Finish: send the remaining cards up one by one",
+    draw: "Draw", recycle: "Recycle", drawLabel: "Draw 3 from the stock", recycleLabel: "Recycle the waste",
+    moves: (n) => `Moves ${n}`, recycles: (n) => `Recycles ${n}`, up: (n) => `Up ${n}/52`,
+    counts: (d, o, h) => `Face down ${d} · Operations ${o} · Hints ${h}`, copyTitle: (l) => `Copy ${l}`,
+    hintLine: (agent, fallback, text) => `Hint (${agent}${fallback ? ", the trained agent is unavailable" : ""}): ${text}`,
+    verdict: (text) => `Verdict: ${text}`,
+    newDeal: "New deal", sameDeal: "Same deal again", viewBoard: "View the board", undo: "Undo",
+    dealCopy: (label) => `Deal ${label} (copy)`, code: "code", won: "You won!",
+    resultLine: (time, moves, rec, up) => `Time ${time} · Moves ${moves} · Recycles ${rec} · Cards up ${up} of 52`,
+    resultCounts: (h, o) => `Hints ${h} · Operations ${o}`,
+    deadTitle: "No legal move", noProgressTitle: "No progress possible",
+    noProgressBody: "Every remaining move only shuffles known cards: undo, take the same deal again or a new one.",
+    close: "Close", replaceTitle: "Replace this game?",
+    replaceBody: "The current game has moves. Start another one in its place?", replace: "Replace", keep: "Keep playing",
+    copied: (label) => `Copied the deal ID: ${label}`,
+    copyRefused: (label) => `Deal ID: ${label} (copying is not allowed here; select it to copy)`,
+    noFinish: "The finish is not available yet: a card is face down or a stock card is unseen.",
+    runPreview: (name, n) => `From ${name}: ${n} card${n === 1 ? "" : "s"}`,
+    runLabel: (card, n) => `From the ${card}, ${n} card${n === 1 ? "" : "s"}: select`,
+    runFirst: "This is the first face-up card.", runLast: "This is the last card.",
+    pausedTitle: "Game paused", pausedBody: "Your saved game is restored. The clock starts again when you resume.",
+    resume: "Resume",
+    saveFailed: "Saving failed (storage full or blocked): play on, but this game is not saved.",
+    saveProblem: (why) => `Your saved game was not loaded: ${why}. It is kept as it is and will not be overwritten; this game is not saved.`,
+    corrupt: "it is not readable (corrupt)", unsupported: (v) => `it is from an unsupported version (${v})`,
+    noReplay: (why) => `it does not replay (${why})`, dropSave: "Delete the old save and save this game",
+    otherTab: "This game was changed in another tab, so this tab has stopped saving. Reload to continue with the latest game.",
+    reload: "Reload", noStorage: "Saving is not available in this browser: you can play, but nothing is saved.",
+    recordsTitle: "Records", noRecords: "No deal won yet.",
+    recordsCount: (n, parts) => `${n} deal${n === 1 ? "" : "s"} won: ${parts}`,
+    recordsHead: ["type", "deal", "time", "moves", "recycles", "hints"],
+    recordsNoStorage: "Storage is not available in this browser: records are not kept.",
+    suit: (i) => ["clubs", "diamonds", "hearts", "spades"][i],
+  },
+  ja: {
+    lostPosition: "サーバーがこの手作りの局面を閉じていたため、新しい配りを始めました。",
+    restored: "サーバーがこの局を閉じていたため、これまでの手から復元しました。",
+    stockDown: (n) => `山札 ${n} 枚（裏向き）：タップでめくる`,
+    stockRecycle: (k) => `山札は空：タップでめくり札を組み直す（${k} 回目）`,
+    stockBoth: (why) => `山札もめくり札も空：${why}`, empty: "空",
+    wasteTop: (card, n) => `めくり札のいちばん上：${card}（動かせます）、めくり札 ${n} 枚`,
+    buried: (card) => `${card}（いちばん上の下にあり、動かせません）`,
+    wasteFan: (list, top) => `めくり札：${list}、いちばん上 ${top}`, wasteEmpty: "めくり札は空です",
+    foundation: (suit, n, card) => `${suit}の組札：${n} 枚、いちばん上 ${card}`,
+    foundationEmpty: (suit) => `${suit}の組札：空`,
+    targetCol: "、選んだ札の置き先",
+    cardLabel: (card, k, col) => `${card}${k ? `（上に ${k} 枚）` : ""}、${col} 列目`,
+    noUndo: "戻せる手がありません", noRedo: "やり直せる手がありません",
+    stop: "止める", stopLabel: "自動で仕上げを止める", finishLabel: "自動で仕上げ：残りの札を 1 枚ずつ組札へ送る",
+    draw: "めくる", recycle: "組み直す", drawLabel: "山札から 3 枚めくる", recycleLabel: "めくり札を組み直す",
+    moves: (n) => `手数 ${n}`, recycles: (n) => `組み直し ${n}`, up: (n) => `組札 ${n}/52`,
+    counts: (d, o, h) => `裏向き ${d} · 操作 ${o} 回 · ヒント ${h} 回`, copyTitle: (l) => `${l} をコピー`,
+    hintLine: (agent, fallback, text) => `ヒント（${agent}${fallback ? "、学習済みエージェントは使えません" : ""}）：${text}`,
+    verdict: (text) => `判定：${text}`,
+    newDeal: "新しい配り", sameDeal: "この配りをもう一度", viewBoard: "盤面を見る", undo: "取り消す",
+    dealCopy: (label) => `配り ${label}（コピー）`, code: "コード", won: "勝ちました！",
+    resultLine: (time, moves, rec, up) => `時間 ${time} · 手数 ${moves} · 組み直し ${rec} 回 · 上がった枚数 52 枚中 ${up} 枚`,
+    resultCounts: (h, o) => `ヒント ${h} 回 · 操作 ${o} 回`,
+    deadTitle: "手詰まりです", noProgressTitle: "前に進む手がありません",
+    noProgressBody: "残っている手は見えている札を動かすだけです。取り消すか、同じ配りか新しい配りを選んでください。",
+    close: "閉じる", replaceTitle: "この局を置き換えますか？",
+    replaceBody: "今の局には手の履歴があります。別の局に置き換えますか？", replace: "置き換える", keep: "続ける",
+    copied: (label) => `配りの識別子をコピーしました：${label}`,
+    copyRefused: (label) => `配りの識別子：${label}（ここではコピーできません。選択してコピーしてください）`,
+    noFinish: "自動で仕上げはまだ使えません：裏向きの札か、まだ見ていない山札があります。",
+    runPreview: (name, n) => `${name} から ${n} 枚`,
+    runLabel: (card, n) => `${card} から ${n} 枚：選ぶ`,
+    runFirst: "いちばん上の表向きの札です。", runLast: "いちばん下の札です。",
+    pausedTitle: "一時停止中", pausedBody: "保存した局を読み込みました。「再開する」を押すと時間が進みます。",
+    resume: "再開する",
+    saveFailed: "保存できませんでした（容量不足か保存の禁止）。このまま遊べますが、この局は保存されません。",
+    saveProblem: (why) => `保存された局を読み込めませんでした：${why}。保存はそのまま残し、上書きしません。この局は保存されません。`,
+    corrupt: "読み取れません（破損）", unsupported: (v) => `対応外の版です（${v}）`,
+    noReplay: (why) => `再現できません（${why}）`, dropSave: "古い保存を消して、この局を保存する",
+    otherTab: "別のタブでこの局が更新されたため、このタブでの保存を停止しました。最新の局で続けるには読み直してください。",
+    reload: "読み直す", noStorage: "このブラウザでは保存できません。遊べますが、何も保存されません。",
+    recordsTitle: "勝ちの記録", noRecords: "まだ勝った配りはありません。",
+    recordsCount: (n, parts) => `勝ち ${n} 件：${parts}`,
+    recordsHead: ["種類", "配り", "時間", "手数", "組み直し", "ヒント"],
+    recordsNoStorage: "このブラウザでは保存できないため、記録は残りません。",
+    suit: (i) => SUITS_JA[i],
+  },
+};
+
+function t(key, ...args) {
+  const table = WORDS[app.lang] || WORDS.en;
+  const v = key in table ? table[key] : WORDS.en[key];
+  return typeof v === "function" ? v(...args) : v;
+}
+function tx(obj) { return app.lang === "ja" && obj && obj.ja ? obj.ja : obj.en; }  // a server message
+function sp(card) { return app.lang === "ja" && card.spoken_ja ? card.spoken_ja : card.spoken; }
+
+function applyLanguage() {  // the static labels (data-en / data-ja attributes) and the rules page
+  document.documentElement.lang = app.lang;
+  for (const el of document.querySelectorAll("[data-ja]")) {
+    if (!el.dataset.en) el.dataset.en = el.textContent;
+    el.textContent = app.lang === "ja" ? el.dataset.ja : el.dataset.en;
+  }
+  $("deal-input").placeholder = app.lang === "ja" ? "配りの識別子、コード、Solvitaire JSON" : "deal ID, code or Solvitaire JSON";
+  $("rules-en").hidden = app.lang !== "en";
+  $("rules-ja").hidden = app.lang !== "ja";
+  $("lang").textContent = app.lang === "ja" ? "English" : "日本語";
+  $("lang").setAttribute("aria-label", app.lang === "ja" ? "英語で表示する" : "Show the page in Japanese");
+  if (app.state) render();
+}
+
+function setLanguage(lang) {
+  app.lang = lang;
+  try { if (app.storage) app.storage.setItem(LANG_KEY, lang); } catch (e) { /* the choice is not kept */ }
+  applyLanguage();
+}
+
+// ------------------------------------------------------------------ server
+async function api(method, path, body) {
+  const response = await fetch(path, {
+    method, headers: body ? {"Content-Type": "application/json"} : {},
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const data = await response.json().catch(() => ({message: `HTTP ${response.status}`}));
+  if (!response.ok) {
+    const error = new Error(data.message || `HTTP ${response.status}`);
+    error.status = response.status; error.code = data.error; error.ja = data.message_ja;
+    throw error;
+  }
+  return data;
+}
+
+function queue(task) {
+  app.busy = app.busy.then(task).catch((e) => showError(e));
+  return app.busy;
+}
+
+async function send(action, {quiet = false} = {}) {
+  if (!app.state || app.paused) return false;
+  try {
+    setState(await api("POST", `/api/klondike/games/${app.state.session}/actions`, action));
+    return true;
+  } catch (e) {
+    if (e.status === 404) { await recoverLostGame(); return false; }
+    if (!quiet) showError(e);
+    throw e;
+  }
+}
+
+const act = (action) => queue(() => send(action).catch(() => false));
+
+async function startGame(body, {paused = false, activeMs = 0} = {}) {
+  const state = await api("POST", "/api/klondike/games", body);
+  stopFinish();
+  stopClock();
+  app.activeMs = activeMs;
+  app.recorded = state.outcome === "win";
+  closePanel();
+  closeRun();
+  setState(state);
+  if (paused) pause(); else startClock();
+  return state;
+}
+
+function dealName(s) {  // the deal ID, or the code the player typed in; null for a hand-built position
+  return s.deal.id || s.deal.code || null;
+}
+
+async function recoverLostGame() {
+  const s = app.state;
+  setState(null);
+  if (!dealName(s)) {
+    await startGame({});
+    message(t("lostPosition"), "error");
+    return;
+  }
+  await startGame({deal: dealName(s), history: s.history, redo: s.redo, seen: s.seen, operations: s.operations,
+                   hints: s.hints});
+  message(t("restored"), "info");
+}
+
+// ------------------------------------------------------------------ rendering
+function face(el, card) {
+  el.textContent = "";
+  const r = document.createElement("span"); r.textContent = card.name.slice(0, -1);
+  const s = document.createElement("span"); s.className = "suit"; s.textContent = card.suit;
+  el.append(r, s);
+  el.classList.toggle("red", card.red);
+  el.dataset.card = card.card;
+}
+
+function isTarget(place) {
+  const s = app.state;
+  if (!s.selected) return false;
+  return s.selected_targets.includes(place);
+}
+
+function setState(state) {
+  const previous = app.state;
+  const rects = previous && state ? cardRects() : null;
+  app.state = state;
+  if (!state) return;
+  render();
+  if (rects) animateFrom(rects);
+  save();
+  if (!previous || previous.session !== state.session || previous.history.join() !== state.history.join() ||
+      previous.seen.length !== state.seen.length) {
+    requestVerdict();
+  }
+  if (state.outcome === "win" && !app.recorded) {
+    app.recorded = true;
+    stopFinish();
+    stopClock();
+    record();
+    showResult();
+  } else if (state.outcome === "dead_end" && (!previous || previous.outcome !== "dead_end" ||
+             previous.history.join() !== state.history.join())) {
+    showDeadEnd();
+  }
+}
+
+function render() {
+  const s = app.state;
+  const hint = s.hint && s.hint.kind === "move" ? s.hint : null;
+
+  // stock
+  const stock = $("stock");
+  stock.className = "card slot stock";
+  stock.textContent = "";
+  if (s.stock.count) {
+    stock.classList.add("back");
+    stock.textContent = String(s.stock.count);
+    stock.setAttribute("aria-label", t("stockDown", s.stock.count));
+  } else if (s.waste.count) {
+    stock.textContent = "↻";
+    stock.setAttribute("aria-label", t("stockRecycle", s.recycles + 1));
+  } else {
+    stock.textContent = t("empty");
+    stock.setAttribute("aria-label", t("stockBoth", s.stock.refusal ? tx(s.stock.refusal) : ""));
+  }
+  if (hint && hint.source === "stock") stock.classList.add("hinted");
+
+  // waste: the fan, only the top card playable
+  const waste = $("waste");
+  waste.textContent = "";
+  const fan = s.waste.fan;
+  fan.forEach((card, i) => {
+    const top = i === fan.length - 1;
+    const el = document.createElement(top ? "button" : "div");
+    el.className = `card ${top ? "" : "buried"}`;
+    face(el, card);
+    el.style.left = `calc(var(--card-w) * ${0.5 * i})`;
+    if (top) {
+      el.type = "button";
+      el.dataset.place = "waste";
+      el.tabIndex = -1;
+      el.setAttribute("aria-label", t("wasteTop", sp(card), s.waste.count));
+      if (s.selected === "waste") el.classList.add("selected");
+      if (hint && hint.source === "waste") el.classList.add("hinted");
+    } else {
+      el.setAttribute("aria-label", t("buried", sp(card)));
+    }
+    waste.append(el);
+  });
+  waste.setAttribute("aria-label", fan.length ? t("wasteFan", fan.map(sp).join(", "), sp(fan[fan.length - 1])) : t("wasteEmpty"));
+
+  // foundations
+  const fnd = $("foundations");
+  fnd.textContent = "";
+  for (const f of s.foundations) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.id = `f-${f.suit}`;
+    b.className = "card slot foundation";
+    b.dataset.place = f.place;
+    b.dataset.drop = f.place;
+    b.dataset.focus = f.place;
+    b.tabIndex = -1;
+    if (f.top) {
+      b.classList.add("has-card");
+      face(b, f.top);
+      b.setAttribute("aria-label", t("foundation", t("suit", s.foundations.indexOf(f)), f.count, sp(f.top)));
+    } else {
+      b.textContent = f.suit === "C" ? "♣" : f.suit === "D" ? "♦" : f.suit === "H" ? "♥" : "♠";
+      b.setAttribute("aria-label", t("foundationEmpty", t("suit", s.foundations.indexOf(f))));
+    }
+    if (s.selected === f.place) b.classList.add("selected");
+    if (isTarget(f.place)) b.classList.add("target");
+    if (hint && (hint.target === f.place || hint.source === f.place)) b.classList.add("hinted");
+    fnd.append(b);
+  }
+
+  // columns
+  const cols = $("columns");
+  cols.textContent = "";
+  for (const col of s.columns) {
+    const c = document.createElement("div");
+    c.className = "column";
+    c.id = `col-${col.col + 1}`;
+    c.dataset.drop = col.name;
+    c.dataset.focus = col.name;
+    c.dataset.col = col.col;
+    c.tabIndex = -1;
+    c.setAttribute("role", "group");
+    let label = app.lang === "ja" && col.label_ja ? col.label_ja : col.label;
+    if (isTarget(col.name)) { c.classList.add("target"); label += t("targetCol"); }
+    c.setAttribute("aria-label", label);
+    if (!col.cards.length) c.classList.add("empty-col");
+    let y = 0;
+    col.cards.forEach((card) => {
+      const el = document.createElement(card.face_down ? "div" : "button");
+      el.className = "card";
+      el.style.top = `${y}px`;
+      if (card.face_down) {
+        el.classList.add("back");
+        el.setAttribute("aria-label", "face-down card");
+        y += stepPx("--down-step");
+      } else {
+        el.type = "button";
+        el.tabIndex = -1;
+        face(el, card);
+        el.dataset.place = card.place;
+        el.dataset.count = card.count;
+        el.setAttribute("aria-label", t("cardLabel", sp(card), card.count - 1, col.col + 1));
+        if (s.selected && samePlace(s.selected, card.place, col.name)) el.classList.add("selected");
+        if (hint && (hint.source === card.place || (hint.target === col.name && card.count === 1))) el.classList.add("hinted");
+        y += stepPx("--up-step");
+      }
+      c.append(el);
+    });
+    if (hint && hint.target === col.name && !col.cards.length) c.classList.add("hinted");
+    c.style.minHeight = `calc(${y}px + var(--card-h))`;
+    cols.append(c);
+  }
+
+  // buttons and status
+  setDisabled($("undo"), s.can_undo ? null : t("noUndo"));
+  setDisabled($("redo"), s.can_redo ? null : t("noRedo"));
+  const third = $("third");
+  third.className = "";
+  setDisabled(third, null);
+  if (app.finishing) {
+    third.innerHTML = `${t("stop")} <kbd>F</kbd>`; third.classList.add("finishing");
+    third.setAttribute("aria-label", t("stopLabel"));
+  } else if (s.finish.available) {
+    third.innerHTML = `${app.lang === "ja" ? s.finish.label_ja : s.finish.label} <kbd>F</kbd>`; third.classList.add("finish");
+    third.setAttribute("aria-label", t("finishLabel"));
+  } else {
+    third.innerHTML = `${t(s.stock.action)} <kbd>Space</kbd>`;
+    third.setAttribute("aria-label", t(`${s.stock.action}Label`));
+    setDisabled(third, s.stock.refusal ? tx(s.stock.refusal) : null);
+  }
+  $("status-moves").textContent = t("moves", s.moves);
+  $("status-recycles").textContent = t("recycles", s.recycles);
+  $("status-up").textContent = t("up", s.cards_up);
+  $("status-counts").textContent = t("counts", s.face_down, s.operations, s.hints);
+  $("copy-deal").textContent = s.deal.label.length > 40 ? `code ${s.deal.label.slice(0, 12)}…` : s.deal.label;
+  $("copy-deal").title = t("copyTitle", s.deal.label);
+
+  if (s.hint && s.hint.kind === "move") {
+    message(t("hintLine", s.hint.agent, s.hint.fallback_reason, tx(s.hint)), "info", s.hint.ja);
+  } else if (s.message) message(tx(s.message), s.message.kind, s.message.ja);
+  else if (!app.keepMessage) message("");
+  app.keepMessage = false;
+  renderVerdict();
+  restoreFocus();
+}
+
+function samePlace(selected, place, colName) {
+  // the selected run starts at this card or above it in the same column
+  if (!selected.startsWith("c")) return false;
+  const [sc, sn] = selected.split(":");
+  const [pc, pn] = place.split(":");
+  return sc === pc && sc === colName && Number(pn || 1) <= Number(sn || 1);
+}
+
+function stepPx(name) {  // the vertical offset of a face-down or face-up card in a column
+  const h = ($("stock").offsetWidth || 60) * 1.4;
+  return Math.round(h * (name === "--down-step" ? 0.12 : 0.3));
+}
+
+function setDisabled(button, reason) {
+  button.setAttribute("aria-disabled", reason ? "true" : "false");
+  button.title = reason || "";
+}
+
+function message(text, kind = "info", ja = "") {
+  const m = $("message");
+  m.textContent = text;
+  m.className = `message ${kind}`;
+  m.title = ja || "";
+}
+
+function showError(e) {
+  message(app.lang === "ja" && e.ja ? e.ja : (e.message || String(e)), "error", e.ja || "");
+}
+
+// ------------------------------------------------------------------ animation
+function cardRects() {
+  const out = new Map();
+  for (const el of document.querySelectorAll("#table [data-card]")) {
+    if (!el.classList.contains("buried")) out.set(el.dataset.card, el.getBoundingClientRect());
+  }
+  return out;
+}
+
+function animateFrom(rects) {
+  for (const el of document.querySelectorAll("#table [data-card]")) {
+    const before = rects.get(el.dataset.card);
+    if (!before) continue;
+    const after = el.getBoundingClientRect();
+    const dx = before.left - after.left, dy = before.top - after.top;
+    if (Math.abs(dx) < 2 && Math.abs(dy) < 2) continue;
+    el.animate([{transform: `translate(${dx}px, ${dy}px)`, zIndex: 30}, {transform: "none", zIndex: 30}],
+               {duration: app.finishing ? 180 : 140, easing: "ease-out"});
+  }
+}
+
+function travel(fromEl, toEl, {duration = 700, iterations = 2} = {}) {  // a clone flying along the hint
+  if (!fromEl || !toEl) return;
+  const a = fromEl.getBoundingClientRect(), b = toEl.getBoundingClientRect();
+  const ghost = fromEl.cloneNode(true);
+  ghost.removeAttribute("id");
+  ghost.classList.add("ghost");
+  ghost.setAttribute("aria-hidden", "true");
+  Object.assign(ghost.style, {left: `${a.left}px`, top: `${a.top}px`, width: `${a.width}px`, height: `${a.height}px`});
+  document.body.append(ghost);
+  const dy = b.top - a.top + (toEl.closest(".column") && !toEl.classList.contains("column") ? stepPx("--up-step") : 0);
+  const anim = ghost.animate([{transform: "none", opacity: 1}, {transform: `translate(${b.left - a.left}px, ${dy}px)`, opacity: .9}],
+                             {duration, iterations, easing: "ease-in-out"});
+  anim.onfinish = () => ghost.remove();
+}
+
+function previewHint() {
+  const h = app.state && app.state.hint;
+  if (!h || h.kind !== "move") return;
+  if (h.source === "stock") travel($("stock"), $("waste"));  // draw or recycle: the stock turns over
+  else travel(placeElement(h.source), placeElement(h.target));
+}
+
+function placeElement(place) {
+  if (!place) return null;
+  if (place === "stock") return $("stock");
+  if (place === "waste") return document.querySelector('#waste [data-place="waste"]');
+  if (place.startsWith("f")) return $(`f-${place[1]}`);
+  const [c] = place.split(":");
+  const exact = document.querySelector(`#columns [data-place="${place}"]`);
+  return exact || $(`col-${c.slice(1)}`);
+}
+
+// ------------------------------------------------------------------ verdicts
+async function requestVerdict() {
+  const s = app.state;
+  if (!s || s.outcome === "win") { $("verdict").textContent = ""; return; }
+  const poll = ++app.verdictPoll;
+  try {
+    let verdict = (await api("POST", `/api/klondike/games/${s.session}/verdict`)).verdict;
+    while (verdict && verdict.status === "checking" && poll === app.verdictPoll) {
+      app.state.verdict = verdict; renderVerdict();
+      verdict = (await api("GET", `/api/klondike/games/${s.session}/verdict?wait=1`)).verdict;
+    }
+    if (poll === app.verdictPoll && app.state && app.state.session === s.session) {
+      app.state.verdict = verdict;
+      renderVerdict();
+    }
+  } catch (e) { /* a verdict is advice: play goes on without it */ }
+}
+
+function renderVerdict() {
+  const v = app.state && app.state.verdict;
+  $("verdict").textContent = v ? t("verdict", tx(v)) : "";
+  $("verdict").dataset.status = v ? v.status : "";
+}
+
+// ------------------------------------------------------------------ panels
+function openPanel(title, bodyNodes, buttons, kind) {
+  $("panel-title").textContent = title;
+  const body = $("panel-body");
+  body.textContent = "";
+  body.append(...bodyNodes);
+  const row = $("panel-buttons");
+  row.textContent = "";
+  for (const [label, fn] of buttons) row.append(panelButton(label, () => { closePanel(); fn(); }));
+  $("overlay").hidden = false;
+  $("overlay").dataset.kind = kind;
+  (row.querySelector("button") || $("panel")).focus();
+}
+
+function closePanel() { $("overlay").hidden = true; $("overlay").dataset.kind = ""; }
+
+function panelButton(label, fn) {
+  const b = document.createElement("button");
+  b.type = "button"; b.textContent = label;
+  b.addEventListener("click", fn);
+  return b;
+}
+
+function para(text) { const p = document.createElement("p"); p.textContent = text; return p; }
+
+function exits(withUndo) {
+  const list = [[t("newDeal"), () => newDeal({force: true})], [t("sameDeal"), () => replayDeal()],
+                [t("viewBoard"), () => {}]];
+  if (withUndo) list.push([t("undo"), () => act({type: "undo"})]);
+  return list;
+}
+
+function showResult() {
+  const s = app.state;
+  const copy = panelButton(t("dealCopy", s.deal.label.length > 40 ? t("code") : s.deal.label), () => copyDeal());
+  copy.id = "result-copy";
+  openPanel(t("won"), [
+    para(t("resultLine", formatTime(currentMs()), s.moves, s.recycles, s.cards_up)),
+    para(t("resultCounts", s.hints, s.operations)), copy,
+  ], exits(false), "result");
+}
+
+function showDeadEnd() {
+  const s = app.state;
+  openPanel(t("deadTitle"), [para(tx(s.outcome_text))], exits(true), "dead-end");
+}
+
+function showNoProgress() {
+  openPanel(t("noProgressTitle"), [para(tx(app.state.hint)), para(t("noProgressBody"))],
+    [[t("close"), () => {}], ...exits(true)], "no-progress");
+}
+
+function confirmReplace(then) {
+  const s = app.state;
+  if (!s || s.outcome === "win" || (!s.history.length && !s.redo.length)) return then();
+  openPanel(t("replaceTitle"), [para(t("replaceBody"))], [[t("replace"), then], [t("keep"), () => {}]], "confirm");
+}
+
+// ------------------------------------------------------------------ deals and actions
+function newDeal({force = false} = {}) {
+  const start = () => queue(() => startGame({}));
+  return force ? start() : confirmReplace(start);
+}
+
+function openDeal(text) { return confirmReplace(() => queue(() => startGame({deal: text}))); }
+
+function replayDeal() {
+  const s = app.state;
+  if (!dealName(s)) return act({type: "restart"});  // a hand-built position: back to its start
+  return queue(() => startGame({deal: dealName(s)}));
+}
+
+async function copyDeal() {
+  const label = app.state.deal.label;
+  try { await navigator.clipboard.writeText(label); message(t("copied", label), "info"); }
+  catch (e) { message(t("copyRefused", label), "info"); }
+  app.keepMessage = true;
+}
+
+function hint() {
+  if (!app.state || app.paused) return;
+  return queue(async () => {
+    try {
+      setState(await api("POST", `/api/klondike/games/${app.state.session}/hint`));
+      const h = app.state.hint;
+      if (h && h.kind === "no_progress") showNoProgress();
+      else previewHint();
+    } catch (e) { showError(e); }
+  });
+}
+
+function tapStock() { act({type: "stock"}); }
+
+function tapPlace(place) {
+  if (!app.state || app.paused) return;
+  act({type: "tap", place});
+}
+
+// ------------------------------------------------------------------ auto-finish
+function toggleFinish() {
+  if (app.finishing) { stopFinish(); return; }
+  if (!app.state || !app.state.finish.available || app.paused) {
+    if (app.state && !app.state.finish.available) message(t("noFinish"), "error");
+    return;
+  }
+  app.finishing = true;
+  render();
+  queue(finishLoop);
+}
+
+async function finishLoop() {
+  while (app.finishing && app.state && app.state.outcome !== "win") {
+    try { await send({type: "finish"}, {quiet: true}); }
+    catch (e) { showError(e); break; }
+    if (!app.finishing) break;
+    await new Promise((r) => setTimeout(r, app.finishDelay));
+  }
+  stopFinish();
+}
+
+function stopFinish() {
+  if (!app.finishing) return;
+  app.finishing = false;
+  if (app.state) render();
+}
+
+// ------------------------------------------------------------------ pointer: tap, drag, long-press
+function sourceAt(el) {  // the draggable place under an element, if any
+  const card = el && el.closest("[data-place]");
+  if (!card || card.closest("#run-panel")) return null;
+  const place = card.dataset.place;
+  if (place.startsWith("f") && !card.classList.contains("has-card")) return null;
+  return {el: card, place};
+}
+
+function onPointerDown(event) {
+  if (event.button !== 0 || !app.state || app.paused) return;
+  if (app.gesture) {  // one gesture at a time: a second finger is ignored; a lost one is dropped
+    if (event.pointerType === "touch" && app.gesture.type === "touch") return;
+    abandonGesture(app.gesture);
+  }
+  if (app.run && !app.run.pointer) return;
+  const column = event.target.closest(".column");
+  let src = sourceAt(event.target);
+  if (!src && !column) return;
+  const sel = app.state.selected;
+  if (src && sel && column && sel.split(":")[0] === src.place.split(":")[0] &&
+      Number(src.place.split(":")[1] || 1) <= Number(sel.split(":")[1] || 1)) {
+    const first = column.querySelector(`[data-place="${sel}"]`);  // inside the selected run: drag the run
+    if (first) src = {el: first, place: sel};
+  }
+  app.gesture = {id: event.pointerId, type: event.pointerType, x: event.clientX, y: event.clientY, src, column, dragging: false, ghost: null,
+                 timer: null};
+  if (column) {
+    app.gesture.timer = setTimeout(() => {
+      const g = app.gesture;
+      if (!g || g.dragging) return;
+      g.longPress = true;
+      openRun(Number(column.dataset.col), src ? src.place : null, true);
+    }, LONG_PRESS_MS);
+  }
+  if (event.target.setPointerCapture) { try { event.target.releasePointerCapture(event.pointerId); } catch (e) { /* none */ } }
+}
+
+function onPointerMove(event) {
+  const g = app.gesture;
+  if (!g || g.id !== event.pointerId) return;
+  if (g.longPress) { slideRun(event); event.preventDefault(); return; }
+  const far = Math.hypot(event.clientX - g.x, event.clientY - g.y) > DRAG_PX;
+  if (!g.dragging && far) {
+    clearTimeout(g.timer);
+    if (!g.src) { app.gesture = null; return; }
+    startDrag(g);
+  }
+  if (g.dragging) {
+    event.preventDefault();
+    g.ghost.style.left = `${event.clientX - g.offX}px`;
+    g.ghost.style.top = `${event.clientY - g.offY}px`;
+  }
+}
+
+function startDrag(g) {
+  g.dragging = true;
+  const els = dragElements(g.src);
+  const first = els[0].getBoundingClientRect();
+  g.origin = first;
+  g.offX = g.x - first.left; g.offY = g.y - first.top;
+  const ghost = document.createElement("div");
+  ghost.className = "ghost";
+  Object.assign(ghost.style, {left: `${first.left}px`, top: `${first.top}px`, width: `${first.width}px`});
+  for (const el of els) {
+    const r = el.getBoundingClientRect();
+    const clone = el.cloneNode(true);
+    clone.removeAttribute("data-place");
+    clone.style.top = `${r.top - first.top}px`;
+    clone.style.left = "0px";
+    ghost.append(clone);
+    el.classList.add("dragging");
+  }
+  document.body.append(ghost);
+  g.ghost = ghost;
+  g.els = els;
+}
+
+function dragElements(src) {
+  const el = src.el;
+  if (!el.closest(".column")) return [el];
+  const siblings = [...el.closest(".column").children];
+  return siblings.slice(siblings.indexOf(el));
+}
+
+function onPointerUp(event) {
+  const g = app.gesture;
+  if (!g || g.id !== event.pointerId) return;
+  clearTimeout(g.timer);
+  app.gesture = null;
+  app.lastPointerTap = Date.now();
+  if (g.longPress) { releaseRun(); return; }
+  if (g.dragging) { finishDrag(g, event); return; }
+  // a tap
+  if (app.run) return;
+  if (g.src) tapPlace(g.src.place);
+  else if (g.column) tapPlace(g.column.dataset.drop);
+}
+
+function onPointerCancel(event) {
+  const g = app.gesture;
+  if (g && g.id === event.pointerId) abandonGesture(g);
+}
+
+function abandonGesture(g) {
+  clearTimeout(g.timer);
+  app.gesture = null;
+  if (g.ghost) returnGhost(g);
+  if (g.longPress) closeRun();
+}
+
+function dropTargetAt(x, y) {
+  const el = document.elementFromPoint(x, y);
+  const t = el && el.closest("[data-drop]");
+  return t ? t.dataset.drop : null;
+}
+
+function finishDrag(g, event) {
+  const target = dropTargetAt(event.clientX, event.clientY);
+  const from = g.src.place;
+  if (!target || target === from.split(":")[0] || (from === "waste" && target === "waste")) { returnGhost(g); return; }
+  queue(async () => {
+    try {
+      await send({type: "move", source: from, target}, {quiet: true});
+      g.ghost.remove();
+    } catch (e) {
+      showError(e);
+      returnGhost(g);
+    }
+  });
+}
+
+function returnGhost(g) {  // the illegal drop: the cards travel back where they were
+  const ghost = g.ghost;
+  const r = ghost.getBoundingClientRect();
+  const anim = ghost.animate([{transform: "none"}, {transform: `translate(${g.origin.left - r.left}px, ${g.origin.top - r.top}px)`}],
+                             {duration: 200, easing: "ease-out", fill: "forwards"});
+  anim.onfinish = () => { ghost.remove(); for (const el of g.els) el.classList.remove("dragging"); };
+}
+
+// ------------------------------------------------------------------ the run panel
+function faceUpCards(col) {
+  return app.state.columns[col].cards.filter((c) => !c.face_down);
+}
+
+function openRun(col, place, pointer) {
+  const cards = faceUpCards(col);
+  if (!cards.length) return;
+  let index = cards.length - 1;
+  if (place) { const i = cards.findIndex((c) => c.place === place); if (i >= 0) index = i; }
+  app.run = {col, cards, index, pointer, last: null, repeat: null};
+  const panel = $("run-panel");
+  panel.hidden = false;
+  const colEl = $(`col-${col + 1}`).getBoundingClientRect();
+  const width = panel.offsetWidth || 150;  // beside the column, so the run stays in view
+  const left = colEl.right + 6 + width <= window.innerWidth ? colEl.right + 6 : Math.max(4, colEl.left - width - 6);
+  const cardEl = document.querySelector(`#col-${col + 1} [data-place="${cards[index].place}"]`);
+  const top = cardEl ? cardEl.getBoundingClientRect().top - 40 : colEl.top;
+  panel.style.left = `${left}px`;
+  panel.style.top = `${Math.max(4, Math.min(top, window.innerHeight - (panel.offsetHeight || 180) - 4))}px`;
+  renderRun();
+  if (!pointer) $("run-preview").focus();
+}
+
+function renderRun() {
+  const r = app.run;
+  const card = r.cards[r.index];
+  const n = r.cards.length - r.index;
+  $("run-preview").textContent = t("runPreview", card.name, n);
+  $("run-preview").setAttribute("aria-label", t("runLabel", sp(card), n));
+  setDisabled($("run-up"), r.index > 0 ? null : t("runFirst"));
+  setDisabled($("run-down"), r.index < r.cards.length - 1 ? null : t("runLast"));
+  document.querySelectorAll(`#col-${r.col + 1} .card`).forEach((el) => {
+    el.classList.toggle("selected", !!el.dataset.count && Number(el.dataset.count) <= n);
+  });
+}
+
+function stepRun(delta) {
+  const r = app.run;
+  if (!r) return;
+  const next = r.index + delta;
+  if (next < 0 || next >= r.cards.length) return;
+  r.index = next;
+  renderRun();
+}
+
+function slideRun(event) {  // finger held down: sliding onto an arrow moves the start
+  const el = document.elementFromPoint(event.clientX, event.clientY);
+  const over = el && el.closest(".run-arrow");
+  const r = app.run;
+  if (!r) return;
+  const id = over ? over.id : null;
+  if (id !== r.last) {
+    clearInterval(r.repeat);
+    $("run-up").classList.toggle("active", id === "run-up");
+    $("run-down").classList.toggle("active", id === "run-down");
+    r.last = id;
+    if (id) {
+      const delta = id === "run-up" ? -1 : 1;
+      stepRun(delta);
+      r.repeat = setInterval(() => stepRun(delta), 400);
+    }
+  }
+}
+
+function releaseRun() {
+  const r = app.run;
+  if (!r) return;
+  clearInterval(r.repeat);
+  confirmRun();
+}
+
+function confirmRun() {
+  const r = app.run;
+  if (!r) return;
+  const place = r.cards[r.index].place;
+  closeRun();
+  act({type: "select", place});
+}
+
+function closeRun() {
+  const r = app.run;
+  if (r) clearInterval(r.repeat);
+  app.run = null;
+  $("run-panel").hidden = true;
+  $("run-up").classList.remove("active"); $("run-down").classList.remove("active");
+  if (r && app.state) { render(); focusPlace(`c${r.col + 1}`); }
+}
+
+// ------------------------------------------------------------------ clock
+function currentMs() { return app.activeMs + (app.clockFrom !== null ? performance.now() - app.clockFrom : 0); }
+function startClock() {
+  if (app.clockFrom === null && !app.paused && !document.hidden && !(app.state && app.state.outcome === "win")) {
+    app.clockFrom = performance.now();
+  }
+}
+function stopClock() {
+  if (app.clockFrom !== null) { app.activeMs += performance.now() - app.clockFrom; app.clockFrom = null; }
+}
+function formatTime(ms) {
+  const total = Math.floor(ms / 1000);
+  return `${Math.floor(total / 60)}:${String(total % 60).padStart(2, "0")}`;
+}
+function tick() { $("status-clock").textContent = formatTime(currentMs()); }
+
+function pause() {
+  stopClock();
+  app.paused = true;
+  openPanel(t("pausedTitle"), [para(t("pausedBody"))], [[t("resume"), resume]], "paused");
+}
+function resume() { app.paused = false; startClock(); }
+
+// ------------------------------------------------------------------ saving
+function probeStorage() {
+  try {
+    const s = window.localStorage;
+    s.setItem("solitaire-rl.probe", "1"); s.removeItem("solitaire-rl.probe");
+    return s;
+  } catch (e) { return null; }
+}
+
+function notice(id, text, buttons = []) {
+  let n = $(id);
+  if (!n) { n = document.createElement("div"); n.id = id; n.className = "notice"; n.setAttribute("role", "alert"); $("notices").append(n); }
+  n.textContent = "";
+  n.append(document.createTextNode(text));
+  for (const [label, fn] of buttons) n.append(panelButton(label, fn));
+}
+
+function save() {
+  const s = app.state;
+  if (!s || !app.storage || !app.saving) return;
+  const data = {format: SAVE_FORMAT, writer: tabId, saved_at: Date.now(), game: "klondike",
+                deal: dealName(s), session: dealName(s) ? null : s.session, label: s.deal.label, deal_type: s.deal.type,
+                history: s.history, redo: s.redo, seen: s.seen, active_ms: Math.round(currentMs()),
+                operations: s.operations, hints: s.hints, won: s.outcome === "win"};
+  try { app.storage.setItem(SAVE_KEY, JSON.stringify(data)); }
+  catch (e) { notice("storage-notice", t("saveFailed")); }
+}
+
+function readSave() {
+  const raw = app.storage.getItem(SAVE_KEY);
+  if (raw === null) return {absent: true};
+  let data;
+  try { data = JSON.parse(raw); } catch (e) { return {problem: t("corrupt")}; }
+  if (!data || typeof data !== "object") return {problem: t("corrupt")};
+  if (data.format !== SAVE_FORMAT) return {problem: t("unsupported", JSON.stringify(data.format))};
+  const okList = (x) => Array.isArray(x) && x.every((m) => typeof m === "string");
+  if ((typeof data.deal !== "string" && typeof data.session !== "string") || !okList(data.history) ||
+      !okList(data.redo) || !Array.isArray(data.seen) || !Number.isFinite(data.active_ms) ||
+      !Number.isInteger(data.operations) || !Number.isInteger(data.hints)) {
+    return {problem: t("corrupt")};
+  }
+  return {save: data};
+}
+
+function blockSaving(why) {
+  app.saving = false;
+  notice("save-notice", t("saveProblem", why),
+    [[t("dropSave"), () => {
+      app.storage.removeItem(SAVE_KEY); app.saving = true; $("save-notice").remove(); save();
+    }]]);
+}
+
+function onStorage(event) {
+  if (event.key !== SAVE_KEY || !app.saving || event.newValue === null) return;
+  let writer = null;
+  try { writer = JSON.parse(event.newValue).writer; } catch (e) { /* another tab's, unreadable */ }
+  if (writer === tabId) return;
+  app.saving = false;
+  notice("tab-notice", t("otherTab"), [[t("reload"), () => location.reload()]]);
+}
+
+function readRecords() {
+  try {
+    const data = JSON.parse(app.storage.getItem(RECORDS_KEY) || "null");
+    return data && data.format === SAVE_FORMAT && Array.isArray(data.items) ? data.items : [];
+  } catch (e) { return []; }
+}
+
+function record() {
+  if (!app.storage) return;
+  const s = app.state;
+  const items = readRecords();
+  const code = dealName(s) || `position ${s.session}`;
+  if (items.some((r) => r.type === s.deal.type && r.code === code)) return;  // no double counting
+  items.push({type: s.deal.type, code, label: s.deal.label, time_ms: Math.round(currentMs()), moves: s.moves,
+              recycles: s.recycles, operations: s.operations, hints: s.hints, at: new Date().toISOString()});
+  try { app.storage.setItem(RECORDS_KEY, JSON.stringify({format: SAVE_FORMAT, items: items.slice(-MAX_RECORDS)})); }
+  catch (e) { /* no room: the game itself is unaffected */ }
+}
+
+function showRecords() {
+  const items = app.storage ? readRecords() : [];
+  const byType = {};
+  for (const r of items) byType[r.type] = (byType[r.type] || 0) + 1;
+  const nodes = [para(items.length ? t("recordsCount", items.length,
+    Object.entries(byType).map(([k, n]) => `${k}: ${n}`).join(", ")) : t("noRecords"))];
+  if (items.length) {
+    const table = document.createElement("table");
+    const head = document.createElement("tr");
+    for (const h of t("recordsHead")) { const th = document.createElement("th"); th.textContent = h; head.append(th); }
+    table.append(head);
+    for (const r of items.slice(-20).reverse()) {
+      const tr = document.createElement("tr");
+      for (const v of [r.type, r.label.length > 30 ? r.label.slice(0, 12) + "…" : r.label, formatTime(r.time_ms),
+                       r.moves, r.recycles, r.hints]) {
+        const td = document.createElement("td"); td.textContent = v; tr.append(td);
+      }
+      table.append(tr);
+    }
+    nodes.push(table);
+  }
+  if (!app.storage) nodes.push(para(t("recordsNoStorage")));
+  openPanel(t("recordsTitle"), nodes, [[t("close"), () => {}]], "records");
+}
+
+// ------------------------------------------------------------------ keyboard and focus
+function focusRing() {
+  return ["stock", "waste", "fC", "fD", "fH", "fS", "c1", "c2", "c3", "c4", "c5", "c6", "c7"];
+}
+
+function focusElement(key) {
+  if (key === "stock") return $("stock");
+  if (key === "waste") return $("waste");
+  if (key.startsWith("f")) return $(`f-${key[1]}`);
+  return $(`col-${key.slice(1)}`);
+}
+
+function focusPlace(key) {
+  const el = focusElement(key);
+  if (!el) return;
+  for (const k of focusRing()) { const e = focusElement(k); if (e) e.tabIndex = -1; }
+  el.tabIndex = 0;
+  app.focusKey = key;
+  el.focus();
+}
+
+function restoreFocus() {
+  const key = app.focusKey || "stock";
+  for (const k of focusRing()) { const e = focusElement(k); if (e) e.tabIndex = k === key ? 0 : -1; }
+  const active = document.activeElement;
+  if (app.focusKey && (!active || active === document.body || !document.contains(active))) {
+    const el = focusElement(app.focusKey);
+    if (el && $("overlay").hidden && !app.run) el.focus();
+  }
+}
+
+function currentFocusKey() {
+  const el = document.activeElement;
+  const holder = el && el.closest && el.closest("[data-focus]");
+  return holder ? holder.dataset.focus : null;
+}
+
+function moveFocus(delta) {
+  const ring = focusRing();
+  const key = currentFocusKey() || app.focusKey;
+  const i = key ? ring.indexOf(key) : -1;
+  const next = i < 0 ? (delta > 0 ? 0 : ring.length - 1) : (i + delta + ring.length) % ring.length;
+  focusPlace(ring[next]);
+}
+
+function enterOnFocus() {
+  const key = currentFocusKey();
+  if (!key) return false;
+  if (key === "stock") tapStock();
+  else tapPlace(key);
+  return true;
+}
+
+function onKey(event) {
+  if (event.ctrlKey || event.metaKey || event.altKey) return;
+  const tag = event.target.tagName;
+  if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return;
+  if (app.run) {
+    const keys = {ArrowUp: () => stepRun(-1), ArrowDown: () => stepRun(1), Enter: confirmRun, Escape: closeRun};
+    if (keys[event.key]) { event.preventDefault(); keys[event.key](); }
+    return;
+  }
+  if (!$("overlay").hidden) {
+    if (event.key === "Escape" && ["records", "confirm", "result", "no-progress", "dead-end"].includes($("overlay").dataset.kind)) closePanel();
+    return;
+  }
+  if (!$("rules").hidden) { if (event.key === "Escape") showGame(); return; }
+  const key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
+  const handlers = {
+    u: () => act({type: "undo"}), h: hint, n: () => newDeal(), f: toggleFinish, " ": tapStock,
+    Escape: () => act({type: "clear"}),
+    ArrowLeft: () => moveFocus(-1), ArrowRight: () => moveFocus(1),
+    ArrowUp: () => runFromFocus(), ArrowDown: () => runFromFocus(),
+    Enter: () => { if (!enterOnFocus()) return "default"; },
+  };
+  if (handlers[key]) {
+    if (key === "Enter" && event.target.tagName === "BUTTON" && !event.target.closest("#table")) return;
+    event.preventDefault();
+    handlers[key]();
+  }
+}
+
+function runFromFocus() {
+  const key = currentFocusKey();
+  if (key && key.startsWith("c")) openRun(Number(key.slice(1)) - 1, null, false);
+}
+
+function showRules() { $("game-view").hidden = true; $("rules").hidden = false; $("rules-title").focus(); }
+function showGame() { $("rules").hidden = true; $("game-view").hidden = false; $("rules-button").focus(); }
+
+// ------------------------------------------------------------------ start
+function wire() {
+  const table = $("table");
+  table.addEventListener("pointerdown", onPointerDown);
+  window.addEventListener("pointermove", onPointerMove, {passive: false});
+  window.addEventListener("pointerup", onPointerUp);
+  window.addEventListener("pointercancel", onPointerCancel);
+  table.addEventListener("contextmenu", (e) => e.preventDefault());
+  table.addEventListener("click", (e) => {  // a click with no pointer before it: a screen reader's activation
+    if (Date.now() - app.lastPointerTap < 800 || e.target.closest("#stock")) return;
+    const el = e.target.closest("[data-place]");
+    const col = e.target.closest(".column");
+    if (el) tapPlace(el.dataset.place);
+    else if (col) tapPlace(col.dataset.drop);
+  });
+  $("stock").addEventListener("click", () => { focusPlace("stock"); tapStock(); });
+  table.addEventListener("focusin", (e) => {
+    const holder = e.target.closest("[data-focus]");
+    if (holder) app.focusKey = holder.dataset.focus;
+  });
+  $("run-up").addEventListener("click", () => { if (app.run && !app.run.pointer) stepRun(-1); });
+  $("run-down").addEventListener("click", () => { if (app.run && !app.run.pointer) stepRun(1); });
+  $("run-preview").addEventListener("click", () => { if (app.run && !app.run.pointer) confirmRun(); });
+  $("undo").addEventListener("click", () => act({type: "undo"}));
+  $("redo").addEventListener("click", () => act({type: "redo"}));
+  $("hint").addEventListener("click", hint);
+  $("third").addEventListener("click", () => {
+    if (app.finishing || (app.state && app.state.finish.available)) toggleFinish(); else tapStock();
+  });
+  $("new-deal").addEventListener("click", () => newDeal());
+  $("restart").addEventListener("click", () => act({type: "restart"}));
+  $("records-button").addEventListener("click", showRecords);
+  $("rules-button").addEventListener("click", showRules);
+  $("rules-back").addEventListener("click", showGame);
+  $("copy-deal").addEventListener("click", copyDeal);
+  $("lang").addEventListener("click", () => setLanguage(app.lang === "ja" ? "en" : "ja"));
+  $("fullscreen").addEventListener("click", () => {  // the game is on the server: nothing to redo
+    if (document.fullscreenElement) document.exitFullscreen().catch(() => {});
+    else if (document.documentElement.requestFullscreen) document.documentElement.requestFullscreen().catch(() => {});
+  });
+  document.addEventListener("fullscreenchange", () => {
+    $("fullscreen").setAttribute("aria-pressed", String(!!document.fullscreenElement));
+  });
+  $("deal-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const text = $("deal-input").value.trim();
+    $("deal-input").blur();
+    if (text) openDeal(text);
+  });
+  document.addEventListener("keydown", onKey);
+  document.addEventListener("visibilitychange", () => { if (document.hidden) stopClock(); else startClock(); });
+  window.addEventListener("storage", onStorage);
+  window.addEventListener("pagehide", () => { stopClock(); save(); });
+  setInterval(tick, 500);
+  setInterval(() => { if (app.clockFrom !== null) save(); }, 5000);
+}
+
+async function main() {
+  wire();
+  app.storage = probeStorage();
+  try { app.lang = (app.storage && app.storage.getItem(LANG_KEY)) === "ja" ? "ja" : "en"; } catch (e) { app.lang = "en"; }
+  applyLanguage();
+  const attach = new URLSearchParams(location.search).get("session");
+  if (attach) {  // open a game already on the server (a hand-built position, a tool's link)
+    return queue(async () => {
+      try { setState(await api("GET", `/api/klondike/games/${encodeURIComponent(attach)}`)); startClock(); }
+      catch (e) { showError(e); await startGame({}); }
+    });
+  }
+  if (!app.storage) {
+    notice("storage-notice", t("noStorage"));
+    return queue(() => startGame({}));
+  }
+  const found = readSave();
+  if (found.problem) { blockSaving(found.problem); return queue(() => startGame({})); }
+  if (found.absent) return queue(() => startGame({}));
+  const s = found.save;
+  return queue(async () => {
+    const body = {history: s.history, redo: s.redo, seen: s.seen.filter((c) => Number.isInteger(c) && c >= 0 && c < 52),
+                  operations: Math.max(0, s.operations), hints: Math.max(0, s.hints)};
+    try {
+      if (typeof s.deal !== "string") {  // a hand-built position lives on the server only
+        const state = await api("GET", `/api/klondike/games/${encodeURIComponent(s.session)}`);
+        app.activeMs = Math.max(0, s.active_ms);
+        setState(state);
+        if (!s.won) pause();
+        return;
+      }
+      body.deal = s.deal;
+      await startGame(body, {paused: !s.won, activeMs: Math.max(0, s.active_ms)});
+    } catch (e) {
+      blockSaving(t("noReplay", e.message));
+      await startGame({});
+    }
+  });
+}
+
+window.klondikeApp = app;  // for tests and the curious
+main();

@@ -1,0 +1,579 @@
+"""The Klondike play API: every endpoint, seed 002's tap rules, hints, verdicts, and every error path."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi")
+from fastapi.testclient import TestClient
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from agents.solver import SearchLimits
+from agents.solver.klondike import solve_klondike
+from envs.cards import card_name, parse_card
+from envs.klondike import KlondikeGame, Move, to_solvitaire_json
+from play.server import create_app
+from play.server.klondike_advice import (
+    KlondikeHintAdvisor,
+    KlondikeVerdictService,
+    klondike_verdict,
+    verdict_json,
+)
+from play.server.klondike_api import KlondikeServer, mount_klondike
+from play.server.klondike_session import KlondikeSession, parse_place
+from play.server.klondike_view import waste_fan
+from play.server.session import SessionStore
+
+DEAL_1 = "klondike-random-v1-1"  # ends 10D 8H KC 8S 9S 8C AC; first draw 3H 6D QH; winnable
+
+
+def position(columns: list[list[str]], *, hidden: list[int] | None = None, stock: list[str] = (),
+             waste: list[str] = (), foundations: tuple[int, ...] = (0, 0, 0, 0),
+             filler_end: str | None = None, seen: list[str] | None = None) -> dict[str, Any]:
+    """A hand-built position for the API: cards not placed lie face down in column 7 under ``filler_end``."""
+    cols = [list(c) for c in columns] + [[] for _ in range(7 - len(columns))]
+    hid = list(hidden or []) + [0] * (7 - len(hidden or []))
+    placed = {parse_card(c) for col in cols for c in col} | {parse_card(c) for c in [*stock, *waste]}
+    placed |= {(r - 1) * 4 + s for s in range(4) for r in range(1, foundations[s] + 1)}
+    if filler_end:
+        placed.add(parse_card(filler_end))
+    rest = [card_name(c) for c in range(52) if c not in placed]
+    if rest:
+        cols[6] = rest + cols[6] + ([filler_end] if filler_end else [])
+        hid[6] += len(rest)
+    return {"columns": cols, "hidden": hid, "stock": list(stock), "waste": list(waste),
+            "foundations": list(foundations), "seen": list(stock) if seen is None else seen}
+
+
+NO_PROGRESS = position([["6H"]], foundations=(0, 0, 0, 5), filler_end="2H")
+"""Moves remain (5S down onto 6H and back up) but none can make progress."""
+DEAD_END_ENDS = ["5H", "5D", "9H", "9D", "JH", "JD", "3H"]
+FINISH = position([["KS", "QH"], ["KC"], ["KD"], ["KH"]], foundations=(12, 12, 11, 12))
+"""Every card known and face up (47 up): the finish takes QH, then the four Kings."""
+
+
+def dead_end() -> dict[str, Any]:
+    rest = [card_name(c) for c in range(52) if card_name(c) not in DEAD_END_ENDS]
+    columns = [[*rest[i * 6:(i + 1) * 6], e] for i, e in enumerate(DEAD_END_ENDS)]
+    columns[6] = [*rest[36:], "3H"]
+    return {"columns": columns, "hidden": [len(c) - 1 for c in columns], "stock": [], "waste": []}
+
+
+@pytest.fixture
+def server() -> Iterator[KlondikeServer]:
+    server = KlondikeServer(sessions=SessionStore(capacity=4), hints=KlondikeHintAdvisor(),
+                            verdicts=KlondikeVerdictService(SearchLimits(time_limit=20.0)))
+    yield server
+    server.verdicts.shutdown()
+
+
+@pytest.fixture
+def client(server: KlondikeServer) -> Iterator[TestClient]:
+    with TestClient(mount_klondike(create_app(), server)) as c:
+        yield c
+
+
+def new_game(client: TestClient, **body: Any) -> dict[str, Any]:
+    r = client.post("/api/klondike/games", json=body)
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def act(client: TestClient, state: dict[str, Any], status: int = 200, **action: Any) -> dict[str, Any]:
+    r = client.post(f"/api/klondike/games/{state['session']}/actions", json=action)
+    assert r.status_code == status, r.text
+    return r.json()
+
+
+def refused(client: TestClient, state: dict[str, Any], code: str, status: int = 409, **action: Any) -> None:
+    """The action is refused with ``code`` and the game is exactly as it was."""
+    before = client.get(f"/api/klondike/games/{state['session']}").json()
+    body = act(client, state, status, **action)
+    assert body["error"] == code, body
+    assert body["message"] and "message_ja" in body
+    after = client.get(f"/api/klondike/games/{state['session']}").json()
+    del after["verdict"], before["verdict"]
+    assert after == before
+
+
+def ends(state: dict[str, Any]) -> list[str | None]:
+    return [col["cards"][-1].get("name") if col["cards"] else None for col in state["columns"]]
+
+
+# ------------------------------------------------------------------ new games
+def test_new_deal_by_id_code_and_solvitaire_json_give_the_same_table(client: TestClient) -> None:
+    by_id = new_game(client, deal=DEAL_1)
+    assert by_id["deal"]["id"] == DEAL_1 and by_id["deal"]["type"] == "random"
+    assert ends(by_id) == ["10D", "8H", "KC", "8S", "9S", "8C", "AC"]
+    assert [c["face_down"] for c in by_id["columns"]] == list(range(7))
+    assert by_id["stock"] == {"count": 24, "action": "draw", "refusal": None}
+    assert by_id["waste"]["fan"] == [] and by_id["foundations"][0]["count"] == 0
+    assert by_id["deal"]["code"] is None, "a random deal's code would name the face-down cards"
+    by_code = new_game(client, deal=KlondikeGame(DEAL_1).deal.code)
+    assert by_code["deal"]["code"] == KlondikeGame(DEAL_1).deal.code, "a typed-in code is the player's own"
+    assert by_code["deal"]["type"] == "code" and by_code["columns"] == by_id["columns"]
+    game = KlondikeGame(DEAL_1)
+    by_json = new_game(client, deal=to_solvitaire_json(game.deal.cards))
+    assert by_json["columns"] == by_id["columns"]
+    fresh = new_game(client)
+    assert fresh["deal"]["id"].startswith("klondike-random-v1-") and fresh["session"] != by_id["session"]
+
+
+@pytest.mark.parametrize("body", [
+    {"deal": "klondike-random-v9-1"}, {"deal": "pyramid-random-v1-1x"}, {"deal": "AB" * 52},
+    {"deal": "{\"tableau piles\": []}"}, {"deal": DEAL_1, "history": ["c9>f"]},
+    {"deal": DEAL_1, "history": ["c1>f"]}, {"deal": DEAL_1, "position": NO_PROGRESS},
+    {"position": {**NO_PROGRESS, "hidden": [0, 0, 0, 0, 0, 0, 0]}},
+])
+def test_a_bad_deal_position_or_save_is_malformed_and_stores_nothing(
+        client: TestClient, server: KlondikeServer, body: dict[str, Any]) -> None:
+    r = client.post("/api/klondike/games", json=body)
+    assert r.status_code == 400, r.text
+    assert r.json()["error"] == "MALFORMED" and r.json()["message"]
+    assert len(server.sessions) == 0
+
+
+@pytest.mark.parametrize("body", [
+    {"deal": ""}, {"surprise": 1}, {"history": "draw"}, {"seen": [52]}, {"operations": -1},
+    {"position": {"columns": [[]] * 6, "hidden": [0] * 7}},
+])
+def test_a_body_outside_the_schema_is_422(client: TestClient, body: dict[str, Any]) -> None:
+    r = client.post("/api/klondike/games", json=body)
+    assert r.status_code == 422 and r.json()["error"] == "INVALID_REQUEST"
+
+
+def test_a_body_over_the_size_limit_is_413(client: TestClient) -> None:
+    r = client.post("/api/klondike/games", content=b"{\"deal\": \"" + b"x" * 20000 + b"\"}",
+                    headers={"content-type": "application/json"})
+    assert r.status_code == 413 and r.json()["error"] == "TOO_LARGE"
+
+
+def test_unknown_game_is_404_on_every_endpoint(client: TestClient) -> None:
+    for method, path in [("get", ""), ("post", "/actions"), ("post", "/hint"), ("post", "/verdict"),
+                         ("get", "/verdict")]:
+        kwargs = {"json": {"type": "stock"}} if path == "/actions" else {}
+        r = getattr(client, method)(f"/api/klondike/games/nope{path}", **kwargs)
+        assert r.status_code == 404 and r.json()["error"] == "UNKNOWN_GAME", (method, path)
+
+
+def test_sessions_are_bounded_and_old_ones_evicted(client: TestClient) -> None:
+    first = new_game(client, deal=DEAL_1)
+    for _ in range(4):
+        new_game(client, deal=DEAL_1)
+    assert client.get(f"/api/klondike/games/{first['session']}").status_code == 404
+
+
+def test_the_page_is_served_and_mounting_twice_changes_nothing(client: TestClient) -> None:
+    r = client.get("/klondike")
+    assert r.status_code == 200 and "klondike.js" in r.text
+    assert client.get("/static/klondike.js").status_code == 200
+    app = client.app
+    routes = len(app.routes)
+    mount_klondike(app)
+    assert len(app.routes) == routes
+    with TestClient(create_app()) as plain:  # the play app serves Klondike beside Pyramid
+        assert plain.get("/klondike").status_code == 200
+        assert plain.post("/api/klondike/games", json={"deal": DEAL_1}).status_code == 201
+
+
+# ------------------------------------------------------------------ stock and waste
+def test_draw_three_fans_the_waste_and_recycles_are_counted(client: TestClient) -> None:
+    s = new_game(client, deal=DEAL_1)
+    s = act(client, s, type="stock")
+    assert [c["name"] for c in s["waste"]["fan"]] == ["3H", "6D", "QH"] and s["stock"]["count"] == 21
+    assert s["waste"]["targets"] == ["c3"]  # only the top card plays: QH onto KC
+    for _ in range(7):
+        s = act(client, s, type="stock")
+    assert s["stock"]["count"] == 0 and s["stock"]["action"] == "recycle" and s["waste"]["count"] == 24
+    s = act(client, s, type="stock")
+    assert s["recycles"] == 1 and s["stock"]["count"] == 24 and s["waste"]["fan"] == []
+    s = act(client, s, type="undo")
+    assert s["recycles"] == 0 and s["waste"]["count"] == 24
+
+
+def test_the_fan_shrinks_to_the_cards_left_to_draw_and_to_what_was_played() -> None:
+    game = KlondikeGame.from_position(*_positional(position([["KS"]], stock=["2H", "9C", "5D", "7C"],
+                                                            filler_end="4D")))
+    game.push(Move.parse("draw"))
+    assert waste_fan(game) == 3
+    game.push(Move.parse("draw"))
+    assert waste_fan(game) == 1 and len(game.waste) == 4  # the last card alone
+    game = KlondikeGame(DEAL_1)
+    game.push(Move.parse("draw"))
+    game.push(Move.parse("waste>c3"))  # QH onto KC: two of the three left
+    assert waste_fan(game) == 2
+
+
+def _positional(p: dict[str, Any]) -> tuple[Any, ...]:
+    return p["columns"], p["hidden"], p["stock"], p["waste"], p["foundations"]
+
+
+def test_stock_and_waste_both_empty_refuses_with_the_seed_message(client: TestClient) -> None:
+    s = new_game(client, position=dead_end())
+    assert s["stock"]["refusal"]["code"] == "NOTHING_TO_DRAW"
+    refused(client, s, "NOTHING_TO_DRAW", type="stock")
+    refused(client, s, "NOTHING_TO_DRAW", type="move", move="recycle")
+
+
+# ------------------------------------------------------------------ taps, selections and drops
+def test_a_card_with_one_target_goes_there_on_one_tap(client: TestClient) -> None:
+    s = new_game(client, deal=DEAL_1)
+    s = act(client, s, type="tap", place="c7")  # AC: only its foundation
+    assert s["history"] == ["c7>f"] and s["foundations"][0]["count"] == 1
+    assert s["columns"][6]["face_down"] == 5, "the face-down card turned up by itself"
+    assert not s["columns"][6]["cards"][-1]["face_down"]
+
+
+def test_a_card_with_no_or_several_targets_is_selected_then_tapped_to_a_target(client: TestClient) -> None:
+    s = new_game(client, deal=DEAL_1)
+    s = act(client, s, type="tap", place="c1")  # 10D: nowhere to go
+    assert s["selected"] == "c1" and s["selected_targets"] == [] and s["message"]["kind"] == "info"
+    s = act(client, s, type="tap", place="c1")  # tap again: deselected
+    assert s["selected"] is None
+    s = act(client, s, type="select", place="c5")  # the run panel selects without moving, even one target
+    assert s["selected"] == "c5" and s["selected_targets"] == ["c1"] and s["history"] == []
+    refused(client, s, "BUILD_DOWN", type="tap", place="c4")  # 9S on 8S: refused, selection kept
+    s = act(client, s, type="tap", place="c5")  # tapping the selected column deselects
+    assert s["selected"] is None
+    s = act(client, s, type="tap", place="c2")  # 8H: one target, so one tap moves it onto 9S
+    assert s["history"] == ["c2>c5"]
+    s = act(client, s, type="select", place="c5:2")  # 9S+8H
+    assert s["selected"] == "c5:2" and s["selected_targets"] == ["c1"]
+    s = act(client, s, type="tap", place="c1")
+    assert s["history"] == ["c2>c5", "c5:2>c1"] and ends(s)[0] == "8H" and s["columns"][4]["face_down"] == 3
+
+
+def test_drops_play_legal_moves_and_refuse_illegal_ones_with_the_rule(client: TestClient) -> None:
+    s = new_game(client, deal=DEAL_1)
+    refused(client, s, "BUILD_DOWN", type="move", source="c6", target="c1")  # 8C on 10D
+    refused(client, s, "FOUNDATION_ORDER", type="move", source="c7", target="fD")  # AC on diamonds
+    refused(client, s, "FACE_DOWN", type="move", source="c5:3", target="c1")
+    refused(client, s, "NO_CARD", type="move", source="c1:2", target="c2")
+    refused(client, s, "SAME_COLUMN", type="move", source="c2", target="c2")
+    refused(client, s, "WASTE_EMPTY", type="move", source="waste", target="c3")
+    refused(client, s, "NO_CARD", type="move", source="fC", target="c3")
+    refused(client, s, "NOT_A_TARGET", type="move", source="c2", target="waste")
+    s = act(client, s, type="move", source="c7", target="fC")
+    assert s["foundations"][0]["count"] == 1
+    s = act(client, s, type="move", source="c2", target="c5")
+    assert s["history"] == ["c7>f", "c2>c5"] and ends(s)[1] == "8D", "8D turned up by itself"
+    refused(client, s, "FOUNDATION_ORDER", type="move", source="c5:2", target="f")  # a run: 9S 8H
+    s = new_game(client, position=FINISH)  # columns 5..7 are empty: only a King goes there
+    refused(client, s, "KING_ONLY", type="move", source="c1", target="c5")
+    s = act(client, s, type="move", source="c1:2", target="c5")
+    assert ends(s)[4] == "QH" and s["columns"][0]["cards"] == []
+
+
+def test_a_foundation_card_can_come_back_to_a_column(client: TestClient) -> None:
+    s = new_game(client, position=NO_PROGRESS)
+    assert s["foundations"][3]["targets"] == ["c1"]
+    s = act(client, s, type="move", source="fS", target="c1")
+    assert ends(s)[0] == "5S" and s["foundations"][3]["count"] == 4
+
+
+@pytest.mark.parametrize("place", ["", "c8", "c0", "c1:14", "f1", "fX", "tableau", "c1:0"])
+def test_bad_places_are_malformed(client: TestClient, place: str) -> None:
+    s = new_game(client, deal=DEAL_1)
+    status = 422 if place == "" else 400
+    body = act(client, s, status, type="tap", place=place)
+    assert body["error"] == ("INVALID_REQUEST" if status == 422 else "MALFORMED")
+
+
+@pytest.mark.parametrize("action", [{"type": "tap"}, {"type": "select"}, {"type": "move"},
+                                    {"type": "move", "source": "c1"},
+                                    {"type": "move", "move": "c1>f", "source": "c1", "target": "f"},
+                                    {"type": "move", "move": "c1>>f"}, {"type": "select", "place": "stock"}])
+def test_actions_missing_their_parts_are_malformed(client: TestClient, action: dict[str, Any]) -> None:
+    s = new_game(client, deal=DEAL_1)
+    refused(client, s, "MALFORMED", status=400, **action)
+
+
+def test_unknown_action_type_is_422(client: TestClient) -> None:
+    s = new_game(client, deal=DEAL_1)
+    assert act(client, s, 422, type="fly")["error"] == "INVALID_REQUEST"
+
+
+# ------------------------------------------------------------------ undo, redo, restart
+def test_undo_redo_restart_and_their_refusals(client: TestClient) -> None:
+    s = new_game(client, deal=DEAL_1)
+    refused(client, s, "NOTHING_TO_UNDO", type="undo")
+    refused(client, s, "NOTHING_TO_REDO", type="redo")
+    for move in ["c7>f", "draw", "waste>c3"]:
+        s = act(client, s, type="move", move=move)
+    s = act(client, s, type="undo")
+    s = act(client, s, type="undo")
+    assert s["history"] == ["c7>f"] and s["redo"] == ["draw", "waste>c3"] and s["can_redo"]
+    s = act(client, s, type="redo")
+    assert s["history"] == ["c7>f", "draw"] and s["operations"] == 6
+    seen_before = set(s["seen"])
+    s = act(client, s, type="restart")
+    assert s["history"] == [] and s["moves"] == 0 and set(s["seen"]) == seen_before, "seen cards stay seen"
+    assert s["operations"] == 7
+
+
+def test_a_saved_game_resumes_with_history_redo_seen_and_counts(client: TestClient) -> None:
+    s = new_game(client, deal=DEAL_1)
+    for move in ["c7>f", "draw", "draw", "undo"]:
+        s = act(client, s, type="undo") if move == "undo" else act(client, s, type="move", move=move)
+    saved = {"deal": s["deal"]["id"], "history": s["history"], "redo": s["redo"], "seen": s["seen"],
+             "operations": s["operations"], "hints": 3}
+    again = new_game(client, **saved)
+    for key in ("columns", "waste", "stock", "history", "redo", "seen", "operations"):
+        assert again[key] == s[key], key
+    assert again["hints"] == 3
+    by_position = new_game(client, position=NO_PROGRESS, history=["fS>c1"])
+    assert by_position["history"] == ["fS>c1"] and by_position["foundations"][3]["count"] == 4
+    assert "start" not in by_position and by_position["deal"]["code"] is None
+
+
+# ------------------------------------------------------------------ auto-finish
+def test_finish_shows_only_under_the_seed_condition_and_plays_one_card_at_a_time(client: TestClient) -> None:
+    s = new_game(client, deal=DEAL_1)
+    assert not s["finish"]["available"]
+    refused(client, s, "NO_FINISH", type="finish")
+    s = new_game(client, position=FINISH)
+    assert s["finish"]["available"] and s["finish"]["label"] == "Finish"
+    ups = []
+    while s["outcome"] != "win":
+        s = act(client, s, type="finish")
+        ups.append(s["cards_up"])
+    assert ups == [48, 49, 50, 51, 52], "one card per step"
+    assert not s["finish"]["available"]
+    refused(client, s, "GAME_WON", type="stock")
+
+
+def test_finish_waits_for_unseen_stock_cards() -> None:
+    p = position([["KS", "QH"], ["KC"], ["KD"]], stock=["KH"], foundations=(12, 12, 11, 12), seen=[])
+    game = KlondikeGame.from_position(*_positional(p), seen=p["seen"])
+    assert not game.auto_finish_ready()
+    seen = KlondikeGame.from_position(*_positional(p), seen=["KH"])
+    assert seen.can_auto_finish()
+
+
+# ------------------------------------------------------------------ outcomes, hints and verdicts
+def test_no_legal_move_is_reported_with_its_notice(client: TestClient) -> None:
+    s = new_game(client, position=dead_end())
+    assert s["outcome"] == "dead_end" and "No legal move" in s["outcome_text"]["en"]
+    assert client.post(f"/api/klondike/games/{s['session']}/hint").json()["hint"] is None
+
+
+def test_the_hint_says_no_progress_when_moves_remain_but_lead_nowhere(client: TestClient) -> None:
+    s = new_game(client, position=NO_PROGRESS)
+    assert s["outcome"] == "no_progress"
+    h = client.post(f"/api/klondike/games/{s['session']}/hint").json()
+    assert h["hint"]["kind"] == "no_progress" and h["hint"]["en"].startswith("Moves remain")
+    assert h["hints"] == 1
+
+
+def test_the_hint_names_the_agent_and_a_legal_move_from_the_visible_cards(client: TestClient) -> None:
+    s = new_game(client, deal=DEAL_1)
+    h = client.post(f"/api/klondike/games/{s['session']}/hint").json()
+    hint = h["hint"]
+    assert hint["agent"] in ("ppo", "greedy")
+    assert (hint["agent"] == "ppo") == (hint["fallback_reason"] is None)
+    game = KlondikeGame(DEAL_1)
+    assert Move.parse(hint["move"]) in game.legal_moves()
+    assert hint["source"] and hint["target"] and h["hints"] == 1
+    s2 = act(client, h, type="tap", place="c1")
+    assert s2["hint"] is None, "a new action clears the hint"
+
+
+def test_hints_do_not_depend_on_hidden_cards(server: KlondikeServer) -> None:
+    """Two deals that differ only in face-down and unseen cards get the same hint."""
+    game = KlondikeGame(DEAL_1)
+    cards = list(game.deal.cards)
+    down = [i for i in range(28) if i not in (0, 7, 13, 18, 22, 25, 27)]
+    rng = random.Random(5)
+    for _ in range(3):
+        hidden_slots = down + list(range(28, 52))
+        values = [cards[i] for i in hidden_slots]
+        rng.shuffle(values)
+        other = list(cards)
+        for i, v in zip(hidden_slots, values, strict=True):
+            other[i] = v
+        a = server.hints.hint(KlondikeGame(DEAL_1))
+        b = server.hints.hint(KlondikeGame(other))
+        assert a["move"] == b["move"]
+
+
+def wait_verdict(client: TestClient, s: dict[str, Any]) -> dict[str, Any]:
+    r = client.post(f"/api/klondike/games/{s['session']}/verdict")
+    assert r.status_code == 202
+    for _ in range(30):
+        v = client.get(f"/api/klondike/games/{s['session']}/verdict?wait=2").json()["verdict"]
+        if v["status"] != "checking":
+            return v
+    raise AssertionError("no verdict")
+
+
+def test_verdict_winnable_and_discarded_when_the_position_changes(client: TestClient) -> None:
+    s = new_game(client, deal=DEAL_1)
+    assert client.get(f"/api/klondike/games/{s['session']}/verdict").json()["verdict"] is None
+    v = wait_verdict(client, s)
+    assert v["status"] == "winnable" and "winning line exists" in v["en"]
+    s = act(client, s, type="stock")
+    assert s["verdict"] is None, "a verdict belongs to one position"
+
+
+def test_not_winnable_is_said_for_no_legal_move_and_no_progress(client: TestClient) -> None:
+    v = wait_verdict(client, new_game(client, position=dead_end()))
+    assert v["status"] == "not_winnable" and v["basis"] == "no_legal_move"
+    v = wait_verdict(client, new_game(client, position=NO_PROGRESS))
+    assert v["status"] == "not_winnable" and v["basis"] == "no_progress"
+
+
+def test_a_loss_hidden_behind_unseen_cards_is_unknown_never_not_winnable() -> None:
+    # progress is possible (an unseen stock card), but the solver proves the game lost
+    p = position([["6H"]], stock=["9C"], foundations=(0, 0, 0, 5), filler_end="2H", seen=[])
+    game = KlondikeGame.from_position(*_positional(p))
+    assert game.progress_possible()
+    assert solve_klondike(game, time_limit=10).status == "not_winnable"
+    v = klondike_verdict(game, SearchLimits(time_limit=10))
+    assert v.status == "unknown" and v.reason == "hidden cards"
+    text = verdict_json(v)
+    assert "not a loss" in text["en"] and "Not winnable" not in text["en"]
+    budget = klondike_verdict(KlondikeGame("klondike-random-v1-2"), SearchLimits(max_states=10))
+    assert budget.status == "unknown" and budget.reason != "hidden cards"
+    assert verdict_json(budget)["en"] == text["en"], "a search out of budget is worded as unknown, not a loss"
+
+
+def test_verdict_runs_beside_play(client: TestClient) -> None:
+    s = new_game(client, deal="klondike-random-v1-2")
+    client.post(f"/api/klondike/games/{s['session']}/verdict")
+    s = act(client, s, type="stock")  # answered while (or after) the search runs
+    assert s["stock"]["count"] == 21
+
+
+# ------------------------------------------------------------------ hidden cards never reach the page
+def _names_in(state: dict[str, Any]) -> set[int]:
+    found: set[int] = set()
+
+    def walk(x: Any) -> None:
+        if isinstance(x, dict):
+            if "card" in x and isinstance(x["card"], int):
+                found.add(x["card"])
+            for v in x.values():
+                walk(v)
+        elif isinstance(x, list):
+            for v in x:
+                walk(v)
+
+    walk({k: v for k, v in state.items() if k != "seen"})
+    return found
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 10_000), st.lists(st.integers(0, 200), max_size=25))
+def test_face_down_and_unseen_cards_never_appear_in_the_state(deal: int, choices: list[int]) -> None:
+    server = KlondikeServer(verdicts=KlondikeVerdictService(SearchLimits(time_limit=1.0), workers=1))
+    try:
+        with TestClient(mount_klondike(create_app(), server)) as client:
+            s = new_game(client, deal=f"klondike-random-v1-{deal}")
+            game = KlondikeGame(f"klondike-random-v1-{deal}")
+            for c in choices:
+                moves = game.legal_moves()
+                if not moves:
+                    break
+                move = moves[c % len(moves)]
+                game.push(move)
+                s = act(client, s, type="move", move=str(move))
+            hidden = {card for col, h in zip(game.columns, game.hidden, strict=True) for card in col[:h]}
+            hidden |= set(game.stock)
+            shown = _names_in(s)
+            assert not shown & hidden
+            assert s["deal"]["code"] is None and game.deal.code not in json.dumps(s)
+            assert set(s["seen"]) == {c for c in range(52) if (game.seen >> c) & 1}
+            assert not ({c for c in range(52) if not (game.seen >> c) & 1} & set(s["seen"]))
+    finally:
+        server.verdicts.shutdown()
+
+
+def test_parse_place_round_trips() -> None:
+    for text in ["stock", "waste", "fC", "fS", "f", "c1", "c7", "c3:4"]:
+        assert str(parse_place(text)).lower() == text.lower()
+
+
+@pytest.fixture(scope="module")
+def tiny_klondike_checkpoint(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """An untrained MaskablePPO policy for klondike-draw3 with its metadata: the ppo hint path, for real."""
+    pytest.importorskip("sb3_contrib")
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    from agents.encodings import find_encoding
+    from agents.ppo import build_metadata, save_checkpoint
+    from agents.variants import find_variant
+
+    variant = find_variant("klondike-draw3")
+    encoding = find_encoding("klondike-compact", "klondike")
+    env = DummyVecEnv([lambda: encoding.wrap(variant.make_env())])
+    model = MaskablePPO("MlpPolicy", env, n_steps=32, batch_size=32, policy_kwargs={"net_arch": [16]},
+                        seed=0, device="cpu")
+    metadata = build_metadata(variant, encoding, env.observation_space, {"run_name": "test"})
+    path = save_checkpoint(model, tmp_path_factory.mktemp("ppo") / "tiny-klondike", metadata)
+    env.close()
+    return path
+
+
+def test_the_ppo_agent_answers_klondike_hints_from_its_checkpoint(tiny_klondike_checkpoint: Any) -> None:
+    advisor = KlondikeHintAdvisor(options={"checkpoint": tiny_klondike_checkpoint})
+    game = KlondikeGame(DEAL_1)
+    game.replay(["draw"])
+    hint = advisor.hint(game)
+    assert hint["agent"] == "ppo" and hint["fallback_reason"] is None
+    assert game.is_legal(Move.parse(hint["move"]))
+
+
+def test_a_verdict_for_an_old_position_is_cancelled() -> None:
+    service = KlondikeVerdictService(SearchLimits(time_limit=60.0), workers=1)
+    try:
+        session = KlondikeSession(KlondikeGame("klondike-random-v1-1002"))  # about 5 s of search
+        job = service.request(session)
+        assert service.request(session) is job, "one search per position"
+        assert service.current(session)["status"] == "checking"
+        service.discard(session.session_id)  # the player moved on
+        verdict = job.future.result(timeout=20)
+        assert verdict.status == "unknown" and verdict.reason == "cancelled"
+        assert service.current(session) is None
+    finally:
+        service.shutdown()
+
+
+PROVED_LOST_DEAL = "klondike-random-v1-1274"
+_PROVED_LOST_TEXT = (
+    "c5>f draw draw c4>f draw c7>c3 c4>c6 fC>c7 c7>f draw c7>c1 draw waste>c3 c3>f c1>f c3>f c7>f c4>c3 "
+    "c6:2>c7 c6>c2 c6>c5 draw draw waste>f draw c1>c6 recycle draw c4>c1 waste>c5 c1>c4 draw waste>f "
+    "waste>f c4>c1 c1>c4 c4>c1 waste>c5 c1>c4 draw draw c4>c1 draw waste>f c7>f draw draw waste>f "
+    "waste>c4 c6>f fC>c7 fC>c5 c6>c5 c5:6>c6 fS>c6 c7>c5 c5>c7 c6>f draw fS>c6 recycle c7>c5 c6>f draw "
+    "waste>f draw draw fS>c6 fS>c3 c3>f draw draw c6>f recycle c5>c7 c7>c5 c5>c7 c7>c5 c5>c7 c7>c5 fS>c6 "
+    "c6>f c5>c7 c7>c5 draw waste>f c3>f c6>f c3>f c3>c1 fD>c6 c6>f fD>c6 draw c1>c3 draw draw waste>c4 "
+    "c3>c1 c2:2>c4 c1>c3 c6:4>c2 c5>c7 c7>c5 c2:4>c6 c3>c1 c6:4>c2 c1>c3 c3>c1 c2>f c2>f c1>c3 c3>c1 "
+    "fC>c2 fH>c2 c1>c3 c2>f c2:3>c6 c6>f c5>f fC>c5 c6:2>c2 fC>c2 draw waste>f c5>c7 c2:3>c6 fH>c7 "
+    "recycle draw c6>f draw c7:2>c5 fS>c5 c3>c1 fC>c6 c6:3>c2 fD>c2 draw c1>c3 c5>f c5>f fH>c5 c5:2>c7 "
+    "fS>c7 c2>f c7>f fC>c7 c7>f fH>c2 c3>c1 c1>c3 fS>c7 fH>c7 c7>f c7:3>c5 draw c2>f c5:3>c7 c7>f c7>f "
+    "c3>c1 recycle c1>c3 draw fD>c2 c2:4>c6 c6:4>c2 fH>c7 c7:2>c5 c2>f fC>c5 c2:3>c6 c5>f fD>c6 draw c6>f "
+    "fS>c5 c6:3>c2 c2:3>c6 fH>c6 c5>f c6:4>c2 fC>c5 c5:3>c7 c7>f fC>c7 c7:3>c5 c2>f fD>c2 c5:3>c7 fD>c7 "
+    "fC>c2 draw c3>c1 c7:4>c5 c5:4>c7 draw c7>f c2>f c7>f c7>f recycle fH>c7 draw fS>c7 c2:4>c6 draw "
+    "c7:3>c5 fD>c5 draw c5:4>c7 fS>c6 c7:4>c5 c6:5>c2 draw c5>f c1>c3 c5:3>c7 c3>c1 c2:5>c6 c6:5>c2 c1>c3 "
+    "c2>f c3>c1 c7:3>c5 c5:3>c7 c7>f c2>f fH>c2 c2:4>c6 c6:4>c2 c2>f c7>f c7>c5 recycle c2>f c2>f c7>f "
+    "c5:2>c7 c5>c4 c7:3>c4 c1>c3 c2>c6 c5>c2 c3>c1 c3>c5 c1>c5 c1>c3 draw c4:8>c1 c1:3>c7 draw c3>c4 "
+    "c5>c4 c4:2>c3 c7>f c3:2>c4 c2>f c2>f c5>c3 c1:5>c5 draw c7:2>c5 c7>f c7>f c6:4>c7 "
+)
+PROVED_LOST_LINE = _PROVED_LOST_TEXT.split()
+"""Random play on deal 1274 to a position where every card is known, progress is still possible,
+and the solver proves the game lost (found by a seeded random search)."""
+
+
+def test_not_winnable_from_the_solver_once_every_card_is_known(client: TestClient) -> None:
+    s = new_game(client, deal=PROVED_LOST_DEAL, history=PROVED_LOST_LINE)
+    game = KlondikeGame(PROVED_LOST_DEAL)
+    game.replay(PROVED_LOST_LINE)
+    assert s["face_down"] == 0 and not game.unseen_stock() and game.progress_possible()
+    v = wait_verdict(client, s)
+    assert v["status"] == "not_winnable" and v["basis"] == "proved" and "every card is known" in v["en"]
