@@ -23,8 +23,7 @@ from envs.errors import MalformedInputError
 from envs.klondike import DRAW_MOVE, RECYCLE_MOVE, KlondikeGame, Move, resolve_klondike_deal
 from envs.klondike.game import DRAW_COUNTS
 from envs.klondike.layout import NUM_COLUMNS, deal_table
-from envs.klondike.solvitaire import _parse_card as parse_solvitaire_card
-from envs.klondike.solvitaire import looks_like_solvitaire
+from envs.klondike.solvitaire import load_solvitaire, looks_like_solvitaire, parse_solvitaire_card
 
 CancelToken = _native.CancelToken
 """A flag another thread may set (``token.cancel()``) to stop a running search."""
@@ -144,16 +143,7 @@ class KlondikePosition:
         (bottom to end, lower-case suit face down), ``"stock"`` (bottom to top: the last card is
         drawn first), an optional ``"waste"`` (bottom to top). Ranks 1..max_rank of each suit in
         play must all be on the table (nothing on the foundations)."""
-        if isinstance(deal, str):
-            try:
-                deal = json.loads(deal)
-            except json.JSONDecodeError as exc:
-                raise MalformedInputError(f"not a Solvitaire JSON deal: {exc}") from None
-        if not isinstance(deal, Mapping):
-            raise MalformedInputError(f"a Solvitaire deal is a JSON object, not {type(deal).__name__}")
-        extra = set(deal) - {"tableau piles", "stock", "waste", "foundations", "foundation"}
-        if extra:
-            raise MalformedInputError(f"a Solvitaire Klondike deal has no field {sorted(extra)[0]!r}")
+        deal = load_solvitaire(deal)
         for key in ("foundations", "foundation"):
             if any(deal.get(key) or ()):
                 raise MalformedInputError(f"{key!r} must be empty: give such cards in play instead")

@@ -58,8 +58,14 @@ def _card_text(card: int, face_up: bool) -> str:
     return RANK_NAMES[card >> 2] + (suit if face_up else suit.lower())
 
 
-def parse_solvitaire(deal: str | Mapping[str, object]) -> tuple[int, ...]:
-    """Read a Solvitaire JSON deal (text or an already-parsed dict); return 52 cards in deal order."""
+def parse_solvitaire_card(text: object) -> tuple[int, bool]:
+    """A Solvitaire card (``10h``, ``QS``): the card and whether it is face up (upper-case suit)."""
+    return _parse_card(text)
+
+
+def load_solvitaire(deal: str | Mapping[str, object]) -> Mapping[str, object]:
+    """The JSON object of a Solvitaire Klondike deal (text or an already-parsed dict), its field
+    names checked; what the fields hold is for the reader of each kind of deal to check."""
     if isinstance(deal, str):
         try:
             deal = json.loads(deal)
@@ -70,6 +76,12 @@ def parse_solvitaire(deal: str | Mapping[str, object]) -> tuple[int, ...]:
     unknown = set(deal) - _KEYS
     if unknown:
         raise MalformedInputError(f"a Solvitaire Klondike deal has no field {sorted(unknown)[0]!r}")
+    return deal
+
+
+def parse_solvitaire(deal: str | Mapping[str, object]) -> tuple[int, ...]:
+    """Read a Solvitaire JSON deal (text or an already-parsed dict); return 52 cards in deal order."""
+    deal = load_solvitaire(deal)
     for key in ("waste", "foundations", "foundation"):
         extra = deal.get(key, [])
         cards = extra if key == "waste" else [c for pile in extra for c in pile] if _is_list(extra) else None
@@ -117,4 +129,7 @@ def looks_like_solvitaire(spec: object) -> bool:
     """Whether ``spec`` is meant as a Solvitaire deal: a mapping, or text starting with ``{``."""
     return isinstance(spec, Mapping) or (isinstance(spec, str) and spec.lstrip().startswith("{"))
 
-__all__ = ["looks_like_solvitaire", "parse_solvitaire", "to_solvitaire", "to_solvitaire_json"]
+__all__ = [
+    "load_solvitaire", "looks_like_solvitaire", "parse_solvitaire", "parse_solvitaire_card", "to_solvitaire",
+    "to_solvitaire_json",
+]
