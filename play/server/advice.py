@@ -29,7 +29,6 @@ from agents.variants import find_variant
 from envs.pyramid import DRAW_MOVE, PyramidGame
 from envs.pyramid.actions import NUM_ACTIONS, action_to_move, fill_action_mask
 from envs.pyramid.observation import observe
-from play.server.session import PlaySession
 from play.server.wording import describe_move
 
 PREFERRED_AGENT = "ppo"
@@ -131,8 +130,9 @@ class VerdictJob:
 
     key: tuple[object, ...]
     token: CancelToken
-    future: Future[PlayVerdict]
-    game: PyramidGame = field(repr=False)
+    future: Future[Any]
+    game: Any = field(repr=False)
+    """The copy of the game the search ran on."""
 
 
 def position_key(game: PyramidGame) -> tuple[object, ...]:
@@ -141,17 +141,39 @@ def position_key(game: PyramidGame) -> tuple[object, ...]:
 
 
 class VerdictService:
-    """Runs verdict searches in worker threads, one job per session at a time."""
+    """Runs verdict searches in worker threads, one job per session at a time.
+
+    A job is keyed by what its verdict depends on (:meth:`position_key`); asking again for the
+    same key reuses it, a new key cancels the old search. The hooks below are Pyramid's;
+    :class:`play.server.klondike_advice.KlondikeVerdictService` overrides them for Klondike.
+    """
+
+    thread_name_prefix = "verdict"
 
     def __init__(self, limits: SearchLimits | None = None, workers: int = 2) -> None:
         self.limits = limits or SearchLimits(time_limit=10.0, max_memory_bytes=256 << 20)
-        self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="verdict")
+        self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix=self.thread_name_prefix)
         self._jobs: dict[str, VerdictJob] = {}
         self._lock = threading.Lock()
 
-    def request(self, session: PlaySession) -> VerdictJob:
+    # ------------------------------------------------------------ per-game hooks
+    def position_key(self, game: Any) -> tuple[object, ...]:
+        return position_key(game)
+
+    def search(self, game: Any, token: CancelToken) -> Any:
+        return play_verdict(game, limits=self.limits, cancel=token)
+
+    def to_json(self, verdict: Any, game: Any) -> dict[str, Any]:
+        return verdict_json(verdict, game)
+
+    def checking_json(self) -> dict[str, Any]:
+        en, ja = VERDICT_TEXT["checking"]
+        return {"status": "checking", "en": en, "ja": ja, "reason": None}
+
+    # ------------------------------------------------------------ the jobs
+    def request(self, session: Any) -> VerdictJob:
         """Start a search for the session's position unless one is running or done for it."""
-        key = position_key(session.game)
+        key = self.position_key(session.game)
         with self._lock:
             job = self._jobs.get(session.session_id)
             if job is not None and job.key == key:
@@ -160,7 +182,7 @@ class VerdictService:
                 job.token.cancel()
             game = session.game.copy()
             token = CancelToken()
-            future = self._pool.submit(play_verdict, game, limits=self.limits, cancel=token)
+            future = self._pool.submit(self.search, game, token)
             job = self._jobs[session.session_id] = VerdictJob(key, token, future, game)
             return job
 
@@ -171,13 +193,13 @@ class VerdictService:
         if job is not None:
             job.token.cancel()
 
-    def current(self, session: PlaySession, wait: float = 0.0) -> dict[str, Any] | None:
+    def current(self, session: Any, wait: float = 0.0) -> dict[str, Any] | None:
         """The verdict of the session's current position: finished, ``checking``, or ``None`` if not asked.
 
         Waits up to ``wait`` seconds for a running search, without holding the session's lock.
         """
         with session.lock:
-            key = position_key(session.game)
+            key = self.position_key(session.game)
         with self._lock:
             job = self._jobs.get(session.session_id)
         if job is None or job.key != key:
@@ -188,9 +210,8 @@ class VerdictService:
         except FutureTimeout:
             verdict = None
         if verdict is None:
-            en, ja = VERDICT_TEXT["checking"]
-            return {"status": "checking", "en": en, "ja": ja, "reason": None}
-        return verdict_json(verdict, job.game)
+            return self.checking_json()
+        return self.to_json(verdict, job.game)
 
     def shutdown(self) -> None:
         with self._lock:
@@ -200,4 +221,4 @@ class VerdictService:
         self._pool.shutdown(wait=True, cancel_futures=True)
 
 
-__all__ = ["HintAdvisor", "VerdictService", "observation_of", "position_key", "verdict_json"]
+__all__ = ["HintAdvisor", "VerdictJob", "VerdictService", "observation_of", "position_key", "verdict_json"]

@@ -17,9 +17,7 @@ discarded when the position changes.
 from __future__ import annotations
 
 import threading
-from concurrent.futures import Future, ThreadPoolExecutor
-from concurrent.futures import TimeoutError as FutureTimeout
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -35,7 +33,8 @@ from envs.klondike.actions import ACTION_INDEX, NUM_ACTIONS, move_of
 from envs.klondike.messages import Notice
 from envs.klondike.moves import DRAW, RECYCLE
 from envs.klondike.observer import observe
-from play.server.klondike_session import KlondikeSession, move_source, move_target
+from play.server.advice import VerdictService
+from play.server.klondike_session import move_source, move_target
 
 VARIANT = "klondike-draw3"
 PREFERRED_AGENT = "ppo"
@@ -166,67 +165,23 @@ def position_key(game: KlondikeGame) -> tuple[object, ...]:
     return (game.key(), tuple(game.best), game.seen)
 
 
-@dataclass
-class VerdictJob:
-    key: tuple[object, ...]
-    token: CancelToken
-    future: Future[KlondikeVerdict]
-    game: KlondikeGame = field(repr=False)
+class KlondikeVerdictService(VerdictService):
+    """The play server's verdict jobs (:class:`play.server.advice.VerdictService`) for Klondike."""
 
+    thread_name_prefix = "klondike-verdict"
 
-class KlondikeVerdictService:
-    """Runs verdict searches in worker threads, one job per session at a time."""
+    def position_key(self, game: KlondikeGame) -> tuple[object, ...]:
+        return position_key(game)
 
-    def __init__(self, limits: SearchLimits | None = None, workers: int = 2) -> None:
-        self.limits = limits or SearchLimits(time_limit=10.0, max_memory_bytes=256 << 20)
-        self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="klondike-verdict")
-        self._jobs: dict[str, VerdictJob] = {}
-        self._lock = threading.Lock()
+    def search(self, game: KlondikeGame, token: CancelToken) -> KlondikeVerdict:
+        return klondike_verdict(game, self.limits, token)
 
-    def request(self, session: KlondikeSession) -> VerdictJob:
-        """Start a search for the session's position unless one is running or done for it."""
-        key = position_key(session.game)
-        with self._lock:
-            job = self._jobs.get(session.session_id)
-            if job is not None and job.key == key:
-                return job
-            if job is not None:
-                job.token.cancel()
-            game = session.game.copy()
-            token = CancelToken()
-            future = self._pool.submit(klondike_verdict, game, self.limits, token)
-            job = self._jobs[session.session_id] = VerdictJob(key, token, future, game)
-            return job
-
-    def discard(self, session_id: str) -> None:
-        """Cancel and forget the session's search (its position changed, or it was evicted)."""
-        with self._lock:
-            job = self._jobs.pop(session_id, None)
-        if job is not None:
-            job.token.cancel()
-
-    def current(self, session: KlondikeSession, wait: float = 0.0) -> dict[str, Any] | None:
-        """The verdict of the current position: finished, ``checking``, or ``None`` if not asked."""
-        with self._lock:
-            job = self._jobs.get(session.session_id)
-        if job is None or job.key != position_key(session.game):
-            return None
-        try:
-            verdict = job.future.result(timeout=wait) if wait > 0 else (
-                job.future.result() if job.future.done() else None)
-        except FutureTimeout:
-            verdict = None
-        if verdict is None:
-            en, ja = VERDICT_TEXT["checking"]
-            return {"status": "checking", "basis": None, "en": en, "ja": ja, "reason": None}
+    def to_json(self, verdict: KlondikeVerdict, game: KlondikeGame) -> dict[str, Any]:
         return verdict_json(verdict)
 
-    def shutdown(self) -> None:
-        with self._lock:
-            jobs, self._jobs = list(self._jobs.values()), {}
-        for job in jobs:
-            job.token.cancel()
-        self._pool.shutdown(wait=True, cancel_futures=True)
+    def checking_json(self) -> dict[str, Any]:
+        en, ja = VERDICT_TEXT["checking"]
+        return {"status": "checking", "basis": None, "en": en, "ja": ja, "reason": None}
 
 
 __all__ = ["VERDICT_TEXT", "KlondikeHintAdvisor", "KlondikeVerdict", "KlondikeVerdictService", "all_known",

@@ -24,7 +24,7 @@ import threading
 from dataclasses import dataclass, field
 
 from envs.cards import SUITS, card_name
-from envs.errors import IllegalMoveError, MalformedInputError
+from envs.errors import MalformedInputError
 from envs.klondike import KlondikeGame, Move, Refusal
 from envs.klondike.moves import (
     COLUMN_COLUMN,
@@ -33,7 +33,7 @@ from envs.klondike.moves import (
     WASTE_COLUMN,
     WASTE_FOUNDATION,
 )
-from play.server.session import NOTHING_TO_REDO, NOTHING_TO_UNDO, ActionRefused, Notice
+from play.server.session import ActionRefused, HistoryActions, Notice
 
 _PLACE = re.compile(r"(stock|waste|f[cdhs]?|c([1-7])(?::(\d{1,2}))?)")
 
@@ -115,7 +115,7 @@ def legal_targets(game: KlondikeGame) -> dict[str, list[dict[str, str]]]:
 
 
 @dataclass
-class KlondikeSession:
+class KlondikeSession(HistoryActions):
     """A Klondike game and everything the page needs besides it (counts never go down)."""
 
     game: KlondikeGame
@@ -237,45 +237,6 @@ class KlondikeSession:
             raise ActionRefused(NO_FINISH)
         self._play(move)
         return move
-
-    def undo(self) -> None:
-        if not self.game.moves_played:
-            raise ActionRefused(NOTHING_TO_UNDO)
-        self.game.pop()
-        self._changed()
-
-    def redo(self) -> None:
-        if not self.game.redo_moves:
-            raise ActionRefused(NOTHING_TO_REDO)
-        self.game.redo()
-        self._changed()
-
-    def restart(self) -> None:
-        """Back to the first position (what was seen stays seen)."""
-        if not self.game.moves_played:
-            self.clear()
-            return
-        self.game.restart()
-        self._changed()
-
-    def clear(self) -> None:
-        """Esc: drop the selection, the hint and the message."""
-        self.selected = None
-        self.hint = None
-        self.notice = None
-
-    def restore(self, history: list[Move], redo: list[Move], seen: list[int]) -> None:
-        """Replay a saved game: ``history`` played, then ``redo`` (next first) played and undone."""
-        game = self.game
-        try:
-            for move in [*history, *redo]:
-                game.push(move)
-        except IllegalMoveError as exc:
-            raise MalformedInputError(f"the saved game does not replay: {exc}") from None
-        for _ in redo:
-            game.pop()
-        for card in seen:
-            game.seen |= 1 << card
 
     # ------------------------------------------------------------ helpers
     def _still_there(self) -> bool:

@@ -18,6 +18,7 @@ import secrets
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from typing import Any
 
 from envs.cards import rank
 from envs.errors import IllegalMoveError, MalformedInputError, SolitaireError
@@ -80,8 +81,64 @@ def covered_detail(game: PyramidGame, pos: int) -> tuple[str, str]:
     return en, ja
 
 
+class HistoryActions:
+    """Undo, redo, restart, clear and restoring a save: the same for every game's session.
+
+    A session class using it has ``game`` (an engine with ``push``, ``pop``, ``redo``,
+    ``restart``, ``moves_played``, ``redo_moves`` and the ``seen`` bitmask), ``selected``,
+    ``hint``, ``notice`` and ``_changed()`` (called after the board changed).
+    """
+
+    game: Any
+    selected: Any
+    hint: Any
+    notice: Any
+
+    def _changed(self) -> None:
+        raise NotImplementedError
+
+    def undo(self) -> None:
+        if not self.game.moves_played:
+            raise ActionRefused(NOTHING_TO_UNDO)
+        self.game.pop()
+        self._changed()
+
+    def redo(self) -> None:
+        if not self.game.redo_moves:
+            raise ActionRefused(NOTHING_TO_REDO)
+        self.game.redo()
+        self._changed()
+
+    def restart(self) -> None:
+        """Back to the deal's first position (the engine's restart: what was seen stays seen)."""
+        if not self.game.moves_played:
+            self.clear()
+            return
+        self.game.restart()
+        self._changed()
+
+    def clear(self) -> None:
+        """Esc: drop the selection, the hint and the message."""
+        self.selected = None
+        self.hint = None
+        self.notice = None
+
+    def restore(self, history: list[Any], redo: list[Any], seen: list[int]) -> None:
+        """Replay a saved game: ``history`` played, then ``redo`` (next first) played and undone."""
+        game = self.game
+        try:
+            for move in [*history, *redo]:
+                game.push(move)
+        except IllegalMoveError as exc:
+            raise MalformedInputError(f"the saved game does not replay: {exc}") from None
+        for _ in redo:
+            game.pop()
+        for card in seen:
+            game.seen |= 1 << card
+
+
 @dataclass
-class PlaySession:
+class PlaySession(HistoryActions):
     """A game and everything the page needs besides it (counts never go down)."""
 
     game: PyramidGame
@@ -155,45 +212,6 @@ class PlaySession:
 
     def recycle(self) -> None:
         self.play(RECYCLE_MOVE)
-
-    def undo(self) -> None:
-        if not self.game.moves_played:
-            self._refuse(NOTHING_TO_UNDO)
-        self.game.pop()
-        self._changed()
-
-    def redo(self) -> None:
-        if not self.game.redo_moves:
-            self._refuse(NOTHING_TO_REDO)
-        self.game.redo()
-        self._changed()
-
-    def restart(self) -> None:
-        """Back to the deal's first position (the engine's restart: what was seen stays seen)."""
-        if not self.game.moves_played:
-            self.clear()
-            return
-        self.game.restart()
-        self._changed()
-
-    def clear(self) -> None:
-        """Esc: drop the selection, the hint and the message."""
-        self.selected = None
-        self.hint = None
-        self.notice = None
-
-    def restore(self, history: list[Move], redo: list[Move], seen: list[int]) -> None:
-        """Replay a saved game: ``history`` played, then ``redo`` (next first) played and undone."""
-        game = self.game
-        try:
-            for move in [*history, *redo]:
-                game.push(move)
-        except IllegalMoveError as exc:
-            raise MalformedInputError(f"the saved game does not replay: {exc}") from None
-        for _ in redo:
-            game.pop()
-        for card in seen:
-            game.seen |= 1 << card
 
     # ------------------------------------------------------------ helpers
     def _select(self, place: int) -> None:
