@@ -67,6 +67,7 @@ kl::SolveOptions klondike_options(int draw_count, std::uint64_t order_seed, bool
   options.draw_count = draw_count;
   options.order_seed = order_seed;
   options.safe_foundation_moves = options.partial_run_rule = options.canonical_lifts = dominances;
+  options.kings_follow_emptying = dominances;
   return options;
 }
 

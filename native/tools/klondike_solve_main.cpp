@@ -1,7 +1,8 @@
 // Development driver for the Klondike solver: solves positions read one per line.
 //
 //   klondike_solve [--draw N] [--time S] [--cpu-time] [--states N] [--memory MIB] [--seed N]
-//                  [--no-safe] [--no-partial] [--no-lifts] [--no-dead-end] [--no-restarts]
+//                  [--no-safe] [--no-partial] [--no-lifts] [--no-king-chains]
+//                  [--no-dead-end] [--dead-end-in-search] [--no-restarts]
 //                  [--line] [--check] < positions.txt
 //
 // Each input line is "NAME FIELDS...", FIELDS being a position in the text form of
@@ -53,8 +54,8 @@ const char* stop_name(kl::StopReason r) {
 
 int usage() {
   std::cerr << "usage: klondike_solve [--draw N] [--time S] [--cpu-time] [--states N] [--memory MIB]\n"
-               "                      [--seed N] [--no-safe] [--no-partial] [--no-lifts] [--no-dead-end]\n"
-               "                      [--dead-end-in-search]\n"
+               "                      [--seed N] [--no-safe] [--no-partial] [--no-lifts] [--no-king-chains]\n"
+               "                      [--no-dead-end] [--dead-end-in-search]\n"
                "                      [--no-restarts] [--line] [--check] < positions\n";
   return 2;
 }
@@ -86,6 +87,8 @@ int main(int argc, char** argv) {
       options.partial_run_rule = false;
     } else if (arg == "--no-lifts") {
       options.canonical_lifts = false;
+    } else if (arg == "--no-king-chains") {
+      options.kings_follow_emptying = false;
     } else if (arg == "--no-dead-end") {
       options.dead_end_check = false;
     } else if (arg == "--dead-end-in-search") {

@@ -78,6 +78,7 @@ void Board::apply(Step& step) {
   const int dst = step.dst;
   step.prev_cursor = static_cast<std::uint8_t>(cursor_);
   step.flipped = 0;
+  touch(step);
   switch (step.kind) {
     case StepKind::column_to_foundation: {
       step.card = cards_[src][len_[src] - 1];
@@ -132,6 +133,7 @@ void Board::undo(const Step& step) {
     len_[to_col] = static_cast<std::uint8_t>(len_[to_col] + count);
     len_[from_col] = static_cast<std::uint8_t>(start);
   };
+  touch(step);
   switch (step.kind) {
     case StepKind::column_to_foundation:
       restore_flip(src, step.flipped);
@@ -187,7 +189,8 @@ StateKey Board::key() const {
   std::array<std::uint32_t, kMaxColumns> free_fields{};
   int free_count = 0;
   for (int col = 0; col < num_columns_; ++col) {
-    fields[col] = column_field(col);
+    if ((dirty_ >> col) & 1u) fields_[col] = column_field(col);
+    fields[col] = fields_[col];
     if (locked_[col] == 0) {
       free_slots[free_count] = col;
       free_fields[free_count++] = fields[col];
@@ -202,6 +205,7 @@ StateKey Board::key() const {
     }
     for (int i = 0; i < free_count; ++i) fields[free_slots[i]] = free_fields[i];
   }
+  dirty_ = 0;
   StateKey key;
   for (int col = 0; col < num_columns_; ++col) key.put(28 * col, 28, fields[col]);
   key.put(196, 52, talon_mask_);

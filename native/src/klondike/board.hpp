@@ -60,6 +60,24 @@ class Board {
   void take_talon(Step& step);  // removes T[q-1] into step.card/origin; cursor becomes q - 1
   void put_back_talon(const Step& step);
   std::uint32_t column_field(int col) const;
+  // Marks the columns a step changes, so that key() recomputes only their fields.
+  void touch(const Step& step) {
+    switch (step.kind) {
+      case StepKind::talon_to_foundation:
+        break;
+      case StepKind::column_to_foundation:
+        dirty_ |= 1u << step.src;
+        break;
+      case StepKind::talon_to_column:
+      case StepKind::foundation_to_column:
+        dirty_ |= 1u << step.dst;
+        break;
+      case StepKind::column_to_column:
+      case StepKind::partial_to_foundation:
+        dirty_ |= (1u << step.src) | (1u << step.dst);
+        break;
+    }
+  }
 
   int num_columns_ = 0;
   int draw_ = 3;
@@ -76,6 +94,8 @@ class Board {
   int talon_n_ = 0;
   int cursor_ = 0;
   std::array<int, kNumSuits> found_{};
+  mutable std::array<std::uint32_t, kMaxColumns> fields_{};  // column_field() as of the last key()
+  mutable std::uint32_t dirty_ = ~0u;                         // columns whose field may have changed
 };
 
 }  // namespace solitaire::klondike

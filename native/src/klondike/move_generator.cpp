@@ -57,6 +57,8 @@ bool MoveGenerator::lifted_at_once(const Board& board, int col) const {
 
 bool MoveGenerator::forced_step(const Board& board, Step& step) const {
   for (int col = 0; col < board.num_columns(); ++col) {
+    const Card end = board.end_card(col);
+    if (end < 0 || !board.goes_up(end)) continue;  // the common case, without a call
     if (lifted_at_once(board, col)) {
       step = make_step(StepKind::column_to_foundation, col, 0, 1, 0);
       step.is_auto = 1;
@@ -135,6 +137,48 @@ void MoveGenerator::extend_chain(Board& board, int col, std::vector<Step>& chain
   }
 }
 
+void MoveGenerator::emit_king_into(Board& board, const Step& empty) {
+  const int col = empty.src;
+  Step applied = empty;
+  board.apply(applied);
+  const int king = board.max_rank();
+  Step first = empty;
+  first.chained = 1;
+  // A King from the talon.
+  const std::uint64_t reach = reachable_cursors(board.talon_size(), board.cursor(), board.draw_count());
+  for (int q = 1; q <= board.talon_size(); ++q) {
+    if (((reach >> q) & 1) == 0 || rank_of(board.talon_card(q)) != king) continue;
+    buckets_[kEmptying].push_back(first);
+    buckets_[kEmptying].push_back(make_step(StepKind::talon_to_column, 0, col, 1, q));
+  }
+  // A run headed by a King with something under it (rule 4), from any other column.
+  for (int src = 0; src < board.num_columns(); ++src) {
+    const int lock = board.locked(src);
+    if (src == col || board.length(src) == 0 || lock == 0 || rank_of(board.at(src, lock)) != king) continue;
+    buckets_[kEmptying].push_back(first);
+    buckets_[kEmptying].push_back(make_step(StepKind::column_to_column, src, col, board.length(src) - lock, 0));
+  }
+  // A King from its foundation (rule 2: not one the safe rule would send back up), alone or, where
+  // rule 6 would lift it again, in a chain that puts a card on it.
+  const bool dominance = options_.safe_foundation_moves;
+  for (int s = 0; s < kNumSuits; ++s) {
+    if (!board.suit_in_play(s) || board.foundation(s) != king) continue;
+    if (dominance && is_safe_to_foundation(board, make_card(king, s))) continue;
+    Step down = make_step(StepKind::foundation_to_column, s, col, 1, 0);
+    board.apply(down);
+    if (options_.canonical_lifts && lifted_at_once(board, col)) {
+      std::vector<Step> chain{first, down};
+      chain.back().chained = 1;
+      extend_chain(board, col, chain, 1);
+    } else {
+      buckets_[kEmptying].push_back(first);
+      buckets_[kEmptying].push_back(make_step(StepKind::foundation_to_column, s, col, 1, 0));
+    }
+    board.undo(down);
+  }
+  board.undo(applied);
+}
+
 bool MoveGenerator::king_could_use_empty_column(const Board& board) const {
   const int king = board.max_rank();
   for (int col = 0; col < board.num_columns(); ++col) {
@@ -151,7 +195,7 @@ bool MoveGenerator::king_could_use_empty_column(const Board& board) const {
   return false;
 }
 
-void MoveGenerator::generate(const Board& board, std::vector<Step>& out) {
+void MoveGenerator::generate(Board& board, std::vector<Step>& out) {
   for (auto& b : buckets_) b.clear();
   const int ncols = board.num_columns();
   const int king = board.max_rank();
@@ -206,7 +250,12 @@ void MoveGenerator::generate(const Board& board, std::vector<Step>& out) {
           }
           if (!emptying_useful) continue;  // an empty column would serve no King
           for_each_target(head, src, [&](int dst) {
-            buckets_[kEmptying].push_back(make_step(StepKind::column_to_column, src, dst, count, 0));
+            const Step empty = make_step(StepKind::column_to_column, src, dst, count, 0);
+            if (options_.kings_follow_emptying) {
+              emit_king_into(board, empty);  // rule 8
+            } else {
+              buckets_[kEmptying].push_back(empty);
+            }
           });
         } else {
           for_each_target(head, src, [&](int dst) {
@@ -225,10 +274,15 @@ void MoveGenerator::generate(const Board& board, std::vector<Step>& out) {
       }
     }
   }
-  // Whole-run moves that turn a card over: the column with more face-down cards first.
-  std::stable_sort(buckets_[kReveal].begin(), buckets_[kReveal].end(), [&](const Step& a, const Step& b) {
-    return board.locked(a.src) > board.locked(b.src);
-  });
+  // Whole-run moves that turn a card over: the column with more face-down cards first (a stable
+  // insertion sort: the lists are short).
+  std::vector<Step>& reveal = buckets_[kReveal];
+  for (std::size_t i = 1; i < reveal.size(); ++i) {
+    const Step step = reveal[i];
+    std::size_t j = i;
+    for (; j > 0 && board.locked(reveal[j - 1].src) < board.locked(step.src); --j) reveal[j] = reveal[j - 1];
+    reveal[j] = step;
+  }
 
   const std::uint64_t reach = reachable_cursors(board.talon_size(), board.cursor(), board.draw_count());
   for (int q = 1; q <= board.talon_size(); ++q) {
@@ -255,16 +309,16 @@ void MoveGenerator::generate(const Board& board, std::vector<Step>& out) {
         buckets_[kWorryBack].push_back(down);
         return;
       }
-      Board scratch = board;
       Step applied = down;
-      scratch.apply(applied);
-      if (!lifted_at_once(scratch, dst)) {
+      board.apply(applied);
+      if (!lifted_at_once(board, dst)) {
         buckets_[kWorryBack].push_back(down);
-        return;
+      } else {
+        // Brought down alone it would go straight back up: it comes down only to take a card.
+        chain_.assign(1, down);
+        extend_chain(board, dst, chain_, 1);
       }
-      // Brought down alone it would go straight back up: it comes down only to take a card.
-      chain_.assign(1, down);
-      extend_chain(scratch, dst, chain_, 1);
+      board.undo(applied);
     });
   }
 

@@ -24,10 +24,14 @@ class MoveGenerator {
   // face-down card up, other foundation moves, partial runs that free a foundation card, talon
   // cards to columns, foundation cards coming back down, and last runs that empty a column.
   // A move is one step, or several chained ones (Step::chained).
-  void generate(const Board& board, std::vector<Step>& out);
+  // `board` is changed while the moves are listed and left as it was.
+  void generate(Board& board, std::vector<Step>& out);
 
  private:
   bool king_could_use_empty_column(const Board& board) const;
+  // Rule 8: emits `empty` (a whole run that leaves its column empty) chained with each move
+  // that puts a King into that column next.
+  void emit_king_into(Board& board, const Step& empty);
   // Whether the end card of `col` is a forced step (rules 1 and 6).
   bool lifted_at_once(const Board& board, int col) const;
   // Chains of foundation cards brought down, each onto the one before, the first onto the end of

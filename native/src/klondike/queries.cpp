@@ -25,7 +25,7 @@ void check(const Position& position, int draw_count) {
 
 std::vector<std::vector<Action>> generated_moves(const Position& position, const SolveOptions& options) {
   check(position, options.draw_count);
-  const Board board(position, options.draw_count);
+  Board board(position, options.draw_count);
   MoveGenerator generator(options);
   std::vector<Step> steps;
   generator.generate(board, steps);

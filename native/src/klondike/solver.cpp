@@ -24,6 +24,82 @@ struct KeyHash {
 
 constexpr int kMaxPhaseDoublings = 40;
 
+// The depth-first indexes of the pending states that the table holds, by table slot: a small
+// open-addressing map (the pending states are few next to the table), so that the table itself
+// holds keys only and a probe touches one cache line.
+class PendingIndexes {
+ public:
+  PendingIndexes() { reset(64); }
+
+  void clear() { reset(64); }
+
+  void put(std::size_t slot, std::uint32_t index) {
+    if ((size_ + 1) * 2 > keys_.size()) grow();
+    std::size_t i = home(slot);
+    while (keys_[i] != kEmpty && keys_[i] != slot) i = (i + 1) & mask_;
+    if (keys_[i] == kEmpty) ++size_;
+    keys_[i] = slot;
+    values_[i] = index;
+  }
+
+  bool get(std::size_t slot, std::uint32_t& index) const {
+    for (std::size_t i = home(slot); keys_[i] != kEmpty; i = (i + 1) & mask_) {
+      if (keys_[i] == slot) {
+        index = values_[i];
+        return true;
+      }
+    }
+    return false;
+  }
+
+  void erase(std::size_t slot) {
+    std::size_t hole = home(slot);
+    while (keys_[hole] != slot) {
+      if (keys_[hole] == kEmpty) return;
+      hole = (hole + 1) & mask_;
+    }
+    keys_[hole] = kEmpty;
+    --size_;
+    for (std::size_t i = (hole + 1) & mask_; keys_[i] != kEmpty; i = (i + 1) & mask_) {
+      const std::size_t h = home(keys_[i]);
+      // The entry at i stays when its home lies cyclically in (hole, i].
+      if (((i - h) & mask_) < ((i - hole) & mask_)) continue;
+      keys_[hole] = keys_[i];
+      values_[hole] = values_[i];
+      keys_[i] = kEmpty;
+      hole = i;
+    }
+  }
+
+ private:
+  static constexpr std::size_t kEmpty = ~std::size_t{0};
+
+  std::size_t home(std::size_t slot) const {
+    return static_cast<std::size_t>((static_cast<std::uint64_t>(slot) * 0x9E3779B97F4A7C15ULL) >> 20) & mask_;
+  }
+  void reset(std::size_t capacity) {
+    keys_.assign(capacity, kEmpty);
+    values_.assign(capacity, 0);
+    mask_ = capacity - 1;
+    size_ = 0;
+  }
+  void grow() {
+    std::vector<std::size_t> keys;
+    std::vector<std::uint32_t> values;
+    keys.swap(keys_);
+    values.swap(values_);
+    reset(keys.size() * 2);
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+      if (keys[i] != kEmpty) put(keys[i], values[i]);
+    }
+  }
+
+  std::vector<std::size_t> keys_;
+  std::vector<std::uint32_t> values_;
+  std::size_t mask_ = 0;
+  std::size_t size_ = 0;
+};
+
 // Depth-first search over compound steps, iterative so that no position can overflow the call
 // stack. The current line is `path_` (forced steps included); the untried alternatives of every
 // state on it live in `moves_`, delimited by the frames.
@@ -98,8 +174,7 @@ class Search {
   };
   struct Pending {  // a state whose component is not closed yet
     StateKey key;
-    std::size_t slot;  // in the table as of `generation`; npos when not recorded
-    std::uint64_t generation;
+    std::size_t slot;  // in the table (kept up to date when slots move); npos when not recorded
     std::uint32_t index;
   };
 
@@ -173,13 +248,19 @@ class Search {
     if (board_.won()) return Entered::won;
     const StateKey key = board_.key();
     const std::uint32_t index = next_index_++;
-    const VisitedTable::Probe probe = table_.insert(key, index);
+    const VisitedTable::Probe probe = table_.insert(key);
+    if (table_.generation() != generation_) relocate_pending();
     std::size_t slot = probe.slot;
     switch (probe.result) {
       case VisitedTable::Insert::added:
+        pending_indexes_.put(slot, index);
         break;
       case VisitedTable::Insert::present:
-        if (!table_.is_lost(slot)) reach_back(table_.tag(slot));  // a cycle to a pending state
+        if (!table_.is_lost(slot)) {  // a cycle to a pending state
+          std::uint32_t pending_index = 0;  // not found cannot happen; 0 would close nothing
+          pending_indexes_.get(slot, pending_index);
+          reach_back(pending_index);
+        }
         undo_to(mark);
         return Entered::seen;
       case VisitedTable::Insert::full: {
@@ -195,7 +276,7 @@ class Search {
         break;
       }
     }
-    pending_.push_back(Pending{key, slot, table_.generation(), index});
+    pending_.push_back(Pending{key, slot, index});
     const std::size_t begin = moves_.size();
     // A state that the relaxed game proves lost gets no moves: it closes at once, lost (exact).
     // Only after moves that put cards on columns: other moves only give the relaxed game more.
@@ -219,8 +300,8 @@ class Search {
         if (p.slot == VisitedTable::npos) {
           unrecorded_.erase(p.key);
         } else {
-          const std::size_t slot = p.generation == table_.generation() ? p.slot : table_.find(p.key);
-          if (slot != VisitedTable::npos) table_.mark_lost(slot);
+          table_.mark_lost(p.slot);
+          pending_indexes_.erase(p.slot);
         }
         if (p.index == f.index) break;
       }
@@ -262,7 +343,20 @@ class Search {
     frames_.clear();
     pending_.clear();
     unrecorded_.clear();
+    pending_indexes_.clear();
     table_.purge_unproven();
+    generation_ = table_.generation();
+  }
+
+  // The table grew and its slots moved: find the pending states' new slots.
+  void relocate_pending() {
+    generation_ = table_.generation();
+    pending_indexes_.clear();
+    for (Pending& p : pending_) {
+      if (p.slot == VisitedTable::npos) continue;
+      p.slot = table_.find(p.key);
+      pending_indexes_.put(p.slot, p.index);
+    }
   }
 
   const Board root_;
@@ -276,6 +370,8 @@ class Search {
   std::vector<Step> moves_;
   std::vector<Frame> frames_;
   std::vector<Pending> pending_;
+  PendingIndexes pending_indexes_;
+  std::uint64_t generation_ = 0;  // the table's generation that the pending slots refer to
   std::uint32_t next_index_ = 1;
   std::uint64_t states_ = 0;
   std::uint64_t phase_states_ = 0;

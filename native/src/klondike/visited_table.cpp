@@ -37,14 +37,8 @@ void* zeroed(std::size_t bytes) {
 
 bool VisitedTable::allocate(std::size_t capacity) {
   auto* slots = static_cast<StateKey*>(zeroed(capacity * sizeof(StateKey)));
-  auto* tags = static_cast<std::uint32_t*>(zeroed(capacity * sizeof(std::uint32_t)));
-  if (slots == nullptr || tags == nullptr) {
-    std::free(slots);
-    std::free(tags);
-    return false;
-  }
+  if (slots == nullptr) return false;
   slots_ = slots;
-  tags_ = tags;
   capacity_ = capacity;
   ++generation_;
   return true;
@@ -52,9 +46,7 @@ bool VisitedTable::allocate(std::size_t capacity) {
 
 void VisitedTable::release() {
   std::free(slots_);
-  std::free(tags_);
   slots_ = nullptr;
-  tags_ = nullptr;
 }
 
 VisitedTable::VisitedTable(std::size_t max_bytes) : max_bytes_(max_bytes) {
@@ -72,8 +64,7 @@ std::size_t VisitedTable::find(const StateKey& key) const {
   }
 }
 
-void VisitedTable::rehash_from(StateKey* old_slots, std::uint32_t* old_tags, std::size_t old_capacity,
-                               bool lost_only) {
+void VisitedTable::rehash_from(StateKey* old_slots, std::size_t old_capacity, bool lost_only) {
   size_ = 0;
   for (std::size_t j = 0; j < old_capacity; ++j) {
     const StateKey& key = old_slots[j];
@@ -81,7 +72,6 @@ void VisitedTable::rehash_from(StateKey* old_slots, std::uint32_t* old_tags, std
     std::size_t i = home(key);
     while (!slots_[i].empty()) i = (i + 1 == capacity_) ? 0 : i + 1;
     slots_[i] = key;
-    tags_[i] = old_tags[j];
     ++size_;
   }
 }
@@ -93,52 +83,49 @@ bool VisitedTable::grow() {
   const std::size_t target = std::min({capacity_ * 2, room, kMaxSlots});
   if (target < capacity_ + capacity_ / 8) return false;
   StateKey* old_slots = slots_;
-  std::uint32_t* old_tags = tags_;
   const std::size_t old_capacity = capacity_;
   if (!allocate(target)) {
     slots_ = old_slots;
-    tags_ = old_tags;
     return false;
   }
-  rehash_from(old_slots, old_tags, old_capacity, false);
+  rehash_from(old_slots, old_capacity, false);
   std::free(old_slots);
-  std::free(old_tags);
   return true;
 }
 
 void VisitedTable::purge_unproven() {
-  // Compact in place through a copy of the lost entries (they are few next to the table).
-  std::size_t lost = 0;
-  for (std::size_t j = 0; j < capacity_; ++j) lost += (slots_[j].w[3] & StateKey::kLostBit) != 0;
-  StateKey* keep = static_cast<StateKey*>(std::malloc(std::max<std::size_t>(lost, 1) * sizeof(StateKey)));
-  std::uint32_t* keep_tags =
-      static_cast<std::uint32_t*>(std::malloc(std::max<std::size_t>(lost, 1) * sizeof(std::uint32_t)));
-  if (keep == nullptr || keep_tags == nullptr) {  // no room to keep them: forget everything
-    std::free(keep);
-    std::free(keep_tags);
-    lost = 0;
-    keep = nullptr;
-    keep_tags = nullptr;
-  } else {
-    std::size_t k = 0;
-    for (std::size_t j = 0; j < capacity_; ++j) {
-      if ((slots_[j].w[3] & StateKey::kLostBit) != 0) {
-        keep[k] = slots_[j];
-        keep_tags[k++] = tags_[j];
-      }
+  // In place, without touching the lost entries' memory more than once: every entry not marked
+  // lost is deleted by backward shifting (linear probing's deletion), so the lost ones stay
+  // findable. An entry only ever moves back into a hole at or after the scan position (or into
+  // one before it that is re-examined), so every entry is looked at.
+  std::size_t j = 0;
+  while (j < capacity_) {
+    if (slots_[j].empty() || (slots_[j].w[3] & StateKey::kLostBit) != 0) {
+      ++j;
+      continue;
     }
+    erase_slot(j);  // position j now holds another entry, or nothing: look again
   }
-  std::memset(static_cast<void*>(slots_), 0, capacity_ * sizeof(StateKey));
-  std::memset(tags_, 0, capacity_ * sizeof(std::uint32_t));
   ++generation_;
-  if (keep != nullptr) rehash_from(keep, keep_tags, lost, false);
-  else size_ = 0;
-  std::free(keep);
-  std::free(keep_tags);
   saturated_ = false;
 }
 
-VisitedTable::Probe VisitedTable::insert(const StateKey& key, std::uint32_t tag) {
+void VisitedTable::erase_slot(std::size_t hole) {
+  slots_[hole] = StateKey{};
+  --size_;
+  for (std::size_t i = (hole + 1 == capacity_) ? 0 : hole + 1; !slots_[i].empty();
+       i = (i + 1 == capacity_) ? 0 : i + 1) {
+    const std::size_t h = home(slots_[i]);
+    // The entry at i may fill the hole when its home is not in (hole, i] cyclically.
+    const bool stays = hole <= i ? (hole < h && h <= i) : (hole < h || h <= i);
+    if (stays) continue;
+    slots_[hole] = slots_[i];
+    slots_[i] = StateKey{};
+    hole = i;
+  }
+}
+
+VisitedTable::Probe VisitedTable::insert(const StateKey& key) {
   std::size_t i = home(key);
   for (;; i = (i + 1 == capacity_) ? 0 : i + 1) {
     const StateKey& slot = slots_[i];
@@ -146,14 +133,13 @@ VisitedTable::Probe VisitedTable::insert(const StateKey& key, std::uint32_t tag)
     if (slot == key) return {Insert::present, i};
   }
   if ((size_ + 1) * 4 > capacity_ * 3) {
-    if (grow()) return insert(key, tag);
+    if (grow()) return insert(key);
     if ((size_ + 1) * 10 > capacity_ * 9) {
       saturated_ = true;
       return {Insert::full, npos};
     }
   }
   slots_[i] = key;
-  tags_[i] = tag;
   ++size_;
   return {Insert::added, i};
 }

@@ -1,4 +1,5 @@
-// The states a search has entered, each with its depth-first index or the mark "proved lost".
+// The states a search has entered, each marked "proved lost" or not (then it is pending: the search
+// keeps its depth-first index, see solver.cpp).
 #pragma once
 
 #include <cstddef>
@@ -8,8 +9,8 @@
 
 namespace solitaire::klondike {
 
-// Open addressing with linear probing over exact 256-bit keys (32 bytes a slot) and a 32-bit
-// tag a slot (the search's index of the state). The table starts small and grows while it is
+// Open addressing with linear probing over exact 256-bit keys (32 bytes a slot, one cache line
+// per probe; the lost mark is a spare bit of the key). The table starts small and grows while it is
 // three-quarters full, to at most twice its size and never so far that the old and the new
 // table together would pass `max_bytes`. When it can grow no more it fills to 90% and then
 // refuses keys (insert() returns full): the search goes on without recording new states, which
@@ -21,22 +22,21 @@ class VisitedTable {
     Insert result;
     std::size_t slot;  // where the key is (added or present)
   };
-  static constexpr std::size_t kSlotBytes = sizeof(StateKey) + sizeof(std::uint32_t);
+  static constexpr std::size_t kSlotBytes = sizeof(StateKey);
 
   explicit VisitedTable(std::size_t max_bytes);
   ~VisitedTable();
   VisitedTable(const VisitedTable&) = delete;
   VisitedTable& operator=(const VisitedTable&) = delete;
 
-  // Adds `key` with `tag`, or finds it. Slots stay valid until the next insert that grows the
-  // table or the next purge (see generation()).
-  Probe insert(const StateKey& key, std::uint32_t tag);
+  // Adds `key`, or finds it. Slots stay valid until the next insert that grows the table or the
+  // next purge (see generation()).
+  Probe insert(const StateKey& key);
   std::size_t find(const StateKey& key) const;  // a slot, or npos
   static constexpr std::size_t npos = ~std::size_t{0};
 
   bool is_lost(std::size_t slot) const { return (slots_[slot].w[3] & StateKey::kLostBit) != 0; }
   void mark_lost(std::size_t slot) { slots_[slot].w[3] |= StateKey::kLostBit; }
-  std::uint32_t tag(std::size_t slot) const { return tags_[slot]; }
   // Forgets every state not marked lost (between restarts).
   void purge_unproven();
   // Changes whenever slots move (growth, purge).
@@ -53,10 +53,10 @@ class VisitedTable {
   bool allocate(std::size_t capacity);  // fresh zeroed arrays; false when memory is short
   void release();
   bool grow();
-  void rehash_from(StateKey* old_slots, std::uint32_t* old_tags, std::size_t old_capacity, bool lost_only);
+  void erase_slot(std::size_t slot);  // removes the entry there; later entries shift back
+  void rehash_from(StateKey* old_slots, std::size_t old_capacity, bool lost_only);
 
   StateKey* slots_ = nullptr;
-  std::uint32_t* tags_ = nullptr;
   std::size_t capacity_ = 0;
   std::size_t size_ = 0;
   std::size_t max_bytes_ = 0;

@@ -275,7 +275,7 @@ void compare_with_brute_force(const kl::Position& p, int draw, Tally& tally) {
     ++tally.dead_ends;
     CHECK(truth == Verdict::loss, "dead end on a winnable position: " + where);
   }
-  for (int variant = 0; variant < 11; ++variant) {
+  for (int variant = 0; variant < 12; ++variant) {
     kl::SolveOptions options;
     options.draw_count = draw;
     options.safe_foundation_moves = variant != 1 && variant != 3 && variant != 9;
@@ -284,6 +284,7 @@ void compare_with_brute_force(const kl::Position& p, int draw, Tally& tally) {
     options.order_seed = variant >= 4 ? static_cast<std::uint64_t>(variant * 7919) : 0;
     options.restarts = variant != 5;
     options.dead_end_check = variant != 10;
+    options.kings_follow_emptying = variant != 11;  // rule 8 off: rule 5 only
     options.dead_end_in_search = variant != 4;
     // Restart every few states: exercises the lost marks kept across restarts.
     if (variant == 6 || variant == 7) options.first_restart_states = static_cast<std::uint64_t>(variant - 4);
