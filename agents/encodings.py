@@ -15,14 +15,19 @@ the digest catches a change of the environment's own layout.
   (cards above it in its column, or its place in the waste or in the stock's draw order); then
   per column its face-down and face-up counts and whether it is empty; stock, waste and unseen
   counts; the foundations and their records; the recycle count.
+* ``pyramid-actions`` v1: the Pyramid observation followed by one feature row per legal action
+  (:mod:`agents.pyramid_actions`); it reads the action mask too, and goes with the policy of
+  :mod:`agents.action_scoring_policy`, which scores every legal action with one shared network.
 """
 
 from __future__ import annotations
 
 import hashlib
+import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
+from typing import Any, SupportsFloat
 
 import gymnasium
 import numpy as np
@@ -44,6 +49,31 @@ def _klondike_layout() -> str:
     return f"size={o.OBS_SIZE};dtype={np.dtype(o.OBS_DTYPE).name};nvec={o.OBS_NVEC.tolist()};{views}"
 
 
+def _pyramid_actions_layout() -> str:
+    from agents import pyramid_actions as a
+
+    return f"{_pyramid_layout()};slots={a.SLOTS}x{a.SLOT_WIDTH};features={','.join(a.ACTION_FEATURES)}"
+
+
+def _pyramid_actions(observation: np.ndarray, mask: np.ndarray | None) -> np.ndarray:
+    from agents.pyramid_actions import pyramid_actions
+
+    return pyramid_actions(observation, mask)
+
+
+def _pyramid_actions_size() -> int:
+    from agents.pyramid_actions import PYRAMID_ACTIONS_SIZE
+
+    return PYRAMID_ACTIONS_SIZE
+
+
+def _pyramid_actions_policy_kwargs() -> dict[str, object]:
+    from agents.pyramid_actions import SLOT_WIDTH, SLOTS
+    from envs.pyramid.observation import OBSERVATION_SIZE
+
+    return {"flat_size": OBSERVATION_SIZE, "slots": SLOTS, "slot_width": SLOT_WIDTH}
+
+
 KLONDIKE_CARD_FEATURES = (
     "column_1", "column_2", "column_3", "column_4", "column_5", "column_6", "column_7",
     "waste_top", "waste", "stock_seen", "foundation", "unknown", "depth",
@@ -53,7 +83,7 @@ KLONDIKE_GLOBALS = 7 * 3 + 3 + 4 + 4 + 1
 KLONDIKE_COMPACT_SIZE = 52 * len(KLONDIKE_CARD_FEATURES) + KLONDIKE_GLOBALS
 
 
-def klondike_compact(observation: np.ndarray) -> np.ndarray:
+def klondike_compact(observation: np.ndarray, mask: np.ndarray | None = None) -> np.ndarray:
     """The ``klondike-compact`` vector of one Klondike observation (see the module docstring)."""
     from envs.klondike.observer import EMPTY, FACE_DOWN, VIEWS
 
@@ -103,10 +133,15 @@ class Encoding:
     game: str
     layout: Callable[[], str]
     """Text describing the environment's observation layout the encoding reads."""
-    transform: Callable[[np.ndarray], np.ndarray] | None = None
-    """The function from an environment observation to the policy's input; ``None``: identity."""
+    transform: Callable[[np.ndarray, np.ndarray | None], np.ndarray] | None = None
+    """The function from an environment observation and its action mask to the policy's input;
+    ``None``: identity."""
     size: int = 0
     """Length of ``transform``'s output (a ``Box(0, 1)`` vector)."""
+    policy: str = "MlpPolicy"
+    """The stable-baselines3 policy to train with this encoding: a name, or ``module:Class``."""
+    policy_kwargs: Callable[[], dict[str, object]] | None = None
+    """Keyword arguments that policy needs beyond the training settings (its input layout)."""
 
     def digest(self) -> str:
         """A short hash of the encoding's name, version and the environment layout it reads."""
@@ -119,21 +154,46 @@ class Encoding:
             return env_space
         return gymnasium.spaces.Box(0.0, 1.0, (self.size,), np.float32)
 
-    def encode(self, observation: np.ndarray) -> np.ndarray:
-        """The policy input for one environment observation."""
-        return observation if self.transform is None else self.transform(observation)
+    def encode(self, observation: np.ndarray, mask: np.ndarray | None = None) -> np.ndarray:
+        """The policy input for one environment observation (and its action mask)."""
+        return observation if self.transform is None else self.transform(observation, mask)
 
     def wrap(self, env: gymnasium.Env) -> gymnasium.Env:
         """``env`` with observations encoded (unchanged for an identity encoding)."""
         if self.transform is None:
             return env
-        space = self.input_space(env.observation_space)
-        return gymnasium.wrappers.TransformObservation(env, self.transform, space)
+        return EncodedObservations(env, self)
+
+    def policy_class(self) -> object:
+        """The policy to give ``MaskablePPO``: a registered name or the class ``policy`` names."""
+        if ":" not in self.policy:
+            return self.policy
+        module, name = self.policy.split(":")
+        return getattr(importlib.import_module(module), name)
+
 
     def record(self, env_space: gymnasium.Space) -> dict[str, object]:
         """What a checkpoint stores about its encoding."""
         return {"name": self.name, "version": self.version, "digest": self.digest(),
                 "size": int(np.prod(self.input_space(env_space).shape))}
+
+
+class EncodedObservations(gymnasium.Wrapper):
+    """An environment whose observations are encoded with the action mask of the same step
+    (``info["action_mask"]``, which both environments provide)."""
+
+    def __init__(self, env: gymnasium.Env, encoding: Encoding) -> None:
+        super().__init__(env)
+        self.encoding = encoding
+        self.observation_space = encoding.input_space(env.observation_space)
+
+    def reset(self, **kwargs: Any) -> tuple[np.ndarray, dict[str, Any]]:
+        obs, info = self.env.reset(**kwargs)
+        return self.encoding.encode(obs, info["action_mask"]), info
+
+    def step(self, action: Any) -> tuple[np.ndarray, SupportsFloat, bool, bool, dict[str, Any]]:
+        obs, reward, terminated, truncated, info = self.env.step(action)
+        return self.encoding.encode(obs, info["action_mask"]), reward, terminated, truncated, info
 
 
 ENCODINGS: Mapping[str, Encoding] = MappingProxyType({
@@ -143,6 +203,9 @@ ENCODINGS: Mapping[str, Encoding] = MappingProxyType({
         Encoding("klondike-cards", 1, "klondike", _klondike_layout),
         Encoding("klondike-compact", 1, "klondike", _klondike_layout, klondike_compact,
                  KLONDIKE_COMPACT_SIZE),
+        Encoding("pyramid-actions", 1, "pyramid", _pyramid_actions_layout, _pyramid_actions,
+                 _pyramid_actions_size(), "agents.action_scoring_policy:ActionScoringPolicy",
+                 _pyramid_actions_policy_kwargs),
     )
 })
 DEFAULT_ENCODING: Mapping[str, str] = MappingProxyType(
@@ -159,4 +222,4 @@ def find_encoding(name: str, game: str) -> Encoding:
     return encoding
 
 
-__all__ = ["DEFAULT_ENCODING", "ENCODINGS", "Encoding", "find_encoding"]
+__all__ = ["DEFAULT_ENCODING", "ENCODINGS", "EncodedObservations", "Encoding", "find_encoding"]

@@ -192,7 +192,7 @@ class PpoPlayer(Player):
         import torch
 
         policy = self.model.policy
-        obs_tensor, _ = policy.obs_to_tensor(self.encoding.encode(observation))
+        obs_tensor, _ = policy.obs_to_tensor(self.encoding.encode(observation, mask))
         with torch.no_grad():
             distribution = policy.get_distribution(obs_tensor, action_masks=np.asarray(mask, np.bool_)[None])
             probs = distribution.distribution.probs[0].cpu().numpy().astype(np.float64)

@@ -50,7 +50,7 @@ def test_demonstrations_are_the_greedy_players_legal_moves_with_discounted_retur
 def test_fitting_makes_the_policy_play_like_greedy() -> None:
     seed_everything(0, 1)
     args = Args(game="pyramid", net_arch=(64, 64), n_envs=1, n_steps=64, batch_size=64)
-    model = new_model(args, DummyVecEnv([make_env_fn(PYRAMID, FLAT, TRAIN, True)]))
+    model = new_model(args, DummyVecEnv([make_env_fn(PYRAMID, FLAT, TRAIN, True)]), FLAT)
     demos = collect_demonstrations(PYRAMID, FLAT, 30, seed=1, gamma=args.gamma, shaped_reward=True)
     before = agreement(model, demos)
     stats = fit_to_demonstrations(model, demos, epochs=15, batch_size=128, learning_rate=3e-3, seed=0)
@@ -65,7 +65,7 @@ def test_a_warm_started_run_records_its_demonstrations(tmp_path: Path) -> None:
                 tensorboard=False, vec_env="dummy", imitation_episodes=3, imitation_epochs=1)
     result = main(args)
     record = json.loads((result.run_dir / "imitation.json").read_text())
-    assert record["episodes"] == 3 and record["steps"] > 3 and 0 <= record["greedy_wins"] <= 3
+    assert record["episodes"] == 3 and record["steps"] > 3 and 0 <= record["teacher_wins"] <= 3
 
 
 @pytest.mark.parametrize("field,value", [("imitation_episodes", -1), ("imitation_epochs", 0),

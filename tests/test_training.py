@@ -252,7 +252,7 @@ def test_shipping_takes_the_checkpoint_with_the_better_held_out_win_rate(tmp_pat
     args = tiny_args(tmp_path)
     env = DummyVecEnv([make_env_fn(PYRAMID, FLAT, TRAIN, True)])
     metadata = build_metadata(PYRAMID, FLAT, env.observation_space, {"seed": 3})
-    models = {name: new_model(args, env) for name in ("final", "best")}
+    models = {name: new_model(args, env, FLAT) for name in ("final", "best")}
     run = tmp_path / "run"
     for rates, expected in (((0.30, 0.40), "best"), ((0.40, 0.40), "final"), ((0.45, None), "final")):
         for (name, model), rate in zip(models.items(), rates, strict=True):

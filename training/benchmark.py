@@ -54,8 +54,8 @@ class Args:
     """Variant of GAME, if not in its name: 000 or 001 for pyramid, draw3 for klondike."""
     deals: str = "1-1000"
     """Deal numbers: ranges and single numbers, comma-separated (1-1000, or 1-10,42)."""
-    agents: str = ",".join(AGENT_NAMES)
-    """Agents to compare, comma-separated, from random, greedy, ppo, solver."""
+    agents: str = "random,greedy,ppo,solver"
+    """Agents to compare, comma-separated, from random, greedy, ppo, solver and pimc (Pyramid)."""
     checkpoint: Path | None = None
     """Checkpoint for the ppo agent (default: the shipped one of the variant)."""
     ppo_sample: bool = False
@@ -129,7 +129,7 @@ def _player(agent: str, variant: Variant, deal_number: int, options: dict[str, A
             kwargs["deterministic"] = not options.get("ppo_sample", False)
         _PLAYERS[key] = make_player(agent, variant, **kwargs)  # ppo: one torch thread (PpoPlayer sets it)
     player = _PLAYERS[key]
-    if agent == "ppo" and options.get("ppo_sample"):  # per-deal samples, whatever the worker
+    if (agent == "ppo" and options.get("ppo_sample")) or agent == "pimc":  # per-deal samples, any worker
         player.rng = np.random.default_rng([options.get("seed", 0), deal_number])  # type: ignore[attr-defined]
     return player
 

@@ -74,14 +74,24 @@ class Args:
     shaped_reward: bool = True
     """Train with the env's shaped reward (per card cleared); evaluation always uses the plain win reward."""
     encoding: str | None = None
+    """Observation encoding (agents.encodings); None: the game's default."""
     imitation_episodes: int = 0
-    """Warm start (training.imitation): first fit the network to the greedy player's moves on this
+    """Warm start (training.imitation): first fit the network to the teacher's moves on this
     many training deals (0: start from random weights)."""
+    imitation_teacher: Literal["greedy", "pimc"] = "greedy"
+    """Who shows the moves: the greedy heuristic, or the pimc player (Pyramid only: samples of the
+    unseen stock, each solved exactly; slower, stronger)."""
+    pimc_samples: int = 8
+    """Sampled stocks per move of the pimc teacher."""
+    dagger_rounds: int = 0
+    """After the first fit, rounds in which the network plays dagger_episodes training deals while
+    the teacher names its move at every position; the data are pooled and the network refitted."""
+    dagger_episodes: int = 500
+    """Deals the network plays in each DAgger round."""
     imitation_epochs: int = 8
-    """Passes over the greedy demonstrations in the warm start."""
+    """Passes over the demonstrations in each fit of the warm start."""
     imitation_learning_rate: float = 1e-3
     """Adam step size of the warm start."""
-    """Observation encoding (agents.encodings); None: the game's default."""
     eval_freq: int = 50_000
     """Evaluate every this many environment steps (0: never)."""
     eval_deals: int = 200
@@ -129,6 +139,12 @@ class Args:
             raise MalformedInputError("total_timesteps and eval_deals must be positive, frequencies >= 0")
         if self.imitation_episodes < 0 or self.imitation_epochs < 1 or self.imitation_learning_rate <= 0:
             raise MalformedInputError("imitation_episodes must be >= 0; imitation epochs and rate positive")
+        if self.dagger_rounds < 0 or self.dagger_episodes < 1 or self.pimc_samples < 1:
+            raise MalformedInputError("dagger_rounds must be >= 0, dagger_episodes and pimc_samples positive")
+        if self.dagger_rounds and not self.imitation_episodes:
+            raise MalformedInputError("dagger_rounds need a first fit: set imitation_episodes")
+        if self.imitation_teacher == "pimc" and self.variant_spec().game != "pyramid":
+            raise MalformedInputError("the pimc teacher plays Pyramid only")
         if self.time_limit_minutes is not None and self.time_limit_minutes <= 0:
             raise MalformedInputError("time_limit_minutes must be positive")
 

@@ -1,25 +1,33 @@
-"""Warm start for PPO: fit the policy to the ``greedy`` player's moves before reinforcement learning.
+"""Warm start for PPO: fit the policy to a teacher's moves before reinforcement learning.
 
-MaskablePPO from random weights spends most of a two-hour budget rediscovering what the documented
+MaskablePPO from random weights spends most of a two-hour budget rediscovering what a documented
 heuristic already knows. With ``imitation_episodes`` set, training first plays that many deals of
-the ``train`` split with :class:`agents.greedy.GreedyPlayer` (which reads only the observation, so
-it sees what the policy will see), then fits, by minibatch gradient descent on the same network:
+the ``train`` split with a teacher that reads only what a player knows: the ``greedy`` heuristic
+(:class:`agents.greedy.GreedyPlayer`) or, for Pyramid, the ``pimc`` player
+(:class:`agents.pimc.PimcPlayer`: sampled stocks, each solved exactly). It then fits, by
+minibatch gradient descent on the same network:
 
-* the policy to the greedy moves: the cross-entropy of the masked action distribution;
+* the policy to the teacher's moves: the cross-entropy of the masked action distribution;
 * the value head to the discounted return each step led to, under the reward the PPO phase
   trains with (shaped or not), so that PPO's first advantages are not noise.
 
-PPO then starts from that network. Nothing here changes the environment or what the agent sees.
+With ``dagger_rounds`` (DAgger, Ross, Gordon and Bagnell 2011) the fitted network then plays
+``dagger_episodes`` more deals itself while the teacher names its move at every position the
+network reaches; those labels join the pool and the network is refitted, so it learns to recover
+from its own mistakes, not only to follow the teacher's games. PPO then starts from that network.
+Nothing here changes the environment or what the agent sees.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 import torch
 from sb3_contrib import MaskablePPO
 
+from agents.base import Player
 from agents.encodings import Encoding
 from agents.greedy import GreedyPlayer
 from agents.variants import Variant
@@ -28,7 +36,7 @@ from training.splits import TRAIN, DealSplitWrapper
 
 @dataclass
 class Demonstrations:
-    """Steps of greedy play: encoded observations, masks, chosen actions and discounted returns."""
+    """Steps of play: encoded observations, masks, the teacher's actions and discounted returns."""
 
     observations: np.ndarray
     masks: np.ndarray
@@ -36,16 +44,44 @@ class Demonstrations:
     returns: np.ndarray
     episodes: int
     wins: int
+    """Games won by whoever played (the teacher, or the network in a DAgger round)."""
 
     def __len__(self) -> int:
         return int(self.actions.shape[0])
 
+    def __add__(self, other: Demonstrations) -> Demonstrations:
+        return Demonstrations(
+            np.concatenate([self.observations, other.observations]),
+            np.concatenate([self.masks, other.masks]),
+            np.concatenate([self.actions, other.actions]),
+            np.concatenate([self.returns, other.returns]),
+            self.episodes + other.episodes, self.wins + other.wins,
+        )
+
+
+def make_teacher(variant: Variant, name: str, seed: int, pimc_samples: int = 8) -> Player:
+    """The ``greedy`` or ``pimc`` teacher for ``variant``."""
+    if name == "greedy":
+        return GreedyPlayer(variant)
+    from agents.pimc import PimcPlayer
+
+    return PimcPlayer(variant, samples=pimc_samples, seed=seed)
+
+
+Actor = Callable[[np.ndarray, np.ndarray], int]
+"""Who moves while the teacher labels: (encoded observation, mask) -> action."""
+
 
 def collect_demonstrations(variant: Variant, encoding: Encoding, episodes: int, seed: int,
-                           gamma: float, shaped_reward: bool) -> Demonstrations:
-    """Play ``episodes`` training deals (drawn by ``seed``) with the greedy player and record them."""
+                           gamma: float, shaped_reward: bool, teacher: Player | None = None,
+                           actor: Actor | None = None) -> Demonstrations:
+    """Play ``episodes`` training deals (drawn by ``seed``) and record the teacher's move at each step.
+
+    The teacher (default: greedy) also plays the moves, unless ``actor`` is given (DAgger): then
+    the actor plays and the teacher only labels the positions the actor reaches.
+    """
     env = DealSplitWrapper(variant.make_env(shaped_reward=shaped_reward), variant.game, TRAIN)
-    player = GreedyPlayer(variant)
+    teacher = teacher or GreedyPlayer(variant)
     observations: list[np.ndarray] = []
     masks: list[np.ndarray] = []
     actions: list[int] = []
@@ -54,17 +90,19 @@ def collect_demonstrations(variant: Variant, encoding: Encoding, episodes: int, 
     obs, info = env.reset(seed=seed)
     try:
         for _ in range(episodes):
-            player.reset(env)
+            teacher.reset(env)
             rewards: list[float] = []
             while True:
                 mask = np.asarray(info["action_mask"], dtype=np.bool_)
                 if not mask.any():
                     break
-                action = player.act(obs, mask, info)
-                observations.append(np.asarray(encoding.encode(obs), dtype=np.float32))
+                label = teacher.act(obs, mask, info)
+                encoded = np.asarray(encoding.encode(obs, mask), dtype=np.float32)
+                observations.append(encoded)
                 masks.append(mask)
-                actions.append(action)
-                obs, reward, terminated, truncated, info = env.step(action)
+                actions.append(label)
+                move = label if actor is None else actor(encoded, mask)
+                obs, reward, terminated, truncated, info = env.step(move)
                 rewards.append(float(reward))
                 if terminated or truncated:
                     wins += info.get("outcome") == "win"
@@ -79,6 +117,16 @@ def collect_demonstrations(variant: Variant, encoding: Encoding, episodes: int, 
         env.close()
     return Demonstrations(np.stack(observations), np.stack(masks), np.asarray(actions, np.int64),
                           np.asarray(returns, np.float32), episodes, int(wins))
+
+
+def policy_actor(model: MaskablePPO) -> Actor:
+    """The model's most probable legal action, as an :data:`Actor`."""
+
+    def act(encoded: np.ndarray, mask: np.ndarray) -> int:
+        action, _ = model.predict(encoded, action_masks=mask, deterministic=True)
+        return int(action)
+
+    return act
 
 
 def fit_to_demonstrations(model: MaskablePPO, demos: Demonstrations, epochs: int, batch_size: int,
@@ -121,4 +169,7 @@ def fit_to_demonstrations(model: MaskablePPO, demos: Demonstrations, epochs: int
     return stats
 
 
-__all__ = ["Demonstrations", "collect_demonstrations", "fit_to_demonstrations"]
+__all__ = [
+    "Actor", "Demonstrations", "collect_demonstrations", "fit_to_demonstrations", "make_teacher",
+    "policy_actor",
+]

@@ -47,11 +47,11 @@ from stable_baselines3.common.logger import (
 from stable_baselines3.common.utils import LinearSchedule
 from stable_baselines3.common.vec_env import DummyVecEnv, VecEnv
 
-from agents.encodings import find_encoding
+from agents.encodings import Encoding, find_encoding
 from agents.ppo import build_metadata, check_metadata, read_metadata, save_checkpoint
 from envs.errors import MalformedInputError
 from training.config import Args, parse_args
-from training.imitation import collect_demonstrations, fit_to_demonstrations
+from training.imitation import collect_demonstrations, fit_to_demonstrations, make_teacher, policy_actor
 from training.ship import ship
 from training.splits import EVAL, TRAIN
 from training.vec_env import make_env_fn, make_vec_env
@@ -122,6 +122,16 @@ class SaveCheckpoint(BaseCallback):
         return True
 
 
+class EvalFromTheStart(MaskableEvalCallback):
+    """:class:`MaskableEvalCallback` that also evaluates before the first update, so that a
+    warm-started network is itself a candidate for ``best.zip``."""
+
+    def _on_training_start(self) -> None:
+        super()._on_training_start()
+        if self.eval_freq > 0 and self.model.num_timesteps == 0:
+            self._on_step()  # n_calls is 0 here: the evaluation runs
+
+
 class WallClockLimit(BaseCallback):
     """Stops learning once ``minutes`` of wall time have passed since learning began."""
 
@@ -181,15 +191,16 @@ def seed_everything(seed: int, torch_threads: int) -> None:
     torch.distributions.Distribution.set_default_validate_args(False)
 
 
-def new_model(args: Args, env: VecEnv) -> MaskablePPO:
+def new_model(args: Args, env: VecEnv, encoding: Encoding) -> MaskablePPO:
     lr = LinearSchedule(args.learning_rate, 0.0, 1.0) if args.anneal_lr else args.learning_rate
     activation = {"relu": torch.nn.ReLU, "tanh": torch.nn.Tanh}[args.activation]
+    policy_kwargs = {"net_arch": list(args.net_arch), "activation_fn": activation,
+                     **(encoding.policy_kwargs() if encoding.policy_kwargs else {})}
     return MaskablePPO(
-        "MlpPolicy", env, learning_rate=lr, n_steps=args.n_steps, batch_size=args.batch_size,
+        encoding.policy_class(), env, learning_rate=lr, n_steps=args.n_steps, batch_size=args.batch_size,
         n_epochs=args.n_epochs, gamma=args.gamma, gae_lambda=args.gae_lambda, clip_range=args.clip_range,
         ent_coef=args.ent_coef, vf_coef=args.vf_coef, max_grad_norm=args.max_grad_norm,
-        policy_kwargs={"net_arch": list(args.net_arch), "activation_fn": activation},
-        seed=args.seed, device=args.device, verbose=args.verbose,
+        policy_kwargs=policy_kwargs, seed=args.seed, device=args.device, verbose=args.verbose,
     )
 
 
@@ -212,14 +223,28 @@ def resumed_model(args: Args, env: VecEnv) -> MaskablePPO:
 
 
 def warm_start(model: MaskablePPO, args: Args, variant: Any, encoding: Any, run_dir: Path) -> None:
-    """Fit ``model`` to the greedy player's moves (:mod:`training.imitation`) and record how it went."""
+    """Fit ``model`` to the teacher's moves, then DAgger rounds (:mod:`training.imitation`); record how
+    each went in ``imitation.json``."""
     start = time.perf_counter()
+    teacher = make_teacher(variant, args.imitation_teacher, args.seed, args.pimc_samples)
     demos = collect_demonstrations(variant, encoding, args.imitation_episodes, args.seed, args.gamma,
-                                   args.shaped_reward)
+                                   args.shaped_reward, teacher)
     stats = fit_to_demonstrations(model, demos, args.imitation_epochs, args.batch_size,
                                   args.imitation_learning_rate, args.seed)
-    record = {"episodes": demos.episodes, "steps": len(demos), "greedy_wins": demos.wins,
-              "seconds": round(time.perf_counter() - start, 1), **stats}
+    record: dict[str, Any] = {"teacher": args.imitation_teacher, "episodes": demos.episodes,
+                              "steps": len(demos), "teacher_wins": demos.wins,
+                              "seconds": round(time.perf_counter() - start, 1), **stats, "dagger": []}
+    for round_ in range(1, args.dagger_rounds + 1):
+        seed = args.seed + 7919 * round_  # fresh training deals each round
+        more = collect_demonstrations(variant, encoding, args.dagger_episodes, seed, args.gamma,
+                                      args.shaped_reward, teacher, actor=policy_actor(model))
+        demos = demos + more
+        stats = fit_to_demonstrations(model, demos, args.imitation_epochs, args.batch_size,
+                                      args.imitation_learning_rate, args.seed + round_)
+        record["dagger"].append({"round": round_, "episodes": more.episodes, "network_wins": more.wins,
+                                 "pooled_steps": len(demos),
+                                 "seconds": round(time.perf_counter() - start, 1), **stats})
+        (run_dir / "imitation.json").write_text(json.dumps(record, indent=2) + "\n")
     (run_dir / "imitation.json").write_text(json.dumps(record, indent=2) + "\n")
 
 
@@ -241,7 +266,7 @@ def main(args: Args) -> RunResult:
     )
     eval_env = DummyVecEnv([make_env_fn(variant, encoding, EVAL, False, EVAL.numbers(args.eval_deals))])
     try:
-        model = resumed_model(args, train_env) if args.resume else new_model(args, train_env)
+        model = resumed_model(args, train_env) if args.resume else new_model(args, train_env, encoding)
         model.set_logger(build_logger(run_dir, args))
         if args.imitation_episodes and not args.resume:
             warm_start(model, args, variant, encoding, run_dir)
@@ -257,7 +282,7 @@ def main(args: Args) -> RunResult:
             )
         evaluation = None
         if args.eval_freq:
-            evaluation = MaskableEvalCallback(
+            evaluation = EvalFromTheStart(
                 eval_env, n_eval_episodes=args.eval_deals,
                 eval_freq=max(1, math.ceil(args.eval_freq / args.n_envs)),
                 deterministic=True, warn=False, log_path=str(run_dir / "eval"), verbose=args.verbose,

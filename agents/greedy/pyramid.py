@@ -26,6 +26,7 @@ ties going to the lowest action index:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -88,7 +89,7 @@ class PyramidView:
         return {p for p in range(NUM_PYRAMID)
                 if not (removed >> p) & 1 and (removed & COVER_MASK[p]) == COVER_MASK[p]}
 
-    @property
+    @cached_property
     def short_now(self) -> int:
         """Pyramid cards that can get no partner now (:func:`partners_short`)."""
         return partners_short(self.ranks, self.removed, self.left_of_rank)
@@ -132,6 +133,44 @@ def partners_short(ranks: tuple[int, ...], removed: int, left: list[int] | tuple
     return short
 
 
+@dataclass(frozen=True)
+class ActionTerms:
+    """What a legal action does, in the terms the greedy score weighs (also the ``pyramid-actions``
+    encoding's per-action features, :mod:`agents.pyramid_actions`)."""
+
+    king: bool
+    """Removes a King alone."""
+    pyramid_cards: int
+    """Pyramid cards removed (0..2)."""
+    other_cards: int
+    """Stock or waste tops removed (0..2)."""
+    uncovered: int
+    """Pyramid cards the move makes available."""
+    uses_waste: bool
+    short: int
+    """Pyramid cards newly left without a possible partner (:func:`partners_short`); may be < 0."""
+    ranks: tuple[int, ...]
+    """Ranks of the removed cards."""
+    left_after: tuple[int, ...]
+    """Cards of each rank (index 1..13) left in play after the move."""
+
+
+def action_terms(view: PyramidView, action: int) -> ActionTerms:
+    """The :class:`ActionTerms` of a legal removal action (not draw or recycle)."""
+    move = ACTION_MOVES[action]
+    places = move.places()
+    pyramid_places = [p for p in places if p < NUM_PYRAMID]
+    ranks = tuple(view.ranks[p] if p < NUM_PYRAMID else view.top_ranks[p] for p in places)
+    left_after = list(view.left_of_rank)
+    for r in ranks:
+        left_after[r] -= 1
+    king = len(places) == 1 and ranks[0] == KING
+    removed_after = view.removed | sum(1 << p for p in pyramid_places)
+    short = 0 if king else partners_short(view.ranks, removed_after, left_after) - view.short_now
+    return ActionTerms(king, len(pyramid_places), len(places) - len(pyramid_places),
+                       _uncovered(view, pyramid_places), WASTE in places, short, ranks, tuple(left_after))
+
+
 def score_pyramid_action(view: PyramidView, action: int) -> tuple[float, str]:
     """The greedy score of a legal action and a few words on why."""
     move = ACTION_MOVES[action]
@@ -139,27 +178,23 @@ def score_pyramid_action(view: PyramidView, action: int) -> tuple[float, str]:
         return DRAW_SCORE, "nothing better on the table: draw"
     if move.kind == RECYCLE:
         return RECYCLE_SCORE, "stock empty: recycle the waste"
-    places = move.places()
-    pyramid_places = [p for p in places if p < NUM_PYRAMID]
-    if len(places) == 1 and (view.ranks[places[0]] if places[0] < NUM_PYRAMID
-                             else view.top_ranks.get(places[0])) == KING:
-        return KING_SCORE + UNCOVER_SCORE * _uncovered(view, pyramid_places), "remove the King at once"
-    removed_after = view.removed | sum(1 << p for p in pyramid_places)
-    left_after = list(view.left_of_rank)
-    for p in places:
-        left_after[view.ranks[p] if p < NUM_PYRAMID else view.top_ranks[p]] -= 1
-    short = partners_short(view.ranks, removed_after, left_after) - view.short_now
-    uncovered = _uncovered(view, pyramid_places)
-    score = (PYRAMID_CARD_SCORE * len(pyramid_places) + OTHER_CARD_SCORE * (len(places) - len(pyramid_places))
-             + UNCOVER_SCORE * uncovered + (WASTE_SCORE if WASTE in places else 0.0)
-             + SHORT_PARTNER_SCORE * max(0, short))
-    if short > 0:
+    return terms_score(action_terms(view, action))
+
+
+def terms_score(terms: ActionTerms) -> tuple[float, str]:
+    """The greedy score of a removal from its :class:`ActionTerms`, and a few words on why."""
+    if terms.king:
+        return KING_SCORE + UNCOVER_SCORE * terms.uncovered, "remove the King at once"
+    score = (PYRAMID_CARD_SCORE * terms.pyramid_cards + OTHER_CARD_SCORE * terms.other_cards
+             + UNCOVER_SCORE * terms.uncovered + (WASTE_SCORE if terms.uses_waste else 0.0)
+             + SHORT_PARTNER_SCORE * max(0, terms.short))
+    if terms.short > 0:
         reason = "spends a scarce partner (last resort)"
-    elif uncovered >= 2:
-        reason = f"uncovers {uncovered} cards"
-    elif uncovered == 1:
+    elif terms.uncovered >= 2:
+        reason = f"uncovers {terms.uncovered} cards"
+    elif terms.uncovered == 1:
         reason = "uncovers a card"
-    elif pyramid_places:
+    elif terms.pyramid_cards:
         reason = "clears pyramid cards"
     else:
         reason = "clears the stock and waste tops"
@@ -187,4 +222,6 @@ def choose_pyramid(observation: np.ndarray, mask: np.ndarray) -> Choice:
     return Choice(best[1], best[2])
 
 
-__all__ = ["PyramidView", "choose_pyramid", "score_pyramid_action"]
+__all__ = [
+    "ActionTerms", "PyramidView", "action_terms", "choose_pyramid", "score_pyramid_action", "terms_score",
+]

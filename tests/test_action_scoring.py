@@ -1,0 +1,150 @@
+"""The ``pyramid-actions`` encoding and the action-scoring policy that goes with it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from agents.action_scoring_policy import ActionScorer
+from agents.base import play_episode
+from agents.encodings import find_encoding
+from agents.greedy.pyramid import choose_pyramid
+from agents.ppo import PpoPlayer, read_metadata
+from agents.pyramid_actions import ACTION_FEATURES, PYRAMID_ACTIONS_SIZE, SLOT_WIDTH, SLOTS
+from agents.variants import find_variant
+from envs.errors import MalformedInputError
+from envs.pyramid.actions import NUM_ACTIONS
+from envs.pyramid.observation import OBSERVATION_SIZE
+from training.config import Args
+from training.train import main
+
+ACTIONS = find_encoding("pyramid-actions", "pyramid")
+GREEDY_CHOICE = 1 + ACTION_FEATURES.index("greedy_choice")
+
+
+def slots_of(vector: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The action index and the features of each used slot."""
+    rows = vector[OBSERVATION_SIZE:].reshape(SLOTS, SLOT_WIDTH)
+    index = np.rint(rows[:, 0] * NUM_ACTIONS).astype(int) - 1
+    return index[index >= 0], rows[index >= 0]
+
+
+def random_positions(variant_key: str, seed: int, steps: int) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Observations and masks along a random game."""
+    env = find_variant(variant_key).make_env()
+    rng = np.random.default_rng(seed)
+    obs, info = env.reset(seed=seed)
+    out = []
+    for _ in range(steps):
+        mask = np.asarray(info["action_mask"], np.bool_)
+        out.append((obs.copy(), mask))
+        if not mask.any():
+            break
+        obs, _, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(mask))))
+        if terminated or truncated:
+            obs, info = env.reset()
+    return out
+
+
+@settings(max_examples=8, deadline=None)
+@given(variant=st.sampled_from(["pyramid-000", "pyramid-001"]), seed=st.integers(0, 2**31 - 1))
+def test_slots_list_exactly_the_legal_actions_and_mark_greedys_pick(variant: str, seed: int) -> None:
+    for obs, mask in random_positions(variant, seed, 50):
+        vector = ACTIONS.encode(obs, mask)
+        assert vector.shape == (PYRAMID_ACTIONS_SIZE,) and vector.dtype == np.float32
+        assert np.array_equal(vector[:OBSERVATION_SIZE], obs)
+        assert float(vector.min()) >= 0.0 and float(vector.max()) <= 1.0
+        index, rows = slots_of(vector)
+        assert index.tolist() == np.flatnonzero(mask).tolist()  # every legal action once, in order
+        unused = vector[OBSERVATION_SIZE:].reshape(SLOTS, SLOT_WIDTH)[len(index):]
+        assert not unused.any()
+        if index.size:
+            assert rows[:, GREEDY_CHOICE].sum() == 1
+            assert index[rows[:, GREEDY_CHOICE] == 1][0] == choose_pyramid(obs, mask).action
+
+
+def test_the_encoding_needs_the_mask_and_the_wrapper_supplies_it() -> None:
+    env = find_variant("pyramid-000").make_env()
+    obs, info = env.reset(seed=4)
+    with pytest.raises(MalformedInputError, match="needs the action mask"):
+        ACTIONS.encode(obs)
+    wrapped = ACTIONS.wrap(find_variant("pyramid-000").make_env())
+    encoded, info2 = wrapped.reset(seed=4)
+    assert wrapped.observation_space.shape == (PYRAMID_ACTIONS_SIZE,)
+    assert np.array_equal(encoded, ACTIONS.encode(obs, info["action_mask"]))
+    action = int(np.flatnonzero(info2["action_mask"])[0])
+    encoded, *_, info3 = wrapped.step(action)
+    assert np.array_equal(slots_of(encoded)[0], np.flatnonzero(info3["action_mask"]))
+
+
+def scorer() -> ActionScorer:
+    torch.manual_seed(0)
+    return ActionScorer(OBSERVATION_SIZE, SLOTS, SLOT_WIDTH, NUM_ACTIONS, context=8, hidden=8,
+                        value_hidden=8, activation=torch.nn.ReLU)
+
+
+def test_an_action_scores_the_same_in_any_slot() -> None:
+    net = scorer()
+    (obs, mask), = random_positions("pyramid-000", 11, 1)
+    vector = ACTIONS.encode(obs, mask)
+    rows = vector[OBSERVATION_SIZE:].reshape(SLOTS, SLOT_WIDTH)
+    used = int((rows[:, 0] > 0).sum())
+    assert used >= 2
+    shuffled = vector.copy()
+    shuffled_rows = shuffled[OBSERVATION_SIZE:].reshape(SLOTS, SLOT_WIDTH)
+    shuffled_rows[:] = 0
+    shuffled_rows[SLOTS - used:] = rows[:used][::-1]  # other slots, other order
+    with torch.no_grad():
+        logits = net.forward_actor(torch.as_tensor(np.stack([vector, shuffled])))
+    legal = np.flatnonzero(mask)
+    assert torch.allclose(logits[0], logits[1], atol=1e-6)
+    assert torch.count_nonzero(logits[0][~torch.as_tensor(mask)]) == 0
+    assert torch.count_nonzero(logits[0][legal]) == legal.size
+
+
+def test_gradients_reach_only_the_used_slots_scores() -> None:
+    net = scorer()
+    (obs, mask), = random_positions("pyramid-001", 3, 1)
+    x = torch.as_tensor(ACTIONS.encode(obs, mask))[None].requires_grad_(True)
+    logits = net.forward_actor(x)
+    logits[0, int(np.flatnonzero(mask)[0])].backward()
+    grad = x.grad[0, OBSERVATION_SIZE:].reshape(SLOTS, SLOT_WIDTH)
+    assert grad[0, 1:].abs().sum() > 0  # the first slot's features
+    assert grad[1:, 1:].abs().sum() == 0  # no other slot's
+
+
+def tiny_args(tmp_path: Path, **overrides: object) -> Args:
+    values: dict[str, object] = dict(
+        game="pyramid-000", encoding="pyramid-actions", net_arch=(16, 16, 16), total_timesteps=1024,
+        n_envs=2, n_steps=256, batch_size=256, n_epochs=1, vec_env="dummy", eval_freq=0,
+        checkpoint_freq=0, runs_dir=tmp_path / "runs", progress_bar=False, tensorboard=False, seed=2,
+    )
+    values.update(overrides)
+    return Args(**values)  # type: ignore[arg-type]
+
+
+def test_a_tiny_warm_started_run_of_the_action_scoring_policy_loads_and_plays(tmp_path: Path) -> None:
+    variant = find_variant("pyramid-001")
+    result = main(tiny_args(tmp_path, game="pyramid-001", imitation_episodes=30, imitation_epochs=3))
+    metadata = read_metadata(result.final_checkpoint)
+    assert metadata["encoding"]["name"] == "pyramid-actions"
+    assert metadata["encoding"]["size"] == PYRAMID_ACTIONS_SIZE
+    player = PpoPlayer(variant, result.final_checkpoint)
+    assert type(player.model.policy).__name__ == "ActionScoringPolicy"
+    env = variant.make_env()
+    for n in (1, 2):
+        outcome = play_episode(env, player, variant.deal_id(n), variant.cards_cleared)
+        assert outcome.steps > 0
+    (obs, mask), = random_positions("pyramid-001", 8, 1)
+    probs = player.action_probabilities(obs, mask)
+    assert probs[~mask].sum() == 0 and probs[mask].sum() == pytest.approx(1.0)
+
+
+def test_a_bad_net_arch_for_the_action_scoring_policy_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match=r"net_arch is \[context, hidden, value_hidden\]"):
+        main(tiny_args(tmp_path, net_arch=(16, 16)))
