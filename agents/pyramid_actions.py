@@ -24,7 +24,14 @@ import math
 
 import numpy as np
 
-from agents.greedy.pyramid import DRAW_SCORE, RECYCLE_SCORE, PyramidView, action_terms, terms_score
+from agents.greedy.pyramid import (
+    DRAW_SCORE,
+    RECYCLE_SCORE,
+    PyramidView,
+    action_terms,
+    best_index,
+    terms_score,
+)
 from envs.errors import MalformedInputError
 from envs.pyramid.actions import ACTION_MOVES, NUM_ACTIONS
 from envs.pyramid.layout import NUM_PYRAMID, ROW_COL
@@ -99,7 +106,7 @@ def pyramid_actions(observation: np.ndarray, mask: np.ndarray | None) -> np.ndar
     view = PyramidView.decode(observation)
     slots = out[OBSERVATION_SIZE:].reshape(SLOTS, SLOT_WIDTH)
     scores = [action_slot(view, int(action), slots[i]) for i, action in enumerate(legal)]
-    slots[int(np.argmax(scores)), _F["greedy_choice"]] = 1.0  # ties: the lowest index, as greedy
+    slots[best_index(scores), _F["greedy_choice"]] = 1.0
     return out
 
 

@@ -234,6 +234,7 @@ def warm_start(model: MaskablePPO, args: Args, variant: Any, encoding: Any, run_
     record: dict[str, Any] = {"teacher": args.imitation_teacher, "episodes": demos.episodes,
                               "steps": len(demos), "teacher_wins": demos.wins,
                               "seconds": round(time.perf_counter() - start, 1), **stats, "dagger": []}
+    (run_dir / "imitation.json").write_text(json.dumps(record, indent=2) + "\n")
     for round_ in range(1, args.dagger_rounds + 1):
         seed = args.seed + 7919 * round_  # fresh training deals each round
         more = collect_demonstrations(variant, encoding, args.dagger_episodes, seed, args.gamma,
@@ -245,7 +246,6 @@ def warm_start(model: MaskablePPO, args: Args, variant: Any, encoding: Any, run_
                                  "pooled_steps": len(demos),
                                  "seconds": round(time.perf_counter() - start, 1), **stats})
         (run_dir / "imitation.json").write_text(json.dumps(record, indent=2) + "\n")
-    (run_dir / "imitation.json").write_text(json.dumps(record, indent=2) + "\n")
 
 
 def main(args: Args) -> RunResult:

@@ -210,18 +210,21 @@ def _uncovered(view: PyramidView, pyramid_places: list[int]) -> int:
     return len(after - before)
 
 
+def best_index(scores: list[float]) -> int:
+    """Index of the highest score, ties to the first (the lowest action index): greedy's pick."""
+    return max(range(len(scores)), key=scores.__getitem__)
+
+
 def choose_pyramid(observation: np.ndarray, mask: np.ndarray) -> Choice:
     """The greedy choice among the legal actions of ``mask``."""
     view = PyramidView.decode(observation)
-    best: tuple[float, int, str] | None = None
-    for action in legal_actions(mask):
-        score, reason = score_pyramid_action(view, int(action))
-        if best is None or score > best[0]:
-            best = (score, int(action), reason)
-    assert best is not None
-    return Choice(best[1], best[2])
+    legal = legal_actions(mask)
+    scored = [score_pyramid_action(view, int(action)) for action in legal]
+    k = best_index([score for score, _ in scored])
+    return Choice(int(legal[k]), scored[k][1])
 
 
 __all__ = [
-    "ActionTerms", "PyramidView", "action_terms", "choose_pyramid", "score_pyramid_action", "terms_score",
+    "ActionTerms", "PyramidView", "action_terms", "best_index", "choose_pyramid", "score_pyramid_action",
+    "terms_score",
 ]
