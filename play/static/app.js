@@ -453,9 +453,11 @@ function startClock() {
   if (app.clockFrom === null && !app.paused && !document.hidden && !(app.state && app.state.outcome === "win")) {
     app.clockFrom = performance.now();
   }
+  tick();
 }
 function stopClock() {
   if (app.clockFrom !== null) { app.activeMs += performance.now() - app.clockFrom; app.clockFrom = null; }
+  tick();  // the display never lags a start, stop or restored time
 }
 function formatTime(ms) {
   const total = Math.floor(ms / 1000);

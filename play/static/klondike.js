@@ -883,9 +883,11 @@ function startClock() {
   if (app.clockFrom === null && !app.paused && !document.hidden && !(app.state && app.state.outcome === "win")) {
     app.clockFrom = performance.now();
   }
+  tick();
 }
 function stopClock() {
   if (app.clockFrom !== null) { app.activeMs += performance.now() - app.clockFrom; app.clockFrom = null; }
+  tick();  // the display never lags a start, stop or restored time
 }
 function formatTime(ms) {
   const total = Math.floor(ms / 1000);
@@ -1180,7 +1182,7 @@ async function main() {
         const state = await api("GET", `/api/klondike/games/${encodeURIComponent(s.session)}`);
         app.activeMs = Math.max(0, s.active_ms);
         setState(state);
-        if (!s.won) pause();
+        if (s.won) tick(); else pause();
         return;
       }
       body.deal = s.deal;
