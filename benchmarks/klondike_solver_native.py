@@ -45,6 +45,8 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from klondike_native_input import deal_lines, fixture_lines  # noqa: E402
 
+from agents.solver.stats import percentile, wilson_interval  # noqa: E402
+
 RESULTS = ROOT / "benchmarks" / "results"
 FIELDS = [
     "deal_id",
@@ -228,23 +230,6 @@ def python_replay(position_line: str, line: str, draw: int) -> str:
     return "ok+py" if game.is_won() else "FAIL py: not won"
 
 
-def wilson(successes: int, n: int, z: float = 1.959964) -> tuple[float, float]:
-    """95% Wilson score interval of a binomial proportion."""
-    if n == 0:
-        return (math.nan, math.nan)
-    p = successes / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (centre - half, centre + half)
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    if not ordered:
-        return math.nan
-    k = min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))
-    return ordered[k]
 
 
 def summarize(rows: list[dict[str, str]], name: str) -> str:
@@ -297,11 +282,11 @@ def summarize(rows: list[dict[str, str]], name: str) -> str:
         lines.append(f"| agree with the reference where it decided | {agree} / {len(referenced)} |")
         lines.append(f"| contradict the reference | {contradict} |")
     if decided:
-        lo, hi = wilson(by_status["winnable"], decided)
+        lo, hi = wilson_interval(by_status["winnable"], decided)
         w = by_status["winnable"] / decided
         lines.append(f"| winnable among decided | {w:.3%} (95% CI {lo:.3%} .. {hi:.3%}) |")
-        lo_all, _ = wilson(by_status["winnable"], n)
-        _, hi_all = wilson(by_status["winnable"] + by_status["unknown"], n)
+        lo_all, _ = wilson_interval(by_status["winnable"], n)
+        _, hi_all = wilson_interval(by_status["winnable"] + by_status["unknown"], n)
         lines.append(f"| winnable, unknowns counted either way | {lo_all:.3%} .. {hi_all:.3%} |")
     return "\n".join(lines) + "\n"
 

@@ -18,29 +18,15 @@ from __future__ import annotations
 
 import argparse
 import csv
-import math
 import statistics
 from pathlib import Path
+
+from agents.solver.stats import percentile, wilson_interval
 
 BLAKE_GENT = {3: (0.81945, 0.00084), 1: (0.90480, 0.00116)}
 """Blake & Gent, thoughtful Klondike: winnable fraction and its +/- (their 95% interval)."""
 
 
-def wilson(successes: int, n: int, z: float = 1.959964) -> tuple[float, float]:
-    """95% Wilson score interval of a binomial proportion."""
-    if n == 0:
-        return (math.nan, math.nan)
-    p = successes / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (centre - half, centre + half)
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    k = min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))
-    return ordered[k]
 
 
 def read_rows(paths: list[Path]) -> list[dict[str, str]]:
@@ -63,9 +49,9 @@ def summary(draw: int, paths: list[Path]) -> list[str]:
     first = min(float(r["limit_s"]) for r in rows)
     first_pass = [float(r["seconds"]) if float(r["limit_s"]) == first else first for r in rows]
     decided_first = sum(float(r["limit_s"]) == first and r["status"] != "unknown" for r in rows)
-    lo, hi = wilson(won, won + lost)
-    lo_all, _ = wilson(won, n)
-    _, hi_all = wilson(won + unknown, n)
+    lo, hi = wilson_interval(won, won + lost)
+    lo_all, _ = wilson_interval(won, n)
+    _, hi_all = wilson_interval(won + unknown, n)
     ref, ref_pm = BLAKE_GENT[draw]
     agrees_decided = lo <= ref + ref_pm and ref - ref_pm <= hi
     agrees_all = lo_all <= ref + ref_pm and ref - ref_pm <= hi_all

@@ -25,4 +25,13 @@ def median(values: list[float]) -> float:
     return ordered[mid] if len(ordered) % 2 else (ordered[mid - 1] + ordered[mid]) / 2
 
 
-__all__ = ["median", "wilson_interval"]
+def percentile(values: list[float], q: float) -> float:
+    """The nearest-rank ``q`` quantile (``0 < q <= 1``) of the values; NaN when there are none."""
+    ordered = sorted(values)
+    if not ordered:
+        return math.nan
+    k = min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))
+    return ordered[k]
+
+
+__all__ = ["median", "percentile", "wilson_interval"]
