@@ -17,6 +17,7 @@ import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, TextIO
 
 from agents.solver.klondike import KlondikePosition, solve_klondike, solvitaire_deals
 from agents.solver.limits import DEFAULT_MAX_MEMORY_BYTES, SearchLimits
@@ -108,6 +109,17 @@ def iter_klondike(parsed: Sequence[KlondikeItem]) -> Iterator[tuple[str, Klondik
                 yield deal.label, KlondikePosition.from_deal(deal)
 
 
+def add_search_options(parser: argparse.ArgumentParser) -> None:
+    """The budget and output options both games' commands take."""
+    parser.add_argument("--time", "--budget", type=float, default=10.0, metavar="SECONDS", dest="budget",
+                        help="time limit per deal (default 10); past it the verdict is unknown")
+    parser.add_argument("--max-states", type=int, default=None, help="state limit per deal")
+    parser.add_argument("--max-memory-mib", type=int, default=DEFAULT_MAX_MEMORY_BYTES >> 20,
+                        help="memory for the search tables, MiB (default 512)")
+    parser.add_argument("--json", action="store_true", help="one JSON object per deal, then a summary object")
+    parser.add_argument("--line", action="store_true", help="also print each winning line")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m agents.solver", description="Exact solitaire solvers.")
     games = parser.add_subparsers(dest="game", required=True, metavar="GAME")
@@ -118,14 +130,7 @@ def build_parser() -> argparse.ArgumentParser:
                          help="000: stock top and waste top usable (default); 001: waste top only")
     pyramid.add_argument("--kind", default="random",
                          help="deal type that numbers and ranges name (random, winnable)")
-    pyramid.add_argument("--budget", "--time", type=float, default=10.0, metavar="SECONDS", dest="budget",
-                         help="time limit per deal (default 10); past it the verdict is unknown")
-    pyramid.add_argument("--max-states", type=int, default=None, help="state limit per deal")
-    pyramid.add_argument("--max-memory-mib", type=int, default=DEFAULT_MAX_MEMORY_BYTES >> 20,
-                         help="memory for the search tables, MiB (default 512)")
-    pyramid.add_argument("--json", action="store_true",
-                         help="one JSON object per deal, then a summary object")
-    pyramid.add_argument("--line", action="store_true", help="also print each winning line")
+    add_search_options(pyramid)
     pyramid.set_defaults(run=run_pyramid)
 
     klondike = games.add_parser("klondike", help="decide Klondike deals (thoughtful: all cards known)",
@@ -135,51 +140,21 @@ def build_parser() -> argparse.ArgumentParser:
     klondike.add_argument("--draw", type=int, choices=(1, 3), default=3,
                           help="cards a draw turns (default 3)")
     klondike.add_argument("--kind", default="random", help="deal type that numbers and ranges name")
-    klondike.add_argument("--time", "--budget", type=float, default=10.0, metavar="SECONDS", dest="budget",
-                          help="time limit per deal (default 10); past it the verdict is unknown")
-    klondike.add_argument("--max-states", type=int, default=None, help="state limit per deal")
-    klondike.add_argument("--max-memory-mib", type=int, default=DEFAULT_MAX_MEMORY_BYTES >> 20,
-                          help="memory for the search tables, MiB (default 512)")
-    klondike.add_argument("--json", action="store_true",
-                          help="one JSON object per deal, then a summary object")
-    klondike.add_argument("--line", action="store_true", help="also print each winning line")
+    add_search_options(klondike)
     klondike.set_defaults(run=run_klondike)
     return parser
 
 
-def run_pyramid(args: argparse.Namespace, out=sys.stdout) -> int:
-    limits = SearchLimits(time_limit=args.budget, max_states=args.max_states,
-                          max_memory_bytes=args.max_memory_mib << 20)
-    parsed = parse_deals(args.deals, args.kind)
-    rows = []
-    for deal in iter_deals(parsed):
-        result = solve_pyramid(PyramidPosition.from_deal(deal, args.variant), limits=limits)
-        row = DealRow(deal.label, args.variant, result.status, result.seconds, result.states, result.reason)
-        rows.append(row)
-        line = [str(m) for m in result.line] if result.line is not None else None
-        if args.json:
-            record = row.to_json() | ({"line": line} if args.line else {})
-            print(json.dumps(record), file=out)
-        else:
-            print(format_row(row), file=out)
-            if args.line and line is not None:
-                print("  line: " + " ".join(line), file=out)
-    summary = summarize(rows)
-    if args.json:
-        print(json.dumps({"summary": summary | {"variant": args.variant}}), file=out)
-    else:
-        print(format_summary(summary, args.variant), file=out)
-    return 0
+def limits_from(args: argparse.Namespace) -> SearchLimits:
+    return SearchLimits(time_limit=args.budget, max_states=args.max_states,
+                        max_memory_bytes=args.max_memory_mib << 20)
 
 
-def run_klondike(args: argparse.Namespace, out=sys.stdout) -> int:
-    limits = SearchLimits(time_limit=args.budget, max_states=args.max_states,
-                          max_memory_bytes=args.max_memory_mib << 20)
-    parsed = parse_klondike_deals(args.deals, args.kind)
-    variant = str(args.draw)
+def report(args: argparse.Namespace, solved: Iterator[tuple[str, Any]], variant: str, what: str,
+           out: TextIO) -> int:
+    """Print one row per ``(label, result)`` as it comes (text or JSON), then the summary."""
     rows = []
-    for label, position in iter_klondike(parsed):
-        result = solve_klondike(position, draw_count=args.draw, limits=limits)
+    for label, result in solved:
         row = DealRow(label, variant, result.status, result.seconds, result.states, result.reason)
         rows.append(row)
         line = [str(m) for m in result.line] if result.line is not None else None
@@ -191,10 +166,27 @@ def run_klondike(args: argparse.Namespace, out=sys.stdout) -> int:
                 print("  line: " + " ".join(line), file=out)
     summary = summarize(rows)
     if args.json:
-        print(json.dumps({"summary": summary | {"draw": args.draw}}), file=out)
+        game = {"variant": variant} if what == "variant" else {"draw": int(variant)}
+        print(json.dumps({"summary": summary | game}), file=out)
     else:
-        print(format_summary(summary, variant, "draw"), file=out)
+        print(format_summary(summary, variant, what), file=out)
     return 0
+
+
+def run_pyramid(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
+    limits = limits_from(args)
+    parsed = parse_deals(args.deals, args.kind)
+    solved = ((deal.label, solve_pyramid(PyramidPosition.from_deal(deal, args.variant), limits=limits))
+              for deal in iter_deals(parsed))
+    return report(args, solved, args.variant, "variant", out)
+
+
+def run_klondike(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
+    limits = limits_from(args)
+    parsed = parse_klondike_deals(args.deals, args.kind)
+    solved = ((label, solve_klondike(position, draw_count=args.draw, limits=limits))
+              for label, position in iter_klondike(parsed))
+    return report(args, solved, str(args.draw), "draw", out)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
