@@ -416,9 +416,16 @@ def test_a_body_over_the_limit_is_413_and_bad_json_422(client: TestClient) -> No
 def test_the_page_and_its_files_are_served(client: TestClient) -> None:
     r = client.get("/")
     assert r.status_code == 200 and "<title>Pyramid" in r.text
-    for name in ("app.js", "i18n.js", "style.css"):
+    for name in ("app.js", "i18n.js", "common.js", "style.css"):
         assert client.get(f"/static/{name}").status_code == 200
     assert client.get("/static/nothing.js").status_code == 404
+
+
+def test_both_pages_load_the_shared_script_first(client: TestClient) -> None:
+    for path, script in (("/", "app.js"), ("/klondike", "klondike.js")):
+        page = client.get(path).text
+        assert '<script src="/static/common.js" defer></script>' in page
+        assert page.index("/static/common.js") < page.index(f"/static/{script}")
 
 
 def test_cli_refuses_a_bad_port(capsys: pytest.CaptureFixture[str]) -> None:

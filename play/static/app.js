@@ -4,36 +4,17 @@
 
 const SAVE_KEY = "solitaire-rl.pyramid.save";
 const RECORDS_KEY = "solitaire-rl.pyramid.records";
-const SAVE_FORMAT = 1;
-const MAX_RECORDS = 1000;
 const STOCK = 28, WASTE = 29;
 
-const $ = (id) => document.getElementById(id);
-const tabId = Math.random().toString(36).slice(2) + Date.now().toString(36);
-
-const app = {
-  state: null,
-  storage: null,          // localStorage, or null when it cannot be used
-  saving: true,           // false once the save is unreadable or another tab took it over
-  paused: false,
-  activeMs: 0,
-  clockFrom: null,        // performance.now() when the clock last started, or null when stopped
-  recorded: false,
-  busy: Promise.resolve(),
-  verdictPoll: 0,
+const app = pageApp({
   showFirstStep: false,
-  lang: "en",             // "en" or "ja": the page's language (the seeds' UI is Japanese)
   notices: {},            // id -> () => [text, buttons], redrawn when the language changes
-};
-const LANG_KEY = "solitaire-rl.lang";
+});
 
 // ------------------------------------------------------------------ words
 function t(key, ...args) {
   const v = (TEXT[app.lang] || TEXT.en)[key];
   return typeof v === "function" ? v(...args) : v;
-}
-function tx(obj) {  // a server message {en, ja}: the one in the page's language
-  return app.lang === "ja" && obj.ja ? obj.ja : obj.en;
 }
 function spoken(card) { return app.lang === "ja" ? card.spoken_ja : card.spoken; }
 
@@ -51,32 +32,7 @@ function applyLanguage() {
   if (app.state) render();
 }
 
-function setLanguage(lang) {
-  app.lang = lang;
-  try { if (app.storage) app.storage.setItem(LANG_KEY, lang); } catch (e) { /* the choice is not kept */ }
-  applyLanguage();
-}
-
 // ------------------------------------------------------------------ server
-async function api(method, path, body) {
-  const response = await fetch(path, {
-    method, headers: body ? {"Content-Type": "application/json"} : {},
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const data = await response.json().catch(() => ({message: `HTTP ${response.status}`}));
-  if (!response.ok) {
-    const error = new Error(data.message || `HTTP ${response.status}`);
-    error.status = response.status; error.code = data.error; error.ja = data.message_ja;
-    throw error;
-  }
-  return data;
-}
-
-function queue(task) {  // one request at a time, in order
-  app.busy = app.busy.then(task).catch((e) => showError(e));
-  return app.busy;
-}
-
 async function send(action, retry = true) {
   if (!app.state || app.paused) return;
   try {
@@ -114,14 +70,6 @@ async function recoverLostGame() {  // the server forgot this game (restarted or
 }
 
 // ------------------------------------------------------------------ rendering
-function cardFace(button, card) {
-  button.textContent = "";
-  const r = document.createElement("span"); r.textContent = card.name.slice(0, -1);
-  const s = document.createElement("span"); s.className = "suit"; s.textContent = card.suit;
-  button.append(r, s);
-  button.classList.toggle("red", card.red);
-}
-
 function setState(state) {
   const previous = app.state;
   app.state = state;
@@ -311,19 +259,7 @@ function showError(e) {
 async function requestVerdict() {
   const s = app.state;
   if (!s || s.outcome === "win") return;
-  const poll = ++app.verdictPoll;
-  try {
-    let data = await api("POST", `/api/games/${s.session}/verdict`);
-    let verdict = data.verdict;
-    while (verdict && verdict.status === "checking" && poll === app.verdictPoll) {
-      app.state.verdict = verdict; renderVerdict();
-      verdict = (await api("GET", `/api/games/${s.session}/verdict?wait=1`)).verdict;
-    }
-    if (poll === app.verdictPoll && app.state && app.state.session === s.session) {
-      app.state.verdict = verdict;
-      renderVerdict();
-    }
-  } catch (e) { /* a verdict is advice: play goes on without it */ }
+  await pollVerdict("/api/games");
 }
 
 function renderVerdict() {
@@ -352,15 +288,7 @@ const BEHIND_PANEL = () => [document.querySelector("header.top"), $("notices"), 
 
 function openPanel(title, bodyNodes, buttons, kind) {
   if ($("overlay").hidden) app.returnFocus = document.activeElement;  // given back when the panel closes
-  $("panel-title").textContent = title;
-  const body = $("panel-body");
-  body.textContent = "";
-  body.append(...bodyNodes);
-  const row = $("panel-buttons");
-  row.textContent = "";
-  for (const [label, fn] of buttons) row.append(panelButton(label, () => { closePanel(); fn(); }));
-  $("overlay").hidden = false;
-  $("overlay").dataset.kind = kind;
+  const row = fillPanel(title, bodyNodes, buttons, kind);
   for (const el of BEHIND_PANEL()) el.inert = true;  // Tab and clicks stay in the panel until it closes
   (row.querySelector("button") || $("panel")).focus();
 }
@@ -379,24 +307,11 @@ function closePanel() {
   $("overlay").dataset.kind = "";
 }
 
-function panelButton(label, fn) {
-  const b = document.createElement("button");
-  b.type = "button"; b.textContent = label;
-  b.addEventListener("click", fn);
-  return b;
-}
-
-function para(text) {
-  const p = document.createElement("p"); p.textContent = text; return p;
-}
-
 function showResult() {
   const s = app.state;
-  const copy = panelButton(t("dealCopy", s.deal.label.length > 40 ? t("code") : s.deal.label), () => copyDeal());
-  copy.id = "result-copy";
   openPanel(t("cleared"), [
     para(t("resultLine", formatTime(currentMs()), s.moves, s.operations, s.hints)),
-    para(t("removed", s.removed)), copy,
+    para(t("removed", s.removed)), dealCopyButton(),
   ], [[t("exitAnother"), () => newDeal({force: true})], [t("replay"), () => replayDeal()],
       [t("viewBoard"), () => {}]], "result");
 }
@@ -405,12 +320,6 @@ function showDeadEnd() {
   openPanel(t("deadTitle"), [para(t("deadBody"))],
     [[t("exitUndo"), () => act({type: "undo"})], [t("exitRestart"), () => act({type: "restart"})],
      [t("newDealExit"), () => newDeal({force: true})]], "dead-end");
-}
-
-function confirmReplace(then) {
-  const s = app.state;
-  if (!s || s.outcome === "win" || (!s.history.length && !s.redo.length)) return then();
-  openPanel(t("replaceTitle"), [para(t("replaceBody"))], [[t("replace"), then], [t("keep"), () => {}]], "confirm");
 }
 
 // ------------------------------------------------------------------ deals
@@ -433,12 +342,6 @@ function replayDeal() {
   return queue(() => startGame({variant: s.variant, deal: s.deal.id || s.deal.code}));
 }
 
-async function copyDeal() {
-  const label = app.state.deal.label;
-  try { await navigator.clipboard.writeText(label); message(t("copied", label), "info"); }
-  catch (e) { message(t("copyRefused", label), "info"); }
-}
-
 function hint() {
   if (!app.state || app.paused) return;
   return queue(async () => {
@@ -447,29 +350,7 @@ function hint() {
   });
 }
 
-// ------------------------------------------------------------------ clock
-function currentMs() { return app.activeMs + (app.clockFrom !== null ? performance.now() - app.clockFrom : 0); }
-function startClock() {
-  if (app.clockFrom === null && !app.paused && !document.hidden && !(app.state && app.state.outcome === "win")) {
-    app.clockFrom = performance.now();
-  }
-  tick();
-}
-function stopClock() {
-  if (app.clockFrom !== null) { app.activeMs += performance.now() - app.clockFrom; app.clockFrom = null; }
-  tick();  // the display never lags a start, stop or restored time
-}
-function formatTime(ms) {
-  const total = Math.floor(ms / 1000);
-  return `${Math.floor(total / 60)}:${String(total % 60).padStart(2, "0")}`;
-}
-function tick() { $("status-clock").textContent = formatTime(currentMs()); }
-
-function pause() {
-  stopClock();
-  app.paused = true;
-  openPanel(t("pausedTitle"), [para(t("pausedBody"))], [[t("resume"), resume]], "paused");
-}
+// ------------------------------------------------------------------ pause
 function resume() {
   app.paused = false;
   startClock();
@@ -477,111 +358,39 @@ function resume() {
 }
 
 // ------------------------------------------------------------------ saving
-function probeStorage() {
-  try {
-    const s = window.localStorage;
-    s.setItem("solitaire-rl.probe", "1"); s.removeItem("solitaire-rl.probe");
-    return s;
-  } catch (e) { return null; }
-}
-
-function notice(id, make) {  // make() -> [text, buttons]: called again when the language changes
-  app.notices[id] = make;
-  const [text, buttons = []] = make();
-  let n = $(id);
-  if (!n) { n = document.createElement("div"); n.id = id; n.className = "notice"; n.setAttribute("role", "alert"); $("notices").append(n); }
-  n.textContent = "";
-  n.append(document.createTextNode(text));
-  for (const [label, fn] of buttons) n.append(panelButton(label, fn));
-}
-
 function save() {
   const s = app.state;
-  if (!s || !app.storage || !app.saving) return;
-  const data = {format: SAVE_FORMAT, writer: tabId, saved_at: Date.now(), variant: s.variant,
-                deal: s.deal.code, label: s.deal.label, deal_type: s.deal.type, history: s.history, redo: s.redo,
-                seen: s.seen, active_ms: Math.round(currentMs()), operations: s.operations, hints: s.hints,
-                won: s.outcome === "win"};
-  try { app.storage.setItem(SAVE_KEY, JSON.stringify(data)); }
-  catch (e) { notice("storage-notice", () => [t("saveFailed")]); }
+  if (!savable()) return;
+  writeSave({format: SAVE_FORMAT, writer: tabId, saved_at: Date.now(), variant: s.variant,
+             deal: s.deal.code, label: s.deal.label, deal_type: s.deal.type, history: s.history, redo: s.redo,
+             seen: s.seen, active_ms: Math.round(currentMs()), operations: s.operations, hints: s.hints,
+             won: s.outcome === "win"});
 }
 
-function readSave() {  // {save}, {absent: true} or {problem: text}
-  const raw = app.storage.getItem(SAVE_KEY);
-  if (raw === null) return {absent: true};
-  let data;
-  try { data = JSON.parse(raw); } catch (e) { return {problem: () => t("corrupt")}; }
-  if (!data || typeof data !== "object") return {problem: () => t("corrupt")};
-  if (data.format !== SAVE_FORMAT) return {problem: () => t("unsupported", JSON.stringify(data.format))};
-  const okList = (x) => Array.isArray(x) && x.every((m) => typeof m === "string");
-  if (!["000", "001"].includes(data.variant) || typeof data.deal !== "string" || !okList(data.history) ||
-      !okList(data.redo) || !Array.isArray(data.seen) || !Number.isFinite(data.active_ms) ||
-      !Number.isInteger(data.operations) || !Number.isInteger(data.hints)) {
-    return {problem: () => t("corrupt")};
-  }
-  return {save: data};
-}
-
-function blockSaving(why) {  // why() says, in the page's language, what is wrong with the save
-  app.saving = false;
-  notice("save-notice", () => [t("saveProblem", why()), [[t("dropSave"), () => {
-    app.storage.removeItem(SAVE_KEY); app.saving = true; $("save-notice").remove(); delete app.notices["save-notice"];
-    save();
-  }]]]);
-}
-
-function onStorage(event) {
-  if (event.key !== SAVE_KEY || !app.saving || event.newValue === null) return;
-  let writer = null;
-  try { writer = JSON.parse(event.newValue).writer; } catch (e) { /* an unreadable write is still another tab's */ }
-  if (writer === tabId) return;
-  app.saving = false;
-  notice("tab-notice", () => [t("otherTab"), [[t("reload"), () => location.reload()]]]);
-}
-
-function readRecords() {
-  try {
-    const data = JSON.parse(app.storage.getItem(RECORDS_KEY) || "null");
-    return data && data.format === SAVE_FORMAT && Array.isArray(data.items) ? data.items : [];
-  } catch (e) { return []; }
-}
+function validSave(data) { return ["000", "001"].includes(data.variant) && typeof data.deal === "string"; }
 
 function record() {
-  if (!app.storage) return;
   const s = app.state;
-  const items = readRecords();
   const type = s.deal.type;
-  if (items.some((r) => r.variant === s.variant && r.type === type && r.code === s.deal.code)) return;  // no double counting
-  items.push({variant: s.variant, type, code: s.deal.code, label: s.deal.label, time_ms: Math.round(currentMs()),
-              moves: s.moves, operations: s.operations, hints: s.hints, at: new Date().toISOString()});
-  try { app.storage.setItem(RECORDS_KEY, JSON.stringify({format: SAVE_FORMAT, items: items.slice(-MAX_RECORDS)})); }
-  catch (e) { /* no room: the game itself is unaffected */ }
+  keepRecord((r) => r.variant === s.variant && r.type === type && r.code === s.deal.code,
+             () => ({variant: s.variant, type, code: s.deal.code, label: s.deal.label, time_ms: Math.round(currentMs()),
+                    moves: s.moves, operations: s.operations, hints: s.hints, at: new Date().toISOString()}));
 }
 
-function showRecords() {
-  const items = app.storage ? readRecords() : [];
-  const byType = {};
-  for (const r of items) byType[`${r.variant} ${r.type}`] = (byType[`${r.variant} ${r.type}`] || 0) + 1;
-  const nodes = [para(items.length ? t("recordsCount", items.length,
-    Object.entries(byType).map(([k, n]) => `${k}: ${n}`).join(", ")) : t("noRecords"))];
-  if (items.length) {
-    const table = document.createElement("table");
-    table.createCaption().textContent = t("recordsCaption");
-    const head = table.createTHead().insertRow();
-    for (const h of t("recordsHead")) { const th = document.createElement("th"); th.scope = "col"; th.textContent = h; head.append(th); }
-    const rows = table.createTBody();
-    for (const r of items.slice(-20).reverse()) {
-      const tr = document.createElement("tr");
-      for (const v of [r.variant, r.type, r.label.length > 30 ? r.label.slice(0, 12) + "…" : r.label,
-                       formatTime(r.time_ms), r.operations, r.hints]) {
-        const td = document.createElement("td"); td.textContent = v; tr.append(td);
-      }
-      rows.append(tr);
-    }
-    nodes.push(table);
+function recordGroup(r) { return `${r.variant} ${r.type}`; }
+
+function recordsTable(items) {
+  const table = document.createElement("table");
+  table.createCaption().textContent = t("recordsCaption");
+  const head = table.createTHead().insertRow();
+  for (const h of t("recordsHead")) { const th = document.createElement("th"); th.scope = "col"; th.textContent = h; head.append(th); }
+  const rows = table.createTBody();
+  for (const r of items) {
+    const tr = document.createElement("tr");
+    recordCells(tr, [r.variant, r.type, shortLabel(r.label), formatTime(r.time_ms), r.operations, r.hints]);
+    rows.append(tr);
   }
-  if (!app.storage) nodes.push(para(t("recordsNoStorage")));
-  openPanel(t("recordsTitle"), nodes, [[t("close"), () => {}]], "records");
+  return table;
 }
 
 // ------------------------------------------------------------------ keyboard and focus
@@ -629,14 +438,8 @@ function trapTab(event) {  // Tab and Shift+Tab cycle through the open panel's b
 
 function onKey(event) {
   if (event.key === "Tab" && !$("overlay").hidden) { trapTab(event); return; }
-  if (event.ctrlKey || event.metaKey || event.altKey) return;
-  const tag = event.target.tagName;
-  if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return;
-  if (!$("overlay").hidden) {
-    if (event.key === "Escape" && ["records", "confirm", "result"].includes($("overlay").dataset.kind)) closePanel();
-    return;
-  }
-  if (!$("rules").hidden) { if (event.key === "Escape") showGame(); return; }
+  if (ignoredKey(event)) return;
+  if (panelOrRulesKey(event, ["records", "confirm", "result"])) return;
   const key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
   const handlers = {
     u: () => act({type: "undo"}), h: hint, n: () => newDeal(), d: () => act({type: "draw"}),
@@ -647,9 +450,6 @@ function onKey(event) {
   if (handlers[key]) { event.preventDefault(); handlers[key](); }
 }
 
-function showRules() { $("game-view").hidden = true; $("rules").hidden = false; $("rules-title").focus(); }
-function showGame() { $("rules").hidden = true; $("game-view").hidden = false; $("rules-button").focus(); }
-
 // ------------------------------------------------------------------ start
 function wire() {
   $("draw").addEventListener("click", () => act({type: "draw"}));
@@ -659,25 +459,16 @@ function wire() {
     else act({type: "draw"});
   });
   $("waste").addEventListener("click", () => { if (app.state && app.state.waste.top) act({type: "tap", place: WASTE}); });
-  $("undo").addEventListener("click", () => act({type: "undo"}));
-  $("redo").addEventListener("click", () => act({type: "redo"}));
-  $("hint").addEventListener("click", hint);
   $("path").addEventListener("click", () => {
     app.showFirstStep = true;
     renderVerdict(); render();
     if (!app.state.verdict) requestVerdict();
   });
-  $("new-deal").addEventListener("click", () => newDeal());
   $("restart").addEventListener("click", () => confirmReplace(() => act({type: "restart"})));  // history is lost
-  $("records-button").addEventListener("click", showRecords);
   $("fullscreen").addEventListener("click", () => {
     if (document.fullscreenElement) document.exitFullscreen();
     else if (document.documentElement.requestFullscreen) document.documentElement.requestFullscreen().catch(() => {});
   });
-  $("rules-button").addEventListener("click", showRules);
-  $("rules-back").addEventListener("click", showGame);
-  $("copy-deal").addEventListener("click", copyDeal);
-  $("lang").addEventListener("click", () => setLanguage(app.lang === "ja" ? "en" : "ja"));
   $("variant").addEventListener("change", () => {
     const v = $("variant").value;
     if (!app.state || v === app.state.variant) return;
@@ -696,32 +487,12 @@ function wire() {
     $("deal-input").blur();
     if (text) openDeal(text);
   });
-  document.addEventListener("keydown", onKey);
-  document.addEventListener("visibilitychange", () => { if (document.hidden) stopClock(); else startClock(); });
-  window.addEventListener("storage", onStorage);
-  window.addEventListener("pagehide", () => { stopClock(); save(); });
-  setInterval(tick, 500);
-  setInterval(() => { if (app.clockFrom !== null) save(); }, 5000);
 }
 
 async function main() {
-  wire();
-  app.storage = probeStorage();
-  let chosen = null;
-  try { chosen = app.storage && app.storage.getItem(LANG_KEY); } catch (e) { /* no stored choice */ }
-  app.lang = ["en", "ja"].includes(chosen) ? chosen : ((navigator.language || "").startsWith("ja") ? "ja" : "en");
-  applyLanguage();
-  if (!app.storage) {
-    notice("storage-notice", () => [t("noStorage")]);
-    return queue(() => startGame({variant: "000"}));
-  }
-  const found = readSave();
-  if (found.problem) {
-    blockSaving(found.problem);
-    return queue(() => startGame({variant: "000"}));
-  }
-  if (found.absent) return queue(() => startGame({variant: "000"}));
-  const s = found.save;
+  openPage((chosen) => ["en", "ja"].includes(chosen) ? chosen : ((navigator.language || "").startsWith("ja") ? "ja" : "en"));
+  const s = savedGame(validSave);
+  if (!s) return queue(() => startGame({variant: "000"}));
   return queue(async () => {
     try {
       await startGame({variant: s.variant, deal: s.deal_type === "code" ? s.deal : s.label,

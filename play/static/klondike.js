@@ -4,39 +4,24 @@
 
 const SAVE_KEY = "solitaire-rl.klondike.save";
 const RECORDS_KEY = "solitaire-rl.klondike.records";
-const SAVE_FORMAT = 1;
-const MAX_RECORDS = 1000;
 const LONG_PRESS_MS = 450;
 const DRAG_PX = 8;
 
-const $ = (id) => document.getElementById(id);
-const tabId = Math.random().toString(36).slice(2) + Date.now().toString(36);
-
-const app = {
-  state: null,
-  storage: null,
-  saving: true,
-  paused: false,
-  activeMs: 0,
-  clockFrom: null,
-  recorded: false,
-  busy: Promise.resolve(),
-  verdictPoll: 0,
+const app = pageApp({
   finishing: false,
   finishDelay: 220,       // ms between two cards of the auto-finish
   run: null,              // the open run panel: {col, cards, index, pointer}
   gesture: null,          // the pointer gesture in progress
   lastPointerTap: 0,
   focusKey: null,
-  lang: "en",             // "en" or "ja" (the seed's language)
-};
+  keepMessage: false,     // true: the next render keeps the message (a copied deal ID)
+});
 
 
 // ------------------------------------------------------------------ words
 // The page's own words in English and in the seed's Japanese; messages about the game (refusals,
 // hints, verdicts, outcomes) come from the server in both languages. The language choice is shared
-// with the Pyramid page.
-const LANG_KEY = "solitaire-rl.lang";
+// with the Pyramid page (LANG_KEY, in common.js).
 const SUITS_JA = ["クラブ", "ダイヤ", "ハート", "スペード"];
 const WORDS = {
   en: {
@@ -142,7 +127,6 @@ function t(key, ...args) {
   const v = key in table ? table[key] : WORDS.en[key];
   return typeof v === "function" ? v(...args) : v;
 }
-function tx(obj) { return app.lang === "ja" && obj && obj.ja ? obj.ja : obj.en; }  // a server message
 function sp(card) { return app.lang === "ja" && card.spoken_ja ? card.spoken_ja : card.spoken; }
 
 function applyLanguage() {  // the static labels (data-en / data-ja attributes) and the rules page
@@ -159,32 +143,7 @@ function applyLanguage() {  // the static labels (data-en / data-ja attributes) 
   if (app.state) render();
 }
 
-function setLanguage(lang) {
-  app.lang = lang;
-  try { if (app.storage) app.storage.setItem(LANG_KEY, lang); } catch (e) { /* the choice is not kept */ }
-  applyLanguage();
-}
-
 // ------------------------------------------------------------------ server
-async function api(method, path, body) {
-  const response = await fetch(path, {
-    method, headers: body ? {"Content-Type": "application/json"} : {},
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const data = await response.json().catch(() => ({message: `HTTP ${response.status}`}));
-  if (!response.ok) {
-    const error = new Error(data.message || `HTTP ${response.status}`);
-    error.status = response.status; error.code = data.error; error.ja = data.message_ja;
-    throw error;
-  }
-  return data;
-}
-
-function queue(task) {
-  app.busy = app.busy.then(task).catch((e) => showError(e));
-  return app.busy;
-}
-
 async function send(action, {quiet = false} = {}) {
   if (!app.state || app.paused) return false;
   try {
@@ -231,11 +190,7 @@ async function recoverLostGame() {
 
 // ------------------------------------------------------------------ rendering
 function face(el, card) {
-  el.textContent = "";
-  const r = document.createElement("span"); r.textContent = card.name.slice(0, -1);
-  const s = document.createElement("span"); s.className = "suit"; s.textContent = card.suit;
-  el.append(r, s);
-  el.classList.toggle("red", card.red);
+  cardFace(el, card);
   el.dataset.card = card.card;
 }
 
@@ -502,18 +457,7 @@ function placeElement(place) {
 async function requestVerdict() {
   const s = app.state;
   if (!s || s.outcome === "win") { $("verdict").textContent = ""; return; }
-  const poll = ++app.verdictPoll;
-  try {
-    let verdict = (await api("POST", `/api/klondike/games/${s.session}/verdict`)).verdict;
-    while (verdict && verdict.status === "checking" && poll === app.verdictPoll) {
-      app.state.verdict = verdict; renderVerdict();
-      verdict = (await api("GET", `/api/klondike/games/${s.session}/verdict?wait=1`)).verdict;
-    }
-    if (poll === app.verdictPoll && app.state && app.state.session === s.session) {
-      app.state.verdict = verdict;
-      renderVerdict();
-    }
-  } catch (e) { /* a verdict is advice: play goes on without it */ }
+  await pollVerdict("/api/klondike/games");
 }
 
 function renderVerdict() {
@@ -524,28 +468,11 @@ function renderVerdict() {
 
 // ------------------------------------------------------------------ panels
 function openPanel(title, bodyNodes, buttons, kind) {
-  $("panel-title").textContent = title;
-  const body = $("panel-body");
-  body.textContent = "";
-  body.append(...bodyNodes);
-  const row = $("panel-buttons");
-  row.textContent = "";
-  for (const [label, fn] of buttons) row.append(panelButton(label, () => { closePanel(); fn(); }));
-  $("overlay").hidden = false;
-  $("overlay").dataset.kind = kind;
+  const row = fillPanel(title, bodyNodes, buttons, kind);
   (row.querySelector("button") || $("panel")).focus();
 }
 
 function closePanel() { $("overlay").hidden = true; $("overlay").dataset.kind = ""; }
-
-function panelButton(label, fn) {
-  const b = document.createElement("button");
-  b.type = "button"; b.textContent = label;
-  b.addEventListener("click", fn);
-  return b;
-}
-
-function para(text) { const p = document.createElement("p"); p.textContent = text; return p; }
 
 function exits(withUndo) {
   const list = [[t("newDeal"), () => newDeal({force: true})], [t("sameDeal"), () => replayDeal()],
@@ -556,11 +483,9 @@ function exits(withUndo) {
 
 function showResult() {
   const s = app.state;
-  const copy = panelButton(t("dealCopy", s.deal.label.length > 40 ? t("code") : s.deal.label), () => copyDeal());
-  copy.id = "result-copy";
   openPanel(t("won"), [
     para(t("resultLine", formatTime(currentMs()), s.moves, s.recycles, s.cards_up)),
-    para(t("resultCounts", s.hints, s.operations)), copy,
+    para(t("resultCounts", s.hints, s.operations)), dealCopyButton(),
   ], exits(false), "result");
 }
 
@@ -572,12 +497,6 @@ function showDeadEnd() {
 function showNoProgress() {
   openPanel(t("noProgressTitle"), [para(tx(app.state.hint)), para(t("noProgressBody"))],
     [[t("close"), () => {}], ...exits(true)], "no-progress");
-}
-
-function confirmReplace(then) {
-  const s = app.state;
-  if (!s || s.outcome === "win" || (!s.history.length && !s.redo.length)) return then();
-  openPanel(t("replaceTitle"), [para(t("replaceBody"))], [[t("replace"), then], [t("keep"), () => {}]], "confirm");
 }
 
 // ------------------------------------------------------------------ deals and actions
@@ -592,13 +511,6 @@ function replayDeal() {
   const s = app.state;
   if (!dealName(s)) return act({type: "restart"});  // a hand-built position: back to its start
   return queue(() => startGame({deal: dealName(s)}));
-}
-
-async function copyDeal() {
-  const label = app.state.deal.label;
-  try { await navigator.clipboard.writeText(label); message(t("copied", label), "info"); }
-  catch (e) { message(t("copyRefused", label), "info"); }
-  app.keepMessage = true;
 }
 
 function hint() {
@@ -877,134 +789,42 @@ function closeRun() {
   if (r && app.state) { render(); focusPlace(`c${r.col + 1}`); }
 }
 
-// ------------------------------------------------------------------ clock
-function currentMs() { return app.activeMs + (app.clockFrom !== null ? performance.now() - app.clockFrom : 0); }
-function startClock() {
-  if (app.clockFrom === null && !app.paused && !document.hidden && !(app.state && app.state.outcome === "win")) {
-    app.clockFrom = performance.now();
-  }
-  tick();
-}
-function stopClock() {
-  if (app.clockFrom !== null) { app.activeMs += performance.now() - app.clockFrom; app.clockFrom = null; }
-  tick();  // the display never lags a start, stop or restored time
-}
-function formatTime(ms) {
-  const total = Math.floor(ms / 1000);
-  return `${Math.floor(total / 60)}:${String(total % 60).padStart(2, "0")}`;
-}
-function tick() { $("status-clock").textContent = formatTime(currentMs()); }
-
-function pause() {
-  stopClock();
-  app.paused = true;
-  openPanel(t("pausedTitle"), [para(t("pausedBody"))], [[t("resume"), resume]], "paused");
-}
+// ------------------------------------------------------------------ pause
 function resume() { app.paused = false; startClock(); }
 
 // ------------------------------------------------------------------ saving
-function probeStorage() {
-  try {
-    const s = window.localStorage;
-    s.setItem("solitaire-rl.probe", "1"); s.removeItem("solitaire-rl.probe");
-    return s;
-  } catch (e) { return null; }
-}
-
-function notice(id, text, buttons = []) {
-  let n = $(id);
-  if (!n) { n = document.createElement("div"); n.id = id; n.className = "notice"; n.setAttribute("role", "alert"); $("notices").append(n); }
-  n.textContent = "";
-  n.append(document.createTextNode(text));
-  for (const [label, fn] of buttons) n.append(panelButton(label, fn));
-}
-
 function save() {
   const s = app.state;
-  if (!s || !app.storage || !app.saving) return;
-  const data = {format: SAVE_FORMAT, writer: tabId, saved_at: Date.now(), game: "klondike",
-                deal: dealName(s), session: dealName(s) ? null : s.session, label: s.deal.label, deal_type: s.deal.type,
-                history: s.history, redo: s.redo, seen: s.seen, active_ms: Math.round(currentMs()),
-                operations: s.operations, hints: s.hints, won: s.outcome === "win"};
-  try { app.storage.setItem(SAVE_KEY, JSON.stringify(data)); }
-  catch (e) { notice("storage-notice", t("saveFailed")); }
+  if (!savable()) return;
+  writeSave({format: SAVE_FORMAT, writer: tabId, saved_at: Date.now(), game: "klondike",
+             deal: dealName(s), session: dealName(s) ? null : s.session, label: s.deal.label, deal_type: s.deal.type,
+             history: s.history, redo: s.redo, seen: s.seen, active_ms: Math.round(currentMs()),
+             operations: s.operations, hints: s.hints, won: s.outcome === "win"});
 }
 
-function readSave() {
-  const raw = app.storage.getItem(SAVE_KEY);
-  if (raw === null) return {absent: true};
-  let data;
-  try { data = JSON.parse(raw); } catch (e) { return {problem: t("corrupt")}; }
-  if (!data || typeof data !== "object") return {problem: t("corrupt")};
-  if (data.format !== SAVE_FORMAT) return {problem: t("unsupported", JSON.stringify(data.format))};
-  const okList = (x) => Array.isArray(x) && x.every((m) => typeof m === "string");
-  if ((typeof data.deal !== "string" && typeof data.session !== "string") || !okList(data.history) ||
-      !okList(data.redo) || !Array.isArray(data.seen) || !Number.isFinite(data.active_ms) ||
-      !Number.isInteger(data.operations) || !Number.isInteger(data.hints)) {
-    return {problem: t("corrupt")};
-  }
-  return {save: data};
-}
-
-function blockSaving(why) {
-  app.saving = false;
-  notice("save-notice", t("saveProblem", why),
-    [[t("dropSave"), () => {
-      app.storage.removeItem(SAVE_KEY); app.saving = true; $("save-notice").remove(); save();
-    }]]);
-}
-
-function onStorage(event) {
-  if (event.key !== SAVE_KEY || !app.saving || event.newValue === null) return;
-  let writer = null;
-  try { writer = JSON.parse(event.newValue).writer; } catch (e) { /* another tab's, unreadable */ }
-  if (writer === tabId) return;
-  app.saving = false;
-  notice("tab-notice", t("otherTab"), [[t("reload"), () => location.reload()]]);
-}
-
-function readRecords() {
-  try {
-    const data = JSON.parse(app.storage.getItem(RECORDS_KEY) || "null");
-    return data && data.format === SAVE_FORMAT && Array.isArray(data.items) ? data.items : [];
-  } catch (e) { return []; }
-}
+function validSave(data) { return typeof data.deal === "string" || typeof data.session === "string"; }
 
 function record() {
-  if (!app.storage) return;
   const s = app.state;
-  const items = readRecords();
   const code = dealName(s) || `position ${s.session}`;
-  if (items.some((r) => r.type === s.deal.type && r.code === code)) return;  // no double counting
-  items.push({type: s.deal.type, code, label: s.deal.label, time_ms: Math.round(currentMs()), moves: s.moves,
-              recycles: s.recycles, operations: s.operations, hints: s.hints, at: new Date().toISOString()});
-  try { app.storage.setItem(RECORDS_KEY, JSON.stringify({format: SAVE_FORMAT, items: items.slice(-MAX_RECORDS)})); }
-  catch (e) { /* no room: the game itself is unaffected */ }
+  keepRecord((r) => r.type === s.deal.type && r.code === code,
+             () => ({type: s.deal.type, code, label: s.deal.label, time_ms: Math.round(currentMs()), moves: s.moves,
+                    recycles: s.recycles, operations: s.operations, hints: s.hints, at: new Date().toISOString()}));
 }
 
-function showRecords() {
-  const items = app.storage ? readRecords() : [];
-  const byType = {};
-  for (const r of items) byType[r.type] = (byType[r.type] || 0) + 1;
-  const nodes = [para(items.length ? t("recordsCount", items.length,
-    Object.entries(byType).map(([k, n]) => `${k}: ${n}`).join(", ")) : t("noRecords"))];
-  if (items.length) {
-    const table = document.createElement("table");
-    const head = document.createElement("tr");
-    for (const h of t("recordsHead")) { const th = document.createElement("th"); th.textContent = h; head.append(th); }
-    table.append(head);
-    for (const r of items.slice(-20).reverse()) {
-      const tr = document.createElement("tr");
-      for (const v of [r.type, r.label.length > 30 ? r.label.slice(0, 12) + "…" : r.label, formatTime(r.time_ms),
-                       r.moves, r.recycles, r.hints]) {
-        const td = document.createElement("td"); td.textContent = v; tr.append(td);
-      }
-      table.append(tr);
-    }
-    nodes.push(table);
+function recordGroup(r) { return r.type; }
+
+function recordsTable(items) {
+  const table = document.createElement("table");
+  const head = document.createElement("tr");
+  for (const h of t("recordsHead")) { const th = document.createElement("th"); th.textContent = h; head.append(th); }
+  table.append(head);
+  for (const r of items) {
+    const tr = document.createElement("tr");
+    recordCells(tr, [r.type, shortLabel(r.label), formatTime(r.time_ms), r.moves, r.recycles, r.hints]);
+    table.append(tr);
   }
-  if (!app.storage) nodes.push(para(t("recordsNoStorage")));
-  openPanel(t("recordsTitle"), nodes, [[t("close"), () => {}]], "records");
+  return table;
 }
 
 // ------------------------------------------------------------------ keyboard and focus
@@ -1061,19 +881,13 @@ function enterOnFocus() {
 }
 
 function onKey(event) {
-  if (event.ctrlKey || event.metaKey || event.altKey) return;
-  const tag = event.target.tagName;
-  if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return;
+  if (ignoredKey(event)) return;
   if (app.run) {
     const keys = {ArrowUp: () => stepRun(-1), ArrowDown: () => stepRun(1), Enter: confirmRun, Escape: closeRun};
     if (keys[event.key]) { event.preventDefault(); keys[event.key](); }
     return;
   }
-  if (!$("overlay").hidden) {
-    if (event.key === "Escape" && ["records", "confirm", "result", "no-progress", "dead-end"].includes($("overlay").dataset.kind)) closePanel();
-    return;
-  }
-  if (!$("rules").hidden) { if (event.key === "Escape") showGame(); return; }
+  if (panelOrRulesKey(event, ["records", "confirm", "result", "no-progress", "dead-end"])) return;
   const key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
   const handlers = {
     u: () => act({type: "undo"}), h: hint, n: () => newDeal(), f: toggleFinish, " ": tapStock,
@@ -1093,9 +907,6 @@ function runFromFocus() {
   const key = currentFocusKey();
   if (key && key.startsWith("c")) openRun(Number(key.slice(1)) - 1, null, false);
 }
-
-function showRules() { $("game-view").hidden = true; $("rules").hidden = false; $("rules-title").focus(); }
-function showGame() { $("rules").hidden = true; $("game-view").hidden = false; $("rules-button").focus(); }
 
 // ------------------------------------------------------------------ start
 function wire() {
@@ -1120,19 +931,10 @@ function wire() {
   $("run-up").addEventListener("click", () => { if (app.run && !app.run.pointer) stepRun(-1); });
   $("run-down").addEventListener("click", () => { if (app.run && !app.run.pointer) stepRun(1); });
   $("run-preview").addEventListener("click", () => { if (app.run && !app.run.pointer) confirmRun(); });
-  $("undo").addEventListener("click", () => act({type: "undo"}));
-  $("redo").addEventListener("click", () => act({type: "redo"}));
-  $("hint").addEventListener("click", hint);
   $("third").addEventListener("click", () => {
     if (app.finishing || (app.state && app.state.finish.available)) toggleFinish(); else tapStock();
   });
-  $("new-deal").addEventListener("click", () => newDeal());
   $("restart").addEventListener("click", () => act({type: "restart"}));
-  $("records-button").addEventListener("click", showRecords);
-  $("rules-button").addEventListener("click", showRules);
-  $("rules-back").addEventListener("click", showGame);
-  $("copy-deal").addEventListener("click", copyDeal);
-  $("lang").addEventListener("click", () => setLanguage(app.lang === "ja" ? "en" : "ja"));
   $("fullscreen").addEventListener("click", () => {  // the game is on the server: nothing to redo
     if (document.fullscreenElement) document.exitFullscreen().catch(() => {});
     else if (document.documentElement.requestFullscreen) document.documentElement.requestFullscreen().catch(() => {});
@@ -1146,19 +948,10 @@ function wire() {
     $("deal-input").blur();
     if (text) openDeal(text);
   });
-  document.addEventListener("keydown", onKey);
-  document.addEventListener("visibilitychange", () => { if (document.hidden) stopClock(); else startClock(); });
-  window.addEventListener("storage", onStorage);
-  window.addEventListener("pagehide", () => { stopClock(); save(); });
-  setInterval(tick, 500);
-  setInterval(() => { if (app.clockFrom !== null) save(); }, 5000);
 }
 
 async function main() {
-  wire();
-  app.storage = probeStorage();
-  try { app.lang = (app.storage && app.storage.getItem(LANG_KEY)) === "ja" ? "ja" : "en"; } catch (e) { app.lang = "en"; }
-  applyLanguage();
+  openPage((chosen) => chosen === "ja" ? "ja" : "en");
   const attach = new URLSearchParams(location.search).get("session");
   if (attach) {  // open a game already on the server (a hand-built position, a tool's link)
     return queue(async () => {
@@ -1166,14 +959,8 @@ async function main() {
       catch (e) { showError(e); await startGame({}); }
     });
   }
-  if (!app.storage) {
-    notice("storage-notice", t("noStorage"));
-    return queue(() => startGame({}));
-  }
-  const found = readSave();
-  if (found.problem) { blockSaving(found.problem); return queue(() => startGame({})); }
-  if (found.absent) return queue(() => startGame({}));
-  const s = found.save;
+  const s = savedGame(validSave);
+  if (!s) return queue(() => startGame({}));
   return queue(async () => {
     const body = {history: s.history, redo: s.redo, seen: s.seen.filter((c) => Number.isInteger(c) && c >= 0 && c < 52),
                   operations: Math.max(0, s.operations), hints: Math.max(0, s.hints)};
@@ -1188,7 +975,7 @@ async function main() {
       body.deal = s.deal;
       await startGame(body, {paused: !s.won, activeMs: Math.max(0, s.active_ms)});
     } catch (e) {
-      blockSaving(t("noReplay", e.message));
+      blockSaving(() => t("noReplay", e.message));
       await startGame({});
     }
   });
