@@ -18,24 +18,12 @@ Run: ``python benchmarks/play_server.py`` (add ``--deals 50 --actions 40`` for m
 
 from __future__ import annotations
 
-import argparse
-import os
 import statistics
-import time
 
 import httpx
-
-from play.server.cli import serve_in_thread
+from play_timing import answered, parse_args, served, taps_during_verdict, timed, timed_actions
 
 SLOW_001 = "pyramid-random-v1-74675"
-
-
-def timed(client: httpx.Client, method: str, url: str, body: dict | None = None) -> tuple[dict, float, float]:
-    start = time.perf_counter()
-    r = client.request(method, url, json=body)
-    wall = (time.perf_counter() - start) * 1000
-    server_ms = float(r.headers["server-timing"].split("dur=")[1])
-    return r.json(), server_ms, wall
 
 
 def next_action(state: dict, step: int) -> dict:
@@ -58,22 +46,6 @@ def next_action(state: dict, step: int) -> dict:
     return {"type": "undo"}
 
 
-def per_action(client: httpx.Client, base: str, deals: int, actions: int) -> tuple[list[float], list[float]]:
-    server_times, walls = [], []
-    for n in range(deals):
-        state, _, _ = timed(client, "POST", f"{base}/api/games", {"deal": f"pyramid-random-v1-{n}"})
-        for step in range(actions):
-            if state["outcome"] is not None:
-                break
-            state, server_ms, wall = timed(client, "POST", f"{base}/api/games/{state['session']}/actions",
-                                           next_action(state, step))
-            if "error" in state:
-                raise SystemExit(f"unexpected refusal: {state}")
-            server_times.append(server_ms)
-            walls.append(wall)
-    return server_times, walls
-
-
 def state_id(client: httpx.Client, base: str) -> str:
     return client.post(f"{base}/api/games", json={}).json()["session"]
 
@@ -88,52 +60,18 @@ def hints(client: httpx.Client, base: str, deals: int) -> list[float]:
     return times[1:]
 
 
-def during_verdict(client: httpx.Client, base: str) -> tuple[list[float], float, float]:
-    state, _, _ = timed(client, "POST", f"{base}/api/games", {"variant": "001", "deal": SLOW_001})
-    game = f"{base}/api/games/{state['session']}"
-    start = time.perf_counter()
-    timed(client, "POST", f"{game}/verdict")
-    walls = []
-    while True:
-        now, _, wall = timed(client, "POST", f"{game}/actions", {"type": "tap", "place": 21})
-        if now["verdict"]["status"] != "checking":
-            break
-        walls.append(wall)
-    verdict = client.get(f"{game}/verdict").json()["verdict"]
-    return walls, (time.perf_counter() - start) * 1000, verdict["seconds"] * 1000
-
-
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--deals", type=int, default=30)
-    parser.add_argument("--actions", type=int, default=40)
-    args = parser.parse_args()
-    server, thread, base = serve_in_thread()
-    try:
-        with httpx.Client(timeout=30) as client:
-            cpu = time.process_time()
-            server_times, walls = per_action(client, base, args.deals, args.actions)
-            cpu = time.process_time() - cpu
-            q = statistics.quantiles(server_times, n=20)
-            load = os.getloadavg()[0]
-            print(f"{len(server_times)} actions over {args.deals} deals (load average {load:.2f})")
-            median = statistics.median(server_times)
-            print(f"server time per action: median {median:.2f} ms, p95 {q[18]:.2f} ms")
-            print(f"round trip per action:  median {statistics.median(walls):.2f} ms, "
-                  f"p95 {statistics.quantiles(walls, n=20)[18]:.2f} ms; "
-                  f"process CPU {cpu / len(walls) * 1000:.2f} ms per action (client and server)")
-            hint_times = hints(client, base, args.deals)
-            agent = client.post(f"{base}/api/games/{state_id(client, base)}/hint").json()["hint"]["agent"]
-            print(f"hint ({agent}): median server time {statistics.median(hint_times):.2f} ms")
-            during, total, search = during_verdict(client, base)
-            print(f"during a verdict ({SLOW_001}, variant 001; search {search:.0f} ms, "
-                  f"{total:.0f} ms to answer): "
-                  f"{len(during)} actions answered, median round trip "
-                  f"{statistics.median(during) if during else float('nan'):.2f} ms, "
-                  f"max {max(during) if during else float('nan'):.2f} ms")
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
+    args = parse_args(__doc__, deals=30, actions=40)
+    with served(timeout=30) as (client, base):
+        timed_actions(client, f"{base}/api/games", "pyramid-random-v1-", args, next_action, "actions")
+        hint_times = hints(client, base, args.deals)
+        agent = client.post(f"{base}/api/games/{state_id(client, base)}/hint").json()["hint"]["agent"]
+        print(f"hint ({agent}): median server time {statistics.median(hint_times):.2f} ms")
+        state, _, _ = timed(client, "POST", f"{base}/api/games", {"variant": "001", "deal": SLOW_001})
+        during, total, verdict = taps_during_verdict(client, f"{base}/api/games/{state['session']}",
+                                                     {"type": "tap", "place": 21})
+        print(f"during a verdict ({SLOW_001}, variant 001; search {verdict['seconds'] * 1000:.0f} ms, "
+              f"{total:.0f} ms to answer): {answered(during)}")
 
 
 if __name__ == "__main__":

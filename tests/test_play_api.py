@@ -29,17 +29,13 @@ from tests.conftest import (
     WIN_PYRAMID,
     build_pyramid_deal,
 )
+from tests.play_api_helpers import GameApi, save_tiny_ppo, server_fixture
 
 DEAL_1 = "pyramid-random-v1-1"  # bottom row QC 5D 8S 9S AD AC 3D, stock top 10S; winnable in 000
 SLOW_001 = "pyramid-random-v1-74675"  # variant 001: proved lost after ~450,000 states (about 0.3 s)
 
-
-@pytest.fixture
-def server() -> Iterator[PlayServer]:
-    server = PlayServer(sessions=SessionStore(capacity=8), hints=HintAdvisor(),
-                        verdicts=VerdictService(SearchLimits(time_limit=20.0)))
-    yield server
-    server.verdicts.shutdown()
+server = server_fixture(lambda: PlayServer(sessions=SessionStore(capacity=8), hints=HintAdvisor(),
+                                           verdicts=VerdictService(SearchLimits(time_limit=20.0))))
 
 
 @pytest.fixture
@@ -48,16 +44,8 @@ def client(server: PlayServer) -> Iterator[TestClient]:
         yield c
 
 
-def new_game(client: TestClient, **body: Any) -> dict[str, Any]:
-    r = client.post("/api/games", json=body)
-    assert r.status_code == 201, r.text
-    return r.json()
-
-
-def act(client: TestClient, state: dict[str, Any], status: int = 200, **action: Any) -> dict[str, Any]:
-    r = client.post(f"/api/games/{state['session']}/actions", json=action)
-    assert r.status_code == status, r.text
-    return r.json()
+API = GameApi("/api/games")
+new_game, act = API.new_game, API.act
 
 
 def board(state: dict[str, Any]) -> tuple[Any, ...]:
@@ -438,23 +426,7 @@ def test_cli_refuses_a_bad_port(capsys: pytest.CaptureFixture[str]) -> None:
 @pytest.fixture(scope="module")
 def tiny_ppo_checkpoint(tmp_path_factory: pytest.TempPathFactory) -> Any:
     """An untrained MaskablePPO policy for pyramid-000 with its metadata: the ppo hint path, for real."""
-    pytest.importorskip("sb3_contrib")
-    from sb3_contrib import MaskablePPO
-    from stable_baselines3.common.vec_env import DummyVecEnv
-
-    from agents.encodings import find_encoding
-    from agents.ppo import build_metadata, save_checkpoint
-    from agents.variants import find_variant
-
-    variant = find_variant("pyramid-000")
-    env = DummyVecEnv([variant.make_env])
-    model = MaskablePPO("MlpPolicy", env, n_steps=32, batch_size=32, policy_kwargs={"net_arch": [16]},
-                        seed=0, device="cpu")
-    metadata = build_metadata(variant, find_encoding("pyramid-flat", "pyramid"), env.observation_space,
-                              {"run_name": "test"})
-    path = save_checkpoint(model, tmp_path_factory.mktemp("ppo") / "tiny", metadata)
-    env.close()
-    return path
+    return save_tiny_ppo(tmp_path_factory, "pyramid-000", "pyramid-flat", "tiny", wrap=False)
 
 
 def test_the_ppo_agent_answers_hints_when_its_checkpoint_loads(tiny_ppo_checkpoint: Any) -> None:

@@ -29,6 +29,7 @@ from play.server.klondike_api import KlondikeServer, mount_klondike
 from play.server.klondike_session import KlondikeSession, parse_place
 from play.server.klondike_view import waste_fan
 from play.server.session import SessionStore
+from tests.play_api_helpers import GameApi, save_tiny_ppo, server_fixture
 
 DEAL_1 = "klondike-random-v1-1"  # ends 10D 8H KC 8S 9S 8C AC; first draw 3H 6D QH; winnable
 
@@ -65,12 +66,8 @@ def dead_end() -> dict[str, Any]:
     return {"columns": columns, "hidden": [len(c) - 1 for c in columns], "stock": [], "waste": []}
 
 
-@pytest.fixture
-def server() -> Iterator[KlondikeServer]:
-    server = KlondikeServer(sessions=SessionStore(capacity=4), hints=KlondikeHintAdvisor(),
-                            verdicts=KlondikeVerdictService(SearchLimits(time_limit=20.0)))
-    yield server
-    server.verdicts.shutdown()
+server = server_fixture(lambda: KlondikeServer(sessions=SessionStore(capacity=4), hints=KlondikeHintAdvisor(),
+                                               verdicts=KlondikeVerdictService(SearchLimits(time_limit=20.0))))
 
 
 @pytest.fixture
@@ -79,16 +76,8 @@ def client(server: KlondikeServer) -> Iterator[TestClient]:
         yield c
 
 
-def new_game(client: TestClient, **body: Any) -> dict[str, Any]:
-    r = client.post("/api/klondike/games", json=body)
-    assert r.status_code == 201, r.text
-    return r.json()
-
-
-def act(client: TestClient, state: dict[str, Any], status: int = 200, **action: Any) -> dict[str, Any]:
-    r = client.post(f"/api/klondike/games/{state['session']}/actions", json=action)
-    assert r.status_code == status, r.text
-    return r.json()
+API = GameApi("/api/klondike/games")
+new_game, act = API.new_game, API.act
 
 
 def refused(client: TestClient, state: dict[str, Any], code: str, status: int = 409, **action: Any) -> None:
@@ -502,23 +491,7 @@ def test_parse_place_round_trips() -> None:
 @pytest.fixture(scope="module")
 def tiny_klondike_checkpoint(tmp_path_factory: pytest.TempPathFactory) -> Any:
     """An untrained MaskablePPO policy for klondike-draw3 with its metadata: the ppo hint path, for real."""
-    pytest.importorskip("sb3_contrib")
-    from sb3_contrib import MaskablePPO
-    from stable_baselines3.common.vec_env import DummyVecEnv
-
-    from agents.encodings import find_encoding
-    from agents.ppo import build_metadata, save_checkpoint
-    from agents.variants import find_variant
-
-    variant = find_variant("klondike-draw3")
-    encoding = find_encoding("klondike-compact", "klondike")
-    env = DummyVecEnv([lambda: encoding.wrap(variant.make_env())])
-    model = MaskablePPO("MlpPolicy", env, n_steps=32, batch_size=32, policy_kwargs={"net_arch": [16]},
-                        seed=0, device="cpu")
-    metadata = build_metadata(variant, encoding, env.observation_space, {"run_name": "test"})
-    path = save_checkpoint(model, tmp_path_factory.mktemp("ppo") / "tiny-klondike", metadata)
-    env.close()
-    return path
+    return save_tiny_ppo(tmp_path_factory, "klondike-draw3", "klondike-compact", "tiny-klondike", wrap=True)
 
 
 def test_the_ppo_agent_answers_klondike_hints_from_its_checkpoint(tiny_klondike_checkpoint: Any) -> None:

@@ -9,19 +9,19 @@ Every error answers with a specific status and a JSON body ``{"error": code, "me
 * 409 the rules refuse the action (code from :class:`envs.pyramid.Refusal`, e.g. ``NOT_THIRTEEN``);
 * 413 ``TOO_LARGE``: a request body over the size limit;
 * 422 ``INVALID_REQUEST``: a body that does not fit the schema.
+
+The game endpoints (``/api/games/...``) are :func:`play.server.game_routes.game_router`'s, as Klondike's are.
 """
 
 from __future__ import annotations
 
-import secrets
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI, Query, Request
+from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
@@ -30,16 +30,24 @@ import agents.solver  # noqa: F401  (registers the winnable deal type)
 from envs.deals import DealId, resolve_deal
 from envs.errors import MalformedInputError
 from envs.pyramid import Move, PyramidGame, parse_place
-from play.server.advice import HintAdvisor, VerdictService, position_key
+from play.server.advice import HintAdvisor, VerdictService
+from play.server.game_routes import (
+    STATIC_DIR,
+    GameServer,
+    UnknownGame,
+    error_response,
+    game_router,
+    new_deal_number,
+    resume,
+    static_page,
+    unknown_game,
+)
 from play.server.klondike_api import mount_klondike
 from play.server.schemas import Action, NewGame
 from play.server.session import VARIANT_DEAL_TYPES, ActionRefused, PlaySession, SessionStore
 from play.server.view import state_json
 
-STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
-"""The page: plain HTML, CSS and JavaScript, served as they are."""
 MAX_BODY_BYTES = 16 * 1024
-DEAL_NUMBERS = 2**31
 
 
 class BodyTooLarge(Exception):
@@ -103,30 +111,16 @@ def _too_large(limit: int) -> JSONResponse:
                           f"リクエストは {limit} バイトまでです")
 
 
-def error_response(status: int, code: str, message: str, message_ja: str = "") -> JSONResponse:
-    return JSONResponse({"error": code, "message": message, "message_ja": message_ja}, status_code=status)
-
-
 @dataclass
-class PlayServer:
+class PlayServer(GameServer):
     """The server's state: sessions, hint players and verdict workers."""
 
     sessions: SessionStore = field(default_factory=SessionStore)
     hints: HintAdvisor = field(default_factory=HintAdvisor)
     verdicts: VerdictService = field(default_factory=VerdictService)
 
-    def session(self, session_id: str) -> PlaySession:
-        session = self.sessions.get(session_id)
-        if session is None:
-            raise UnknownGame(session_id)
-        return session
-
     def state(self, session: PlaySession) -> dict[str, Any]:
         return state_json(session, self.verdicts.current(session))
-
-
-class UnknownGame(Exception):
-    pass
 
 
 def new_session(body: NewGame) -> PlaySession:
@@ -135,16 +129,14 @@ def new_session(body: NewGame) -> PlaySession:
         raise MalformedInputError(
             f"variant {body.variant} has one deal type, random; the winnable type belongs to variant 001")
     if body.deal is None:
-        deal_id = DealId("pyramid", body.deal_type, 1, secrets.randbelow(DEAL_NUMBERS))
+        deal_id = DealId("pyramid", body.deal_type, 1, new_deal_number())
         deal = resolve_deal(deal_id, "pyramid")
     else:
         deal = resolve_deal(body.deal, "pyramid")
     deal_type = deal.deal_id.kind if deal.deal_id is not None else "code"
     game = PyramidGame(deal, stock_top_playable=body.variant == "000")
     session = PlaySession(game, deal_type=deal_type, operations=body.operations, hints=body.hints)
-    if body.history or body.redo or body.seen:
-        session.restore([Move.parse(m) for m in body.history], [Move.parse(m) for m in body.redo], body.seen)
-    return session
+    return resume(session, body, Move.parse)
 
 
 def _place(value: str | int | None) -> int:
@@ -166,14 +158,8 @@ def apply_action(session: PlaySession, action: Action) -> None:
         session.draw()
     elif kind == "recycle":
         session.recycle()
-    elif kind == "undo":
-        session.undo()
-    elif kind == "redo":
-        session.redo()
-    elif kind == "restart":
-        session.restart()
     else:
-        session.clear()
+        session.history_action(kind)
 
 
 def create_app(server: PlayServer | None = None, max_body_bytes: int = MAX_BODY_BYTES) -> FastAPI:
@@ -205,65 +191,14 @@ def create_app(server: PlayServer | None = None, max_body_bytes: int = MAX_BODY_
     async def refused(_: Request, exc: ActionRefused) -> JSONResponse:
         return error_response(409, exc.notice.code, exc.notice.en, exc.notice.ja)
 
-    @app.exception_handler(UnknownGame)
-    async def unknown(_: Request, exc: UnknownGame) -> JSONResponse:
-        return error_response(404, "UNKNOWN_GAME", "No such game on this server (it may have been closed to "
-                              "make room): start a new deal or reload your saved game.",
-                              "このゲームはサーバーにありません")
+    app.add_exception_handler(UnknownGame, unknown_game)
 
     @app.get("/", include_in_schema=False)
     def index() -> FileResponse:
-        return FileResponse(STATIC_DIR / "index.html", headers={"Cache-Control": "no-store"})
+        return static_page("index.html")
 
-    @app.post("/api/games", status_code=201)
-    def create(body: NewGame) -> dict[str, Any]:
-        session = new_session(body)
-        for old in server.sessions.add(session):
-            server.verdicts.discard(old.session_id)
-        return server.state(session)
-
-    @app.get("/api/games/{session_id}")
-    def read(session_id: str) -> dict[str, Any]:
-        session = server.session(session_id)
-        with session.lock:
-            return server.state(session)
-
-    @app.post("/api/games/{session_id}/actions")
-    def act(session_id: str, action: Action) -> dict[str, Any]:
-        session = server.session(session_id)
-        with session.lock:
-            before = position_key(session.game)
-            apply_action(session, action)
-            if position_key(session.game) != before:
-                server.verdicts.discard(session_id)
-            return server.state(session)
-
-    @app.post("/api/games/{session_id}/hint")
-    def hint(session_id: str) -> dict[str, Any]:
-        session = server.session(session_id)
-        with session.lock:
-            game = session.game.copy()
-        advice = server.hints.hint(game)
-        with session.lock:
-            if advice is not None and game.key() == session.game.key():
-                session.hint = advice
-                session.hints += 1
-                session.selected = None
-            return server.state(session)
-
-    @app.post("/api/games/{session_id}/verdict", status_code=202)
-    def start_verdict(session_id: str) -> dict[str, Any]:
-        session = server.session(session_id)
-        with session.lock:
-            server.verdicts.request(session)
-            return server.state(session)
-
-    @app.get("/api/games/{session_id}/verdict")
-    def read_verdict(session_id: str, wait: float = Query(0.0, ge=0.0, le=10.0)) -> dict[str, Any]:
-        session = server.session(session_id)
-        verdict = server.verdicts.current(session, wait)
-        return {"verdict": verdict}
-
+    app.include_router(game_router("/api/games", lambda _: server, NewGame, Action, new_session,
+                                   apply_action))
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     app.add_middleware(BodyLimit, limit=max_body_bytes)
     app.add_middleware(ServerTiming)

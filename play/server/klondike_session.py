@@ -19,9 +19,7 @@ recycle once the stock is empty), ``finish`` (one card of the auto-finish), ``un
 from __future__ import annotations
 
 import re
-import secrets
-import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from envs.cards import SUITS, card_name
 from envs.errors import MalformedInputError
@@ -33,7 +31,7 @@ from envs.klondike.moves import (
     WASTE_COLUMN,
     WASTE_FOUNDATION,
 )
-from play.server.session import ActionRefused, HistoryActions, Notice
+from play.server.session import ActionRefused, GameSession, Notice
 
 _PLACE = re.compile(r"(stock|waste|f[cdhs]?|c([1-7])(?::(\d{1,2}))?)")
 
@@ -114,21 +112,8 @@ def legal_targets(game: KlondikeGame) -> dict[str, list[dict[str, str]]]:
     return out
 
 
-@dataclass
-class KlondikeSession(HistoryActions):
-    """A Klondike game and everything the page needs besides it (counts never go down)."""
-
-    game: KlondikeGame
-    deal_type: str = "random"
-    session_id: str = field(default_factory=lambda: secrets.token_urlsafe(12))
-    selected: str | None = None
-    """The selected source place (``waste``, ``c3:2``, ``fH``), or ``None``."""
-    operations: int = 0
-    """Accepted actions that changed the board: moves, undos, redos (never goes down)."""
-    hints: int = 0
-    notice: Notice | None = None
-    hint: dict | None = None
-    lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
+class KlondikeSession(GameSession[KlondikeGame, str]):
+    """A Klondike game; ``selected`` is the selected source place (``waste``, ``c3:2``, ``fH``)."""
 
     # ------------------------------------------------------------ sources
     def source_of(self, place: Place) -> str:
@@ -256,16 +241,6 @@ class KlondikeSession(HistoryActions):
         else:
             self.notice = Notice("SELECTED", f"Selected {source}: it has no legal target now.",
                                  "この札を置ける場所は今ありません", kind="info")
-
-    def _play(self, move: Move) -> None:
-        self.game.push(move)
-        self._changed()
-
-    def _changed(self) -> None:
-        self.operations += 1
-        self.selected = None
-        self.hint = None
-        self.notice = None
 
     @staticmethod
     def _refuse_rule(refusal: Refusal, detail: str = "") -> None:

@@ -1,4 +1,4 @@
-"""Request bodies, validated by Pydantic before anything changes."""
+"""Request bodies of both games, validated by Pydantic before anything changes."""
 
 from __future__ import annotations
 
@@ -10,10 +10,16 @@ MAX_SAVED_MOVES = 400
 """More moves than any Pyramid game holds (at most 126 without undo), so a real save always fits."""
 
 MoveText = Annotated[str, Field(min_length=1, max_length=16)]
+SeenCards = Annotated[list[Annotated[int, Field(ge=0, le=51)]], Field(max_length=52)]
+"""A save's cards seen so far (stock cards turned up), as card numbers."""
+Count = Annotated[int, Field(ge=0, le=10**9)]
+"""A save's ``operations`` or ``hints``."""
 Place = Annotated[str, Field(min_length=1, max_length=8)] | Annotated[int, Field(ge=0, le=29)]
 
 
 class Strict(BaseModel):
+    """A body with no fields besides its own."""
+
     model_config = ConfigDict(extra="forbid")
 
 
@@ -27,9 +33,9 @@ class NewGame(Strict):
     history: Annotated[list[MoveText], Field(max_length=MAX_SAVED_MOVES)] = []
     redo: Annotated[list[MoveText], Field(max_length=MAX_SAVED_MOVES)] = []
     """Undone moves that redo would replay, next first."""
-    seen: Annotated[list[Annotated[int, Field(ge=0, le=51)]], Field(max_length=52)] = []
-    operations: Annotated[int, Field(ge=0, le=10**9)] = 0
-    hints: Annotated[int, Field(ge=0, le=10**9)] = 0
+    seen: SeenCards = []
+    operations: Count = 0
+    hints: Count = 0
 
 
 class Action(Strict):
@@ -42,4 +48,52 @@ class Action(Strict):
     """For ``move``: ``r7c1+r7c2``, ``r7c3``, ``stock+waste``, ``draw``, ``recycle``."""
 
 
-__all__ = ["MAX_SAVED_MOVES", "Action", "NewGame"]
+# ---------------------------------------------------------------- Klondike
+KLONDIKE_MAX_SAVED_MOVES = 1500
+"""Room for a long game with many draws; the app's body limit (16 KiB) still applies."""
+
+PlaceText = Annotated[str, Field(min_length=1, max_length=8)]
+CardItem = Annotated[int, Field(ge=0, le=51)] | Annotated[str, Field(min_length=2, max_length=3)]
+
+
+class HandPosition(Strict):
+    """A hand-built position (puzzles, tests): as :meth:`KlondikeGame.from_position` takes it."""
+
+    columns: Annotated[list[Annotated[list[CardItem], Field(max_length=52)]],
+                       Field(min_length=7, max_length=7)]
+    hidden: Annotated[list[Annotated[int, Field(ge=0, le=51)]], Field(min_length=7, max_length=7)]
+    stock: Annotated[list[CardItem], Field(max_length=24)] = []
+    waste: Annotated[list[CardItem], Field(max_length=24)] = []
+    foundations: Annotated[list[Annotated[int, Field(ge=0, le=13)]], Field(min_length=4, max_length=4)] = [
+        0, 0, 0, 0]
+    recycles: Annotated[int, Field(ge=0, le=10**6)] = 0
+    seen: Annotated[list[CardItem], Field(max_length=52)] = []
+
+
+class KlondikeNewGame(Strict):
+    """Start a game: a new deal, a deal by ID / code / Solvitaire JSON, a hand-built position, or a save."""
+
+    deal: Annotated[str, Field(min_length=1, max_length=4000)] | None = None
+    position: HandPosition | None = None
+    history: Annotated[list[MoveText], Field(max_length=KLONDIKE_MAX_SAVED_MOVES)] = []
+    redo: Annotated[list[MoveText], Field(max_length=KLONDIKE_MAX_SAVED_MOVES)] = []
+    """Undone moves that redo would replay, next first."""
+    seen: SeenCards = []
+    operations: Count = 0
+    hints: Count = 0
+
+
+class KlondikeAction(Strict):
+    """One intent from the page (see :mod:`play.server.klondike_session`)."""
+
+    type: Literal["tap", "select", "move", "stock", "finish", "undo", "redo", "restart", "clear"]
+    place: PlaceText | None = None
+    """For ``tap`` and ``select``: ``waste``, ``c3``, ``c3:4``, ``fH``, ``stock``."""
+    source: PlaceText | None = None
+    target: PlaceText | None = None
+    """For ``move`` (a drag): source and target places; or ``move`` in the engine's text."""
+    move: MoveText | None = None
+
+
+__all__ = ["KLONDIKE_MAX_SAVED_MOVES", "MAX_SAVED_MOVES", "Action", "Count", "HandPosition", "KlondikeAction",
+           "KlondikeNewGame", "MoveText", "NewGame", "SeenCards", "Strict"]

@@ -18,7 +18,7 @@ import secrets
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from envs.cards import rank
 from envs.errors import IllegalMoveError, MalformedInputError, SolitaireError
@@ -81,21 +81,29 @@ def covered_detail(game: PyramidGame, pos: int) -> tuple[str, str]:
     return en, ja
 
 
-class HistoryActions:
-    """Undo, redo, restart, clear and restoring a save: the same for every game's session.
+GameT = TypeVar("GameT")
+SelectionT = TypeVar("SelectionT")
 
-    A session class using it has ``game`` (an engine with ``push``, ``pop``, ``redo``,
-    ``restart``, ``moves_played``, ``redo_moves`` and the ``seen`` bitmask), ``selected``,
-    ``hint``, ``notice`` and ``_changed()`` (called after the board changed).
+
+@dataclass
+class GameSession(Generic[GameT, SelectionT]):
+    """A game and everything the page needs besides it, the same for every game (counts never go down).
+
+    It carries out undo, redo, restart, clear and the restoring of a save. ``game`` is an engine
+    with ``push``, ``pop``, ``redo``, ``restart``, ``moves_played``, ``redo_moves`` and the
+    ``seen`` bitmask; ``selected`` is a place in the game's own terms.
     """
 
-    game: Any
-    selected: Any
-    hint: Any
-    notice: Any
-
-    def _changed(self) -> None:
-        raise NotImplementedError
+    game: GameT
+    deal_type: str = "random"
+    session_id: str = field(default_factory=lambda: secrets.token_urlsafe(12))
+    selected: SelectionT | None = None
+    operations: int = 0
+    """Accepted actions that changed the board: moves, undos and redos (never goes down)."""
+    hints: int = 0
+    notice: Notice | None = None
+    hint: dict | None = None
+    lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
 
     def undo(self) -> None:
         if not self.game.moves_played:
@@ -123,6 +131,10 @@ class HistoryActions:
         self.hint = None
         self.notice = None
 
+    def history_action(self, kind: str) -> None:
+        """One of the intents ``undo``, ``redo``, ``restart`` and ``clear``, by name."""
+        {"undo": self.undo, "redo": self.redo, "restart": self.restart, "clear": self.clear}[kind]()
+
     def restore(self, history: list[Any], redo: list[Any], seen: list[int]) -> None:
         """Replay a saved game: ``history`` played, then ``redo`` (next first) played and undone."""
         game = self.game
@@ -136,21 +148,19 @@ class HistoryActions:
         for card in seen:
             game.seen |= 1 << card
 
+    def _play(self, move: Any) -> None:
+        self.game.push(move)
+        self._changed()
 
-@dataclass
-class PlaySession(HistoryActions):
-    """A game and everything the page needs besides it (counts never go down)."""
+    def _changed(self) -> None:
+        self.operations += 1
+        self.selected = None
+        self.hint = None
+        self.notice = None
 
-    game: PyramidGame
-    deal_type: str = "random"
-    session_id: str = field(default_factory=lambda: secrets.token_urlsafe(12))
-    selected: int | None = None
-    operations: int = 0
-    """Accepted actions that changed the board: moves, undos and redos (seed 001: never down)."""
-    hints: int = 0
-    notice: Notice | None = None
-    hint: dict | None = None
-    lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
+
+class PlaySession(GameSession[PyramidGame, int]):
+    """A Pyramid game: ``selected`` is a place number (seed 001: ``operations`` never goes down)."""
 
     @property
     def variant(self) -> str:
@@ -224,16 +234,6 @@ class PlaySession(HistoryActions):
                              f"{place_label_ja(place)}を選択中：相手の数字は {RANK_SHORT[need]} です",
                              kind="info")
 
-    def _play(self, move: Move) -> None:
-        self.game.push(move)
-        self._changed()
-
-    def _changed(self) -> None:
-        self.operations += 1
-        self.selected = None
-        self.hint = None
-        self.notice = None
-
     def _refuse(self, notice: Notice) -> None:
         raise ActionRefused(notice)
 
@@ -273,6 +273,6 @@ class SessionStore:
 
 
 __all__ = [
-    "DEAL_TYPES", "NOTHING_TO_REDO", "NOTHING_TO_UNDO", "VARIANT_DEAL_TYPES", "ActionRefused", "Notice",
-    "PlaySession", "SessionStore", "covered_detail", "covering_places", "refusal_notice",
+    "DEAL_TYPES", "NOTHING_TO_REDO", "NOTHING_TO_UNDO", "VARIANT_DEAL_TYPES", "ActionRefused", "GameSession",
+    "Notice", "PlaySession", "SessionStore", "covered_detail", "covering_places", "refusal_notice",
 ]

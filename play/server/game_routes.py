@@ -1,0 +1,183 @@
+"""The route plumbing both games share: the game endpoints, the 404 for an unknown game, the pages.
+
+Pyramid (:mod:`play.server.app`, ``/api/games``) and Klondike (:mod:`play.server.klondike_api`,
+``/api/klondike/games``) have the same endpoints; each game supplies its request models, how a
+body becomes a session and how an action is carried out, and :func:`game_router` declares:
+
+* ``POST {prefix}`` (201): a new session, stored (evicted sessions lose their verdict jobs);
+* ``GET {prefix}/{id}``: the state; ``POST {prefix}/{id}/actions``: one intent;
+* ``POST {prefix}/{id}/hint``: the hint player's advice, kept only if the position did not change;
+* ``POST {prefix}/{id}/verdict`` (202) starts a verdict, ``GET {prefix}/{id}/verdict?wait=`` reads it.
+
+An unknown session ID raises :class:`UnknownGame`: 404 ``UNKNOWN_GAME`` (:func:`unknown_game`).
+"""
+
+# No ``from __future__ import annotations`` here: FastAPI reads the endpoints' annotations, which
+# name each game's request models, when the routes are declared.
+
+import secrets
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, ClassVar, TypeVar
+
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import FileResponse, JSONResponse
+from pydantic import BaseModel
+
+from play.server.advice import VerdictService
+from play.server.session import GameSession, SessionStore
+
+STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
+"""The pages: plain HTML, CSS and JavaScript, served as they are."""
+DEAL_NUMBERS = 2**31
+"""A new random deal's number is drawn from ``range(DEAL_NUMBERS)``."""
+
+SessionT = TypeVar("SessionT", bound=GameSession)
+
+
+class UnknownGame(Exception):
+    """No session by that ID (never created, or evicted to make room)."""
+
+
+def error_response(status: int, code: str, message: str, message_ja: str = "") -> JSONResponse:
+    """An error in the API's shape: ``{"error": code, "message": English, "message_ja": Japanese}``."""
+    return JSONResponse({"error": code, "message": message, "message_ja": message_ja}, status_code=status)
+
+
+async def unknown_game(_: Request, exc: Exception) -> JSONResponse:
+    """The exception handler for :class:`UnknownGame`: 404 ``UNKNOWN_GAME``."""
+    return error_response(404, "UNKNOWN_GAME", "No such game on this server (it may have been closed to "
+                          "make room): start a new deal or reload your saved game.",
+                          "このゲームはサーバーにありません")
+
+
+def static_page(name: str) -> FileResponse:
+    """A page from :data:`STATIC_DIR`, never cached (it names the current scripts)."""
+    return FileResponse(STATIC_DIR / name, headers={"Cache-Control": "no-store"})
+
+
+def new_deal_number() -> int:
+    """A random deal number for a new game."""
+    return secrets.randbelow(DEAL_NUMBERS)
+
+
+def resume(session: SessionT, body: Any, parse_move: Callable[[str], Any]) -> SessionT:
+    """``session`` with the body's save replayed (``history``, ``redo`` next first, ``seen``), if any."""
+    if body.history or body.redo or body.seen:
+        session.restore([parse_move(m) for m in body.history], [parse_move(m) for m in body.redo], body.seen)
+    return session
+
+
+class GameServer:
+    """One game's server state and what its endpoints do, once they have their input.
+
+    A subclass is a dataclass with ``sessions``, ``hints`` (``hint(game)``: advice or ``None``) and
+    ``verdicts``, and defines :meth:`state`. Every session has ``lock``, ``game`` (with ``copy``
+    and ``key``), ``hint``, ``hints`` and ``selected``.
+    """
+
+    sessions: SessionStore
+    hints: Any
+    verdicts: VerdictService
+    hint_clears_notice: ClassVar[bool] = False
+    """Whether a hint taken also clears the session's message (Klondike's page)."""
+
+    def state(self, session: Any) -> dict[str, Any]:
+        """The whole state of ``session`` as the page renders it, with its current verdict."""
+        raise NotImplementedError
+
+    def session(self, session_id: str) -> Any:
+        """The session by ID; :class:`UnknownGame` (404) if there is none."""
+        session = self.sessions.get(session_id)
+        if session is None:
+            raise UnknownGame(session_id)
+        return session
+
+    def create(self, session: Any) -> dict[str, Any]:
+        """Store a new session (dropping the verdict jobs of the sessions it evicts); its state."""
+        for old in self.sessions.add(session):
+            self.verdicts.discard(old.session_id)
+        return self.state(session)
+
+    def read(self, session_id: str) -> dict[str, Any]:
+        session = self.session(session_id)
+        with session.lock:
+            return self.state(session)
+
+    def act(self, session_id: str, apply: Callable[[Any], None]) -> dict[str, Any]:
+        """Carry out ``apply(session)``; a position it changes loses its verdict job."""
+        session = self.session(session_id)
+        with session.lock:
+            before = self.verdicts.position_key(session.game)
+            apply(session)
+            if self.verdicts.position_key(session.game) != before:
+                self.verdicts.discard(session_id)
+            return self.state(session)
+
+    def hint(self, session_id: str) -> dict[str, Any]:
+        """Ask the hint player outside the lock; keep its advice only if the position is unchanged."""
+        session = self.session(session_id)
+        with session.lock:
+            game = session.game.copy()
+        advice = self.hints.hint(game)
+        with session.lock:
+            if advice is not None and game.key() == session.game.key():
+                session.hint = advice
+                session.hints += 1
+                session.selected = None
+                if self.hint_clears_notice:
+                    session.notice = None
+            return self.state(session)
+
+    def start_verdict(self, session_id: str) -> dict[str, Any]:
+        session = self.session(session_id)
+        with session.lock:
+            self.verdicts.request(session)
+            return self.state(session)
+
+    def read_verdict(self, session_id: str, wait: float) -> dict[str, Any]:
+        """The verdict of the current position, waiting up to ``wait`` seconds for a running one."""
+        return {"verdict": self.verdicts.current(self.session(session_id), wait)}
+
+
+def game_router(prefix: str, server_of: Callable[[Request], GameServer], new_game_model: type[BaseModel],
+                action_model: type[BaseModel], new_session: Callable[[Any], Any],
+                apply_action: Callable[[Any, Any], None]) -> APIRouter:
+    """The game endpoints under ``prefix`` (see the module docstring).
+
+    ``new_session(body)`` makes a session from a ``new_game_model`` body (raising before anything
+    is stored); ``apply_action(session, action)`` carries out an ``action_model`` body.
+    """
+    router = APIRouter()
+
+    @router.post(prefix, status_code=201)
+    def create(request: Request, body: new_game_model) -> dict[str, Any]:  # type: ignore[valid-type]
+        return server_of(request).create(new_session(body))
+
+    @router.get(prefix + "/{session_id}")
+    def read(request: Request, session_id: str) -> dict[str, Any]:
+        return server_of(request).read(session_id)
+
+    @router.post(prefix + "/{session_id}/actions")
+    def act(request: Request, session_id: str,
+            action: action_model) -> dict[str, Any]:  # type: ignore[valid-type]
+        return server_of(request).act(session_id, lambda session: apply_action(session, action))
+
+    @router.post(prefix + "/{session_id}/hint")
+    def hint(request: Request, session_id: str) -> dict[str, Any]:
+        return server_of(request).hint(session_id)
+
+    @router.post(prefix + "/{session_id}/verdict", status_code=202)
+    def start_verdict(request: Request, session_id: str) -> dict[str, Any]:
+        return server_of(request).start_verdict(session_id)
+
+    @router.get(prefix + "/{session_id}/verdict")
+    def read_verdict(request: Request, session_id: str,
+                     wait: float = Query(0.0, ge=0.0, le=10.0)) -> dict[str, Any]:
+        return server_of(request).read_verdict(session_id, wait)
+
+    return router
+
+
+__all__ = ["DEAL_NUMBERS", "STATIC_DIR", "GameServer", "UnknownGame", "error_response", "game_router",
+           "new_deal_number", "resume", "static_page", "unknown_game"]

@@ -1,0 +1,72 @@
+"""What the play API tests of both games share: requests to a game's endpoints, the server fixture,
+and a tiny PPO checkpoint for the hint player (``test_play_api.py``, ``test_play_klondike_api.py``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+import pytest
+from fastapi.testclient import TestClient
+
+ServerT = TypeVar("ServerT")
+
+
+@dataclass(frozen=True)
+class GameApi:
+    """Requests to one game's endpoints under ``games`` (``/api/games``, ``/api/klondike/games``)."""
+
+    games: str
+
+    def new_game(self, client: TestClient, **body: Any) -> dict[str, Any]:
+        """Create a game from ``body``; its state (201 asserted)."""
+        r = client.post(self.games, json=body)
+        assert r.status_code == 201, r.text
+        return r.json()
+
+    def act(self, client: TestClient, state: dict[str, Any], status: int = 200,
+            **action: Any) -> dict[str, Any]:
+        """Send one action to the game of ``state``; the answer (``status`` asserted)."""
+        r = client.post(f"{self.games}/{state['session']}/actions", json=action)
+        assert r.status_code == status, r.text
+        return r.json()
+
+
+def server_fixture(make: Callable[[], ServerT]) -> Callable[[], Iterator[ServerT]]:
+    """A ``server`` fixture: ``make()``, its verdict workers shut down after the test."""
+
+    @pytest.fixture
+    def server() -> Iterator[ServerT]:
+        server = make()
+        yield server
+        server.verdicts.shutdown()  # type: ignore[attr-defined]
+
+    return server
+
+
+def save_tiny_ppo(tmp_path_factory: pytest.TempPathFactory, variant_name: str, encoding_name: str,
+                        name: str, *, wrap: bool) -> Path:
+    """An untrained MaskablePPO policy for ``variant_name`` saved with its metadata as ``ppo/name``:
+    the ppo hint path, for real. ``wrap``: the environment is wrapped in the encoding."""
+    pytest.importorskip("sb3_contrib")
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    from agents.encodings import find_encoding
+    from agents.ppo import build_metadata, save_checkpoint
+    from agents.variants import find_variant
+
+    variant = find_variant(variant_name)
+    encoding = find_encoding(encoding_name, variant.game)
+    env = DummyVecEnv([lambda: encoding.wrap(variant.make_env())] if wrap else [variant.make_env])
+    model = MaskablePPO("MlpPolicy", env, n_steps=32, batch_size=32, policy_kwargs={"net_arch": [16]},
+                        seed=0, device="cpu")
+    metadata = build_metadata(variant, encoding, env.observation_space, {"run_name": "test"})
+    path = save_checkpoint(model, tmp_path_factory.mktemp("ppo") / name, metadata)
+    env.close()
+    return path
+
+
+__all__ = ["GameApi", "save_tiny_ppo", "server_fixture"]
