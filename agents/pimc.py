@@ -46,6 +46,25 @@ def determinized(game: PyramidGame, order: list[int]) -> PyramidGame:
     return other
 
 
+def afterstate_values(game: PyramidGame, actions: np.ndarray, limits: Any) -> np.ndarray:
+    """For each action, 1 if the position after it is winnable, 0 if not, 0.5 if the search ran out.
+
+    ``game`` must be fully known (a determinized sample, or the true deal): the exact solver reads
+    every card of it.
+    """
+    from agents.solver import solve_pyramid
+
+    values = np.zeros(len(actions))
+    for k, action in enumerate(actions):
+        after = game.copy()
+        after.push(ACTION_MOVES[int(action)])
+        if after.is_won():
+            values[k] = 1.0
+            continue
+        values[k] = {"winnable": 1.0, "unknown": 0.5}.get(solve_pyramid(after, limits=limits).status, 0.0)
+    return values
+
+
 class PimcPlayer(Player):
     """Plays the move that wins in most sampled completions of what the player has seen."""
 
@@ -57,10 +76,10 @@ class PimcPlayer(Player):
             raise MalformedInputError(f"the pimc player plays Pyramid, not {variant.game}")
         if samples < 1 or max_states < 1:
             raise MalformedInputError("samples and max_states must be positive")
-        from agents.solver import SearchLimits, solve_pyramid
+        from agents.solver import SearchLimits
 
         self.variant, self.samples = variant, samples
-        self._solve, self._limits = solve_pyramid, SearchLimits(max_states=max_states, time_limit=None)
+        self._limits = SearchLimits(max_states=max_states, time_limit=None)
         self.rng = np.random.default_rng(seed)
         self._env: gymnasium.Env | None = None
 
@@ -78,15 +97,7 @@ class PimcPlayer(Player):
             self.rng.shuffle(cards)
             for i, card in zip(hidden, cards, strict=True):
                 sample[i] = card
-            base = determinized(game, sample)
-            for k, action in enumerate(actions):
-                after = base.copy()
-                after.push(ACTION_MOVES[int(action)])
-                if after.is_won():
-                    wins[k] += 1
-                    continue
-                result = self._solve(after, limits=self._limits)
-                wins[k] += {"winnable": 1.0, "unknown": 0.5}.get(result.status, 0.0)
+            wins += afterstate_values(determinized(game, sample), actions, self._limits)
             if not hidden:  # nothing to sample: one exact answer is all there is
                 return wins
         return wins / self.samples

@@ -78,11 +78,16 @@ class Args:
     imitation_episodes: int = 0
     """Warm start (training.imitation): first fit the network to the teacher's moves on this
     many training deals (0: start from random weights)."""
-    imitation_teacher: Literal["greedy", "pimc"] = "greedy"
-    """Who shows the moves: the greedy heuristic, or the pimc player (Pyramid only: samples of the
-    unseen stock, each solved exactly; slower, stronger)."""
+    imitation_teacher: Literal["greedy", "pimc", "hindsight"] = "greedy"
+    """Who shows the moves: the greedy heuristic, the pimc player (Pyramid only: samples of the
+    unseen stock, each solved exactly; slower, stronger), or hindsight labels (Pyramid only: every
+    legal move marked by whether the true deal stays winnable after it; the network learns which
+    moves win given what it sees)."""
     pimc_samples: int = 8
     """Sampled stocks per move of the pimc teacher."""
+    hindsight_keep: float = 1.0
+    """With the hindsight teacher: the share of positions where every move is marked alike (most of
+    them) that is kept, each weighted 1/hindsight_keep in the fit."""
     dagger_rounds: int = 0
     """After the first fit, rounds in which the network plays dagger_episodes training deals while
     the teacher names its move at every position; the data are pooled and the network refitted."""
@@ -139,12 +144,14 @@ class Args:
             raise MalformedInputError("total_timesteps and eval_deals must be positive, frequencies >= 0")
         if self.imitation_episodes < 0 or self.imitation_epochs < 1 or self.imitation_learning_rate <= 0:
             raise MalformedInputError("imitation_episodes must be >= 0; imitation epochs and rate positive")
+        if not 0 < self.hindsight_keep <= 1:
+            raise MalformedInputError("hindsight_keep is a share of positions: 0 < hindsight_keep <= 1")
         if self.dagger_rounds < 0 or self.dagger_episodes < 1 or self.pimc_samples < 1:
             raise MalformedInputError("dagger_rounds must be >= 0, dagger_episodes and pimc_samples positive")
         if self.dagger_rounds and not self.imitation_episodes:
             raise MalformedInputError("dagger_rounds need a first fit: set imitation_episodes")
-        if self.imitation_teacher == "pimc" and self.variant_spec().game != "pyramid":
-            raise MalformedInputError("the pimc teacher plays Pyramid only")
+        if self.imitation_teacher in ("pimc", "hindsight") and self.variant_spec().game != "pyramid":
+            raise MalformedInputError(f"the {self.imitation_teacher} teacher is for Pyramid only")
         if self.time_limit_minutes is not None and self.time_limit_minutes <= 0:
             raise MalformedInputError("time_limit_minutes must be positive")
 

@@ -48,10 +48,20 @@ from stable_baselines3.common.utils import LinearSchedule
 from stable_baselines3.common.vec_env import DummyVecEnv, VecEnv
 
 from agents.encodings import Encoding, find_encoding
+from agents.greedy import GreedyPlayer
 from agents.ppo import build_metadata, check_metadata, read_metadata, save_checkpoint
 from envs.errors import MalformedInputError
 from training.config import Args, parse_args
-from training.imitation import collect_demonstrations, fit_to_demonstrations, make_teacher, policy_actor
+from training.imitation import (
+    Actor,
+    Demonstrations,
+    HindsightTeacher,
+    collect_demonstrations,
+    collect_hindsight,
+    fit_to_demonstrations,
+    make_teacher,
+    policy_actor,
+)
 from training.ship import ship
 from training.splits import EVAL, TRAIN
 from training.vec_env import make_env_fn, make_vec_env
@@ -227,18 +237,24 @@ def warm_start(model: MaskablePPO, args: Args, variant: Any, encoding: Any, run_
     each went in ``imitation.json``."""
     start = time.perf_counter()
     teacher = make_teacher(variant, args.imitation_teacher, args.seed, args.pimc_samples)
-    demos = collect_demonstrations(variant, encoding, args.imitation_episodes, args.seed, args.gamma,
-                                   args.shaped_reward, teacher)
+
+    def collect(episodes: int, seed: int, actor: Actor | None) -> Demonstrations:
+        if isinstance(teacher, HindsightTeacher):  # its own moves would peek: greedy plays first
+            return collect_hindsight(variant, encoding, episodes, seed, teacher,
+                                     actor or GreedyPlayer(variant), args.hindsight_keep)
+        return collect_demonstrations(variant, encoding, episodes, seed, args.gamma, args.shaped_reward,
+                                      teacher, actor=actor)
+
+    demos = collect(args.imitation_episodes, args.seed, None)
     stats = fit_to_demonstrations(model, demos, args.imitation_epochs, args.batch_size,
                                   args.imitation_learning_rate, args.seed)
     record: dict[str, Any] = {"teacher": args.imitation_teacher, "episodes": demos.episodes,
-                              "steps": len(demos), "teacher_wins": demos.wins,
+                              "steps": len(demos), "positions": demos.positions, "teacher_wins": demos.wins,
                               "seconds": round(time.perf_counter() - start, 1), **stats, "dagger": []}
     (run_dir / "imitation.json").write_text(json.dumps(record, indent=2) + "\n")
     for round_ in range(1, args.dagger_rounds + 1):
         seed = args.seed + 7919 * round_  # fresh training deals each round
-        more = collect_demonstrations(variant, encoding, args.dagger_episodes, seed, args.gamma,
-                                      args.shaped_reward, teacher, actor=policy_actor(model))
+        more = collect(args.dagger_episodes, seed, policy_actor(model))
         demos = demos + more
         stats = fit_to_demonstrations(model, demos, args.imitation_epochs, args.batch_size,
                                       args.imitation_learning_rate, args.seed + round_)
