@@ -2,7 +2,7 @@
 //
 //   klondike_solve [--draw N] [--time S] [--cpu-time] [--states N] [--memory MIB] [--seed N]
 //                  [--no-safe] [--no-partial] [--no-lifts] [--no-king-chains]
-//                  [--no-dead-end] [--dead-end-in-search] [--no-restarts]
+//                  [--no-dead-end] [--no-dead-end-in-search] [--no-restarts]
 //                  [--line] [--check] < positions.txt
 //
 // Each input line is "NAME FIELDS...", FIELDS being a position in the text form of
@@ -55,7 +55,7 @@ const char* stop_name(kl::StopReason r) {
 int usage() {
   std::cerr << "usage: klondike_solve [--draw N] [--time S] [--cpu-time] [--states N] [--memory MIB]\n"
                "                      [--seed N] [--no-safe] [--no-partial] [--no-lifts] [--no-king-chains]\n"
-               "                      [--no-dead-end] [--dead-end-in-search]\n"
+               "                      [--no-dead-end] [--no-dead-end-in-search]\n"
                "                      [--no-restarts] [--line] [--check] < positions\n";
   return 2;
 }
@@ -92,7 +92,9 @@ int main(int argc, char** argv) {
     } else if (arg == "--no-dead-end") {
       options.dead_end_check = false;
     } else if (arg == "--dead-end-in-search") {
-      options.dead_end_in_search = true;
+      options.dead_end_in_search = true;  // the default now; kept for old command lines
+    } else if (arg == "--no-dead-end-in-search") {
+      options.dead_end_in_search = false;
     } else if (arg == "--no-restarts") {
       options.restarts = false;
     } else if (arg == "--cpu-time") {

@@ -33,6 +33,7 @@ Board::Board(const Position& position, int draw_count)
   for (int i = 0; i < talon_n_; ++i) {
     talon_origin_[i] = static_cast<std::uint8_t>(i);
     talon_mask_ |= std::uint64_t{1} << i;
+    talon_cards_ |= std::uint64_t{1} << talon_[i];
   }
   cursor_ = static_cast<int>(position.waste.size());
   left_ += talon_n_;
@@ -53,6 +54,7 @@ void Board::take_talon(Step& step) {
   step.card = talon_[i];
   step.origin = talon_origin_[i];
   talon_mask_ &= ~(std::uint64_t{1} << talon_origin_[i]);
+  talon_cards_ &= ~(std::uint64_t{1} << step.card);
   for (int j = i; j + 1 < talon_n_; ++j) {
     talon_[j] = talon_[j + 1];
     talon_origin_[j] = talon_origin_[j + 1];
@@ -70,6 +72,7 @@ void Board::put_back_talon(const Step& step) {
   talon_[i] = step.card;
   talon_origin_[i] = step.origin;
   talon_mask_ |= std::uint64_t{1} << step.origin;
+  talon_cards_ |= std::uint64_t{1} << step.card;
   ++talon_n_;
 }
 
@@ -100,6 +103,7 @@ void Board::apply(Step& step) {
     }
     case StepKind::column_to_column: {
       const int from = len_[src] - step.count;
+      step.card = cards_[src][from];  // the run's first card (read by the search, not by undo)
       for (int i = 0; i < step.count; ++i) push_card(dst, cards_[src][from + i]);
       step.flipped = remove_from_column(src, step.count);
       break;
@@ -206,11 +210,17 @@ StateKey Board::key() const {
     for (int i = 0; i < free_count; ++i) fields[free_slots[i]] = free_fields[i];
   }
   dirty_ = 0;
+  // The fields at bits 28 * col (absent columns stay 0), then the talon at 196, its cursor at
+  // 248 and the always-set bit 255: the layout of state_key.hpp, written word by word.
+  static_assert(kMaxColumns == 7, "the key holds seven column fields");
+  std::uint64_t f[kMaxColumns];
+  for (int col = 0; col < kMaxColumns; ++col) f[col] = col < num_columns_ ? fields[col] : 0;
+  const std::uint64_t cursor = static_cast<std::uint64_t>(canonical_cursor(talon_n_, cursor_, draw_));
   StateKey key;
-  for (int col = 0; col < num_columns_; ++col) key.put(28 * col, 28, fields[col]);
-  key.put(196, 52, talon_mask_);
-  key.put(248, 6, static_cast<std::uint64_t>(canonical_cursor(talon_n_, cursor_, draw_)));
-  key.put(255, 1, 1);
+  key.w[0] = f[0] | f[1] << 28 | f[2] << 56;
+  key.w[1] = f[2] >> 8 | f[3] << 20 | f[4] << 48;
+  key.w[2] = f[4] >> 16 | f[5] << 12 | f[6] << 40;
+  key.w[3] = f[6] >> 24 | talon_mask_ << 4 | cursor << 56 | std::uint64_t{1} << 63;
   return key;
 }
 

@@ -34,6 +34,7 @@ class Board {
   int talon_size() const { return talon_n_; }
   int cursor() const { return cursor_; }
   Card talon_card(int q) const { return talon_[q - 1]; }  // q = 1..talon_size()
+  std::uint64_t talon_cards() const { return talon_cards_; }  // bit c: card c is in the talon
 
   int foundation(int suit) const { return found_[suit]; }
   bool suit_in_play(int suit) const { return (in_play_ >> suit) & 1; }
@@ -91,6 +92,7 @@ class Board {
   std::array<std::uint8_t, kNumCards> talon_{};
   std::array<std::uint8_t, kNumCards> talon_origin_{};  // index in the starting talon
   std::uint64_t talon_mask_ = 0;                        // starting-talon indices still present
+  std::uint64_t talon_cards_ = 0;                       // the same cards, by card number
   int talon_n_ = 0;
   int cursor_ = 0;
   std::array<int, kNumSuits> found_{};

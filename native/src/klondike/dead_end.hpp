@@ -17,4 +17,8 @@ namespace solitaire::klondike {
 // buried under the other.
 bool structurally_lost(const Board& board);
 
+// The same relaxed game played card by card, as first written: slower, kept to check
+// structurally_lost() against (the two must agree on every position).
+bool structurally_lost_reference(const Board& board);
+
 }  // namespace solitaire::klondike

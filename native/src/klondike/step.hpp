@@ -24,7 +24,7 @@ struct Step {
   std::uint8_t chained = 0;   // 1: the next step in the list belongs to the same move
   // Filled by Board::apply, read by Board::undo.
   std::uint8_t prev_cursor = 0;
-  std::uint8_t card = 0;      // the card that went up or left the talon
+  std::uint8_t card = 0;      // the card that went up or left the talon; a run's first card
   std::uint8_t origin = 0;    // its index in the starting talon (talon steps)
   std::uint8_t flipped = 0;   // 1 when the move turned up a face-down card in `src`
   std::uint8_t is_auto = 0;   // played as a forced (dominance) move

@@ -15,6 +15,7 @@
 //  * full deals: shuffled move orders never change the verdict; draw-1 lines replay;
 //  * the Solvitaire fixture: the same verdicts as Solvitaire where it decided;
 //  * budgets: states, time, memory and cancellation stop with `unknown`, never `not_winnable`;
+//  * the relaxed game (dead_end.hpp): its card-set version agrees with the card-by-card one;
 //  * a position showing why the safe rule needs Keller's condition rather than "both cards of
 //    the opposite colour one rank lower are up".
 #include <atomic>
@@ -271,6 +272,8 @@ void compare_with_brute_force(const kl::Position& p, int draw, Tally& tally) {
   (truth == Verdict::win ? tally.wins : tally.losses)++;
   const std::string where = kl::format_position(p) + " draw " + std::to_string(draw);
   // The relaxed game may only ever call lost what is lost.
+  CHECK(kl::structurally_lost(kl::Board(p, draw)) == kl::structurally_lost_reference(kl::Board(p, draw)),
+        "relaxed game versions agree on " + where);
   if (kl::structurally_lost(kl::Board(p, draw))) {
     ++tally.dead_ends;
     CHECK(truth == Verdict::loss, "dead end on a winnable position: " + where);
@@ -369,6 +372,32 @@ void test_dead_end_deal() {
       "t=TD/8d,8H/4d,Qd,KC/As,6s,4s,8S/2h,Qc,3c,7d,9S/3s,7h,6h,Jd,Ad,8C/9h,2d,5h,9d,3d,4c,AC "
       "s=JC,TS,JS,9C,2C,5D,6C,5C,JH,TH,TC,QS,7S,KS,KH,KD,2S,4H,5S,7C,AH,QH,6D,3H w=- f=0,0,0,0");
   CHECK(!kl::structurally_lost(kl::Board(deal1, 3)), "deal 1 (winnable) is no dead end");
+}
+
+// The relaxed game on card sets (structurally_lost, used in the search) against the card-by-card
+// version it replaced (structurally_lost_reference): they must agree on every position. Random
+// positions of full and reduced decks, played on by random legal actions.
+void test_relaxed_game_versions() {
+  Rng rng(2024);
+  const int suit_sets[] = {0xF, 0xF, 0xF, 0x5, 0xA, 0x3, 0x9, 0xE};
+  int lost = 0;
+  int positions = 0;
+  for (int i = 0; i < 4000; ++i) {
+    const int suits = suit_sets[i % 8];
+    const bool full = suits == 0xF && i % 2 == 0;
+    const int max_rank = full ? kl::kMaxRank : 2 + rng.below(12);
+    const int ncols = full ? kl::kMaxColumns : 1 + rng.below(kl::kMaxColumns);
+    const int draw = i % 5 == 4 ? 1 : 3;
+    const kl::Position p = random_midgame(rng, suits, max_rank, ncols, draw, rng.below(full ? 160 : 40));
+    const kl::Board board(p, draw);
+    const bool fast = kl::structurally_lost(board);
+    CHECK(fast == kl::structurally_lost_reference(board),
+          "relaxed game versions disagree on " + kl::format_position(p));
+    lost += fast ? 1 : 0;
+    ++positions;
+  }
+  std::cout << "relaxed game: " << positions << " positions, " << lost << " proved lost by both" << std::endl;
+  CHECK(lost > positions / 50 && lost < positions - positions / 50, "both outcomes are exercised");
 }
 
 void test_fixture(const std::string& dir) {
@@ -508,6 +537,7 @@ int main(int argc, char** argv) {
   test_safe_rule_needs_keller();
   test_canonical_lift_regressions();
   test_dead_end_deal();
+  test_relaxed_game_versions();
   test_reduced_against_brute_force(rounds, 0, 12345);
   test_budgets(dir);
   test_fixture(dir);
