@@ -10,6 +10,9 @@ Sources:
   deal order of ``envs.klondike.layout``: 28 tableau cards dealt row by row (pass 1 puts one card
   on each of columns 1..7, column 1's face up; pass 2 one on each of columns 2..7, column 2's face
   up; ...), then the 24 stock cards from the top.
+* ``unknowns CSV...``: the ``klondike-random-v1-N`` deals whose row in the given benchmark files
+  (``klondike_solver_native.py``) says unknown, to retry them elsewhere
+  (``klondike_retry_parallel.sh``).
 * ``fixture PATH``: Solvitaire JSON deals (one JSON object a line, ``{"deal": {...}, ...}``):
   tableau piles from the bottom, lower-case suit face down, and the stock listed from the bottom,
   dealt from the end of the list (checked in Solvitaire's source: its parser pushes the listed
@@ -81,6 +84,18 @@ def deal_lines(first: int, last: int) -> Iterator[str]:
         yield f"{deal_id} {deal_position_text(DealId.parse(deal_id).cards())}"
 
 
+def unknown_lines(paths: Sequence[str]) -> Iterator[str]:
+    """The driver's line for every deal whose row in the benchmark files ``paths`` says unknown."""
+    import csv
+
+    for path in paths:
+        with open(path, newline="", encoding="utf-8") as handle:
+            for row in csv.DictReader(handle):
+                if row["status"] == "unknown":
+                    number = int(row["deal_id"].rsplit("-", 1)[1])
+                    yield from deal_lines(number, number)
+
+
 def fixture_lines(path: str) -> Iterator[tuple[str, str]]:
     """(line for the driver, Solvitaire's verdict) for each deal of a fixture file."""
     with open(path, encoding="utf-8") as handle:
@@ -97,9 +112,13 @@ def main(argv: list[str] | None = None) -> None:
     deals.add_argument("last", type=int)
     fixture = sub.add_parser("fixture", help="a Solvitaire JSONL fixture")
     fixture.add_argument("path")
+    unknowns = sub.add_parser("unknowns", help="the deals left unknown in benchmark CSV files")
+    unknowns.add_argument("paths", nargs="+")
     args = parser.parse_args(argv)
     if args.source == "deals":
         lines = deal_lines(args.first, args.last)
+    elif args.source == "unknowns":
+        lines = unknown_lines(args.paths)
     else:
         lines = (line for line, _verdict in fixture_lines(args.path))
     for line in lines:

@@ -22,6 +22,11 @@ Every winning line is replayed by the driver's own replayer (``check`` = ``ok``)
 (``envs.klondike.game.KlondikeGame``), an implementation written apart from the solver
 (``check`` = ``ok+py``).
 
+With ``--merge TSV...`` no deal is solved here: the driver's output from a run elsewhere (deals
+left unknown, retried across many cores by ``klondike_retry_parallel.sh`` with ``--time`` seconds
+each) replaces the unknown rows it decided, its winning lines replayed again with
+``--python-check``; ``--clock`` names that machine's clock in the rows.
+
 With ``--fixture`` the deals come from a Solvitaire JSONL file and each row also holds Solvitaire's
 verdict (``reference``); the summary counts agreements where Solvitaire decided.
 
@@ -95,6 +100,10 @@ class Args:
     """Solve again the deals already recorded as unknown, with this run's --time, in place."""
     no_build: bool
     """Use the driver already at --binary (a long run keeps its build while the sources change)."""
+    merge: list[Path] | None
+    """Driver output files from a run elsewhere whose decided deals replace unknown rows."""
+    clock: str
+    """The clock column of merged rows (the other machine's CPU time)."""
 
 
 def parse_args(argv: list[str] | None = None) -> Args:
@@ -112,6 +121,8 @@ def parse_args(argv: list[str] | None = None) -> Args:
     parser.add_argument("--python-check", action="store_true")
     parser.add_argument("--retry-unknown", action="store_true")
     parser.add_argument("--no-build", action="store_true")
+    parser.add_argument("--merge", type=Path, nargs="+", default=None)
+    parser.add_argument("--clock", default="cpu-other")
     ns = parser.parse_args(argv)
     return Args(
         ns.name,
@@ -127,6 +138,8 @@ def parse_args(argv: list[str] | None = None) -> Args:
         ns.python_check,
         ns.retry_unknown,
         ns.no_build,
+        ns.merge,
+        ns.clock,
     )
 
 
@@ -215,6 +228,29 @@ def retry_unknown(args: Args, rows_path: Path) -> None:
             writer.writerow(redone.get(r["deal_id"], [r[h] for h in header]))
 
 
+def merge_driver_output(args: Args, rows_path: Path) -> None:
+    """Replace the unknown rows that the driver output files ``args.merge`` decide; rewrite the rows."""
+    decided: dict[str, list[str]] = {}
+    for path in args.merge or []:
+        for text in path.read_text().splitlines():
+            out = text.split("\t")
+            if len(out) < 8 or out[1] not in ("winnable", "not_winnable"):
+                continue
+            name, status, stop, seconds, states, entries, length, check = out[:8]
+            if args.python_check and status == "winnable" and check == "ok" and len(out) > 8:
+                check = python_replay(name, out[8], args.draw)
+            decided[name] = [name, str(args.draw), str(args.time), args.clock, status, stop, seconds,
+                             states, entries, length, check]
+    rows = read_rows(rows_path)
+    header = list(rows[0].keys())
+    with rows_path.open("w", newline="") as out_file:
+        writer = csv.writer(out_file)
+        writer.writerow(header)
+        for r in rows:
+            new = decided.get(r["deal_id"]) if r["status"] == "unknown" else None
+            writer.writerow(new if new is not None else [r[h] for h in header])
+
+
 def python_replay(position_line: str, line: str, draw: int) -> str:
     """Replay a winning line in envs.klondike (from the deal the position line names)."""
     from envs.klondike.game import KlondikeGame
@@ -295,7 +331,9 @@ def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
     RESULTS.mkdir(parents=True, exist_ok=True)
     rows_path = RESULTS / f"klondike_{args.name}.csv"
-    if args.retry_unknown:
+    if args.merge:
+        merge_driver_output(args, rows_path)
+    elif args.retry_unknown:
         retry_unknown(args, rows_path)
     elif not args.summary_only:
         run(args, rows_path)

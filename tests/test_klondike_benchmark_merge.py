@@ -1,0 +1,57 @@
+"""Merging a retry run from another machine into the Klondike benchmark rows (benchmarks/)."""
+
+from __future__ import annotations
+
+import csv
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+import klondike_native_input  # noqa: E402
+import klondike_solver_native as bench  # noqa: E402
+
+HEADER = bench.FIELDS
+
+
+def write_rows(path: Path, rows: list[list[str]]) -> None:
+    with path.open("w", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(HEADER)
+        writer.writerows(rows)
+
+
+def test_only_unknown_rows_are_replaced_and_only_by_decided_deals(tmp_path: Path) -> None:
+    rows_path = tmp_path / "klondike_x.csv"
+    write_rows(rows_path, [
+        ["klondike-random-v1-1", "3", "10.0", "cpu", "winnable", "none", "0.1", "10", "5", "120", "ok"],
+        ["klondike-random-v1-2", "3", "10.0", "cpu", "unknown", "time", "10", "99", "50", "0", "-"],
+        ["klondike-random-v1-3", "3", "10.0", "cpu", "unknown", "time", "10", "99", "50", "0", "-"],
+    ])
+    tsv = tmp_path / "retry.tsv"
+    tsv.write_text(
+        "klondike-random-v1-1\tnot_winnable\tnone\t1\t2\t3\t0\t-\n"  # decided already: ignored
+        "klondike-random-v1-2\tnot_winnable\tnone\t12.5\t777\t88\t0\t-\n"
+        "klondike-random-v1-3\tunknown\ttime\t20\t999\t99\t0\t-\n"  # still unknown: row kept
+    )
+    args = bench.parse_args(["--name", "x", "--time", "20", "--merge", str(tsv), "--clock", "cpu-other"])
+    bench.merge_driver_output(args, rows_path)
+    rows = {r["deal_id"]: r for r in bench.read_rows(rows_path)}
+    assert rows["klondike-random-v1-1"]["status"] == "winnable"
+    merged = rows["klondike-random-v1-2"]
+    assert (merged["status"], merged["limit_s"], merged["clock"], merged["states"]) == (
+        "not_winnable", "20.0", "cpu-other", "777")
+    assert rows["klondike-random-v1-3"]["limit_s"] == "10.0"
+    summary = bench.summarize(list(rows.values()), "x")
+    assert "decided after retrying the unknowns with 20 s | 66.67%" in summary
+
+
+def test_unknown_lines_name_exactly_the_unknown_deals(tmp_path: Path) -> None:
+    rows_path = tmp_path / "rows.csv"
+    write_rows(rows_path, [
+        ["klondike-random-v1-7", "3", "10.0", "cpu", "unknown", "time", "10", "1", "1", "0", "-"],
+        ["klondike-random-v1-8", "3", "10.0", "cpu", "winnable", "none", "1", "1", "1", "9", "ok"],
+    ])
+    lines = list(klondike_native_input.unknown_lines([str(rows_path)]))
+    assert lines == list(klondike_native_input.deal_lines(7, 7))
