@@ -182,13 +182,19 @@ def solve_all(args: Args, items: list[tuple[str, str]]) -> Iterator[list[str]]:
             proc.stdin.write(line + "\n")
             proc.stdin.flush()
             out = proc.stdout.readline().rstrip("\n").split("\t")
-            name, status, stop, seconds, states, entries, length, check = out[:8]
-            if args.python_check and args.fixture is None and status == "winnable" and check == "ok":
-                check = python_replay(line, out[8], args.draw)
-            row = [name, str(args.draw), str(args.time), clock, status, stop, seconds, states, entries]
-            row += [length, check]
+            row = driver_row(args, out, clock, replay=args.fixture is None)
             yield row + ([reference] if args.fixture is not None else [])
         proc.stdin.close()
+
+
+def driver_row(args: Args, out: list[str], clock: str, replay: bool = True) -> list[str]:
+    """The CSV row (``FIELDS``) of one line of driver output, split at tabs; with ``--python-check``
+    (and ``replay``) a winning line the driver checked is replayed in envs.klondike too."""
+    name, status, stop, seconds, states, entries, length, check = out[:8]
+    if replay and args.python_check and status == "winnable" and check == "ok" and len(out) > 8:
+        check = python_replay(name, out[8], args.draw)
+    return [name, str(args.draw), str(args.time), clock, status, stop, seconds, states, entries,
+            length, check]
 
 
 def run(args: Args, rows_path: Path) -> None:
@@ -210,22 +216,11 @@ def run(args: Args, rows_path: Path) -> None:
 
 def retry_unknown(args: Args, rows_path: Path) -> None:
     """Solve again, with this run's time limit, the deals whose row says unknown; rewrite the rows."""
-    rows = read_rows(rows_path)
-    lines = dict(positions(args))
-    items = [
-        (line, ref)
-        for line, ref in lines.items()
-        if any(r["deal_id"] == line.split(" ", 1)[0] and r["status"] == "unknown" for r in rows)
-    ]
+    unknown = {r["deal_id"] for r in read_rows(rows_path) if r["status"] == "unknown"}
+    items = [(line, ref) for line, ref in positions(args) if line.split(" ", 1)[0] in unknown]
     if not items:
         return
-    header = list(rows[0].keys())
-    redone = {row[0]: row for row in solve_all(args, items)}
-    with rows_path.open("w", newline="") as out:
-        writer = csv.writer(out)
-        writer.writerow(header)
-        for r in rows:
-            writer.writerow(redone.get(r["deal_id"], [r[h] for h in header]))
+    replace_unknown_rows(rows_path, {row[0]: row for row in solve_all(args, items)})
 
 
 def merge_driver_output(args: Args, rows_path: Path) -> None:
@@ -234,20 +229,20 @@ def merge_driver_output(args: Args, rows_path: Path) -> None:
     for path in args.merge or []:
         for text in path.read_text().splitlines():
             out = text.split("\t")
-            if len(out) < 8 or out[1] not in ("winnable", "not_winnable"):
-                continue
-            name, status, stop, seconds, states, entries, length, check = out[:8]
-            if args.python_check and status == "winnable" and check == "ok" and len(out) > 8:
-                check = python_replay(name, out[8], args.draw)
-            decided[name] = [name, str(args.draw), str(args.time), args.clock, status, stop, seconds,
-                             states, entries, length, check]
+            if len(out) >= 8 and out[1] in ("winnable", "not_winnable"):
+                decided[out[0]] = driver_row(args, out, args.clock)
+    replace_unknown_rows(rows_path, decided)
+
+
+def replace_unknown_rows(rows_path: Path, replacements: dict[str, list[str]]) -> None:
+    """Rewrite the rows file with each unknown row that ``replacements`` names (by deal) replaced."""
     rows = read_rows(rows_path)
     header = list(rows[0].keys())
-    with rows_path.open("w", newline="") as out_file:
-        writer = csv.writer(out_file)
+    with rows_path.open("w", newline="") as out:
+        writer = csv.writer(out)
         writer.writerow(header)
         for r in rows:
-            new = decided.get(r["deal_id"]) if r["status"] == "unknown" else None
+            new = replacements.get(r["deal_id"]) if r["status"] == "unknown" else None
             writer.writerow(new if new is not None else [r[h] for h in header])
 
 

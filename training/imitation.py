@@ -11,6 +11,12 @@ minibatch gradient descent on the same network:
 * the value head to the discounted return each step led to, under the reward the PPO phase
   trains with (shaped or not), so that PPO's first advantages are not noise.
 
+With ``dagger_rounds`` (DAgger, Ross, Gordon and Bagnell 2011) the fitted network then plays
+``dagger_episodes`` more deals itself while the teacher names its move at every position the
+network reaches; those labels join the pool and the network is refitted, so it learns to recover
+from its own mistakes, not only to follow the teacher's games. PPO then starts from that network.
+Nothing here changes the environment or what the agent sees.
+
 The ``hindsight`` teacher (Pyramid) reads the true deal: it marks every legal move by whether the
 deal is still winnable after it (the exact solver; a search that runs out of its small budget
 counts half) and names the best-marked move, among equals the one greedy prefers. So it names
@@ -299,8 +305,9 @@ def fit_to_demonstrations(model: MaskablePPO, demos: Demonstrations, epochs: int
             totals["policy_loss"] += policy_loss.item() * len(index)
             totals["value_loss"] += value_loss.item() * len(index)
             totals["agreement"] += agree
-        stats = {key: value / len(demos) for key, value in totals.items()}
-        stats["agreement"] = totals["agreement"] / float(weights.sum())  # weighted like the loss
+        stats = {"policy_loss": totals["policy_loss"] / len(demos),
+                 "value_loss": totals["value_loss"] / len(demos),
+                 "agreement": totals["agreement"] / float(weights.sum())}  # weighted like the loss
     policy.set_training_mode(False)
     return stats
 
