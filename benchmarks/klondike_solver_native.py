@@ -263,6 +263,14 @@ def python_replay(position_line: str, line: str, draw: int) -> str:
 
 
 
+def search_speed(rows: list[dict[str, str]]) -> float | None:
+    """States entered per second over the rows of this machine's clock that took over a second:
+    the same code's pace changes with the load of a shared machine, and this shows it."""
+    long = [r for r in rows if r["clock"] in ("cpu", "wall") and float(r["seconds"]) > 1.0]
+    seconds = sum(float(r["seconds"]) for r in long)
+    return sum(int(r["states"]) for r in long) / seconds if seconds > 0 else None
+
+
 def summarize(rows: list[dict[str, str]], name: str) -> str:
     n = len(rows)
     limits = sorted({float(r["limit_s"]) for r in rows})
@@ -295,6 +303,10 @@ def summarize(rows: list[dict[str, str]], name: str) -> str:
             f"| median / 90th / 99th percentile seconds (first pass) | {statistics.median(first_pass):.4f} / "
             f"{percentile(first_pass, 0.9):.3f} / {percentile(first_pass, 0.99):.3f} |",
         ]
+    speed = search_speed(rows)
+    if speed is not None:
+        pace = f"{speed / 1e6:.2f} M states/s"
+        lines.append(f"| search speed, deals that ran over 1 s (the machine's pace) | {pace} |")
     if len(limits) > 1:
         lines.append(f"| decided after retrying the unknowns with {limits[-1]:g} s | {decided / n:.2%} |")
     lines.append(f"| winning lines failing a replay check | {len(bad_checks)} |")

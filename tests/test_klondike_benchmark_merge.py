@@ -55,3 +55,20 @@ def test_unknown_lines_name_exactly_the_unknown_deals(tmp_path: Path) -> None:
     ])
     lines = list(klondike_native_input.unknown_lines([str(rows_path)]))
     assert lines == list(klondike_native_input.deal_lines(7, 7))
+
+
+def test_search_speed_counts_this_machines_long_rows_only() -> None:
+    def row(clock: str, seconds: str, states: str) -> dict[str, str]:
+        return dict(zip(HEADER, ["klondike-random-v1-1", "3", "10.0", clock, "not_winnable", "none",
+                                 seconds, states, "1", "0", "-"], strict=True))
+
+    rows = [
+        row("cpu", "2.0", "3000000"),
+        row("cpu", "10.0", "12000000"),
+        row("cpu", "0.5", "999999999"),  # under a second: start-up costs, left out
+        row("cpu-16-core-xeon", "8.0", "999999999"),  # another machine's clock, left out
+    ]
+    assert bench.search_speed(rows) == 15_000_000 / 12.0
+    assert bench.search_speed(rows[2:]) is None
+    assert "| search speed, deals that ran over 1 s (the machine's pace) | 1.25 M states/s |" in (
+        bench.summarize(rows, "x"))

@@ -213,14 +213,13 @@ StateKey Board::key() const {
   // The fields at bits 28 * col (absent columns stay 0), then the talon at 196, its cursor at
   // 248 and the always-set bit 255: the layout of state_key.hpp, written word by word.
   static_assert(kMaxColumns == 7, "the key holds seven column fields");
-  std::uint64_t f[kMaxColumns];
-  for (int col = 0; col < kMaxColumns; ++col) f[col] = col < num_columns_ ? fields[col] : 0;
+  const auto f = [&fields](int col) { return static_cast<std::uint64_t>(fields[col]); };  // absent: 0
   const std::uint64_t cursor = static_cast<std::uint64_t>(canonical_cursor(talon_n_, cursor_, draw_));
   StateKey key;
-  key.w[0] = f[0] | f[1] << 28 | f[2] << 56;
-  key.w[1] = f[2] >> 8 | f[3] << 20 | f[4] << 48;
-  key.w[2] = f[4] >> 16 | f[5] << 12 | f[6] << 40;
-  key.w[3] = f[6] >> 24 | talon_mask_ << 4 | cursor << 56 | std::uint64_t{1} << 63;
+  key.w[0] = f(0) | f(1) << 28 | f(2) << 56;
+  key.w[1] = f(2) >> 8 | f(3) << 20 | f(4) << 48;
+  key.w[2] = f(4) >> 16 | f(5) << 12 | f(6) << 40;
+  key.w[3] = f(6) >> 24 | talon_mask_ << 4 | cursor << 56 | std::uint64_t{1} << 63;
   return key;
 }
 

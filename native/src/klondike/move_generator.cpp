@@ -55,8 +55,9 @@ bool MoveGenerator::lifted_at_once(const Board& board, int col) const {
   return comes_back && (rank_of(c) == 1 || is_safe_to_foundation(board, make_card(rank_of(c) - 1, suit_of(c))));
 }
 
-bool MoveGenerator::forced_step(const Board& board, Step& step) const {
+bool MoveGenerator::forced_step(const Board& board, Step& step, std::uint32_t columns) const {
   for (int col = 0; col < board.num_columns(); ++col) {
+    if (((columns >> col) & 1u) == 0) continue;
     const Card end = board.end_card(col);
     if (end < 0 || !board.goes_up(end)) continue;  // the common case, without a call
     if (lifted_at_once(board, col)) {
@@ -65,7 +66,7 @@ bool MoveGenerator::forced_step(const Board& board, Step& step) const {
       return true;
     }
   }
-  if (!options_.safe_foundation_moves) return false;
+  if (!options_.safe_foundation_moves || columns != kEverywhere) return false;
   // With draw 1 every talon card is in reach and playing one leaves the others in reach, so
   // the talon is as good as a reserve and the same rule holds there. Not with draw 3: taking a
   // card out shifts the groups of three that the later draws make.

@@ -18,7 +18,11 @@ class MoveGenerator {
   void reseed(std::uint64_t seed);
 
   // A forced step (a safe card going up, or a card that can come straight back), if any.
-  bool forced_step(const Board& board, Step& step) const;
+  // `columns` (bit c: column c) limits the search to those columns and skips the talon: right
+  // when the board had no forced step and since then only cards moved between columns and from
+  // the talon (no foundation changed), as only the columns they touched can have one now.
+  static constexpr std::uint32_t kEverywhere = ~std::uint32_t{0};
+  bool forced_step(const Board& board, Step& step, std::uint32_t columns = kEverywhere) const;
 
   // Appends the moves worth trying, best first: talon cards to foundations, moves that turn a
   // face-down card up, other foundation moves, partial runs that free a foundation card, talon

@@ -159,9 +159,12 @@ struct SolveOptions {
   std::uint64_t order_seed = 0;
   // Restart the depth-first search now and then, alternating the order above with shuffled
   // ones and keeping every state already proved lost, so that one unlucky order does not hold
-  // up a winnable deal. Off: one search in one order.
+  // up a winnable deal. The searches get first_restart_states times Luby's sequence
+  // 1 1 2 1 1 2 4 1 1 2 ... states each (the longest so far always in the order above): many
+  // short tries in other orders, and ever longer ones, which an unwinnable deal needs. Off: one
+  // search in one order.
   bool restarts = true;
-  std::uint64_t first_restart_states = 20000;  // states before the first restart; doubles after
+  std::uint64_t first_restart_states = 20000;  // the unit of the restart schedule
 };
 
 struct SolveBudget {

@@ -64,11 +64,11 @@ std::size_t VisitedTable::find(const StateKey& key) const {
   }
 }
 
-void VisitedTable::rehash_from(StateKey* old_slots, std::size_t old_capacity, bool lost_only) {
+void VisitedTable::rehash_from(StateKey* old_slots, std::size_t old_capacity) {
   size_ = 0;
   for (std::size_t j = 0; j < old_capacity; ++j) {
     const StateKey& key = old_slots[j];
-    if (key.empty() || (lost_only && (key.w[3] & StateKey::kLostBit) == 0)) continue;
+    if (key.empty()) continue;
     std::size_t i = home(key);
     while (!slots_[i].empty()) i = (i + 1 == capacity_) ? 0 : i + 1;
     slots_[i] = key;
@@ -88,26 +88,16 @@ bool VisitedTable::grow() {
     slots_ = old_slots;
     return false;
   }
-  rehash_from(old_slots, old_capacity, false);
+  rehash_from(old_slots, old_capacity);
   std::free(old_slots);
   return true;
 }
 
-void VisitedTable::purge_unproven() {
-  // In place, without touching the lost entries' memory more than once: every entry not marked
-  // lost is deleted by backward shifting (linear probing's deletion), so the lost ones stay
-  // findable. An entry only ever moves back into a hole at or after the scan position (or into
-  // one before it that is re-examined), so every entry is looked at.
-  std::size_t j = 0;
-  while (j < capacity_) {
-    if (slots_[j].empty() || (slots_[j].w[3] & StateKey::kLostBit) != 0) {
-      ++j;
-      continue;
-    }
-    erase_slot(j);  // position j now holds another entry, or nothing: look again
-  }
+void VisitedTable::erase(const StateKey& key) {
+  const std::size_t slot = find(key);
+  if (slot == npos) return;
+  erase_slot(slot);
   ++generation_;
-  saturated_ = false;
 }
 
 void VisitedTable::erase_slot(std::size_t hole) {

@@ -30,16 +30,18 @@ class VisitedTable {
   VisitedTable& operator=(const VisitedTable&) = delete;
 
   // Adds `key`, or finds it. Slots stay valid until the next insert that grows the table or the
-  // next purge (see generation()).
+  // next erase (see generation()).
   Probe insert(const StateKey& key);
   std::size_t find(const StateKey& key) const;  // a slot, or npos
   static constexpr std::size_t npos = ~std::size_t{0};
 
   bool is_lost(std::size_t slot) const { return (slots_[slot].w[3] & StateKey::kLostBit) != 0; }
   void mark_lost(std::size_t slot) { slots_[slot].w[3] |= StateKey::kLostBit; }
-  // Forgets every state not marked lost (between restarts).
-  void purge_unproven();
-  // Changes whenever slots move (growth, purge).
+  // Forgets `key` if the table holds it (other entries may move).
+  void erase(const StateKey& key);
+  // Lets a full table record states again (after entries were erased).
+  void reopen() { saturated_ = false; }
+  // Changes whenever slots move (growth, erase).
   std::uint64_t generation() const { return generation_; }
 
   std::size_t size() const { return size_; }
@@ -54,7 +56,7 @@ class VisitedTable {
   void release();
   bool grow();
   void erase_slot(std::size_t slot);  // removes the entry there; later entries shift back
-  void rehash_from(StateKey* old_slots, std::size_t old_capacity, bool lost_only);
+  void rehash_from(StateKey* old_slots, std::size_t old_capacity);
 
   StateKey* slots_ = nullptr;
   std::size_t capacity_ = 0;

@@ -32,6 +32,7 @@
 #include "klondike/dead_end.hpp"
 #include "klondike/position_text.hpp"
 #include "klondike/replay.hpp"
+#include "klondike/restart_schedule.hpp"
 #include "klondike/solver.hpp"
 #include "klondike/talon.hpp"
 
@@ -213,6 +214,14 @@ void test_validation() {
     threw = true;
   }
   CHECK(threw, "solve refuses draw 0");
+}
+
+void test_restart_schedule() {
+  const std::uint64_t expected[] = {1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8, 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8, 16};
+  for (std::uint64_t i = 1; i <= sizeof(expected) / sizeof(expected[0]); ++i) {
+    CHECK(kl::luby(i) == expected[i - 1], "luby(" + std::to_string(i) + ")");
+  }
+  CHECK(kl::luby((std::uint64_t{1} << 40) - 1) == std::uint64_t{1} << 39, "luby(2^40 - 1)");
 }
 
 void test_talon_cursors() {
@@ -534,6 +543,7 @@ int main(int argc, char** argv) {
   test_cards_and_text();
   test_validation();
   test_talon_cursors();
+  test_restart_schedule();
   test_safe_rule_needs_keller();
   test_canonical_lift_regressions();
   test_dead_end_deal();
