@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "common/bits.hpp"
 #include "klondike/dominance.hpp"
 #include "klondike/talon.hpp"
 
@@ -56,8 +57,8 @@ bool MoveGenerator::lifted_at_once(const Board& board, int col) const {
 }
 
 bool MoveGenerator::forced_step(const Board& board, Step& step, std::uint32_t columns) const {
-  for (int col = 0; col < board.num_columns(); ++col) {
-    if (((columns >> col) & 1u) == 0) continue;
+  for (std::uint32_t left = columns & ((1u << board.num_columns()) - 1); left != 0; left &= left - 1) {
+    const int col = lowest_bit(left);  // in column order
     const Card end = board.end_card(col);
     if (end < 0 || !board.goes_up(end)) continue;  // the common case, without a call
     if (lifted_at_once(board, col)) {
@@ -222,9 +223,7 @@ void MoveGenerator::generate(Board& board, std::vector<Step>& out) {
     unsigned mask = accept[c];
     if (first_empty >= 0 && rank_of(c) == king) mask |= 1u << first_empty;
     if (skip >= 0) mask &= ~(1u << skip);
-    for (int dst = 0; mask != 0; ++dst, mask >>= 1) {
-      if (mask & 1u) emit(dst);
-    }
+    for (; mask != 0; mask &= mask - 1) emit(lowest_bit(mask));  // in column order
   };
 
   bool emptying_checked = false;

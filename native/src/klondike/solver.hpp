@@ -21,9 +21,10 @@
 // Search. Depth-first over the steps below with a table of entered states. On a finite graph
 // that decides reachability of a won state exactly. A state is marked lost only when its
 // strongly connected component closes with no win (Tarjan; see solver.cpp): that is the only
-// mark that survives a restart, so restarts in other orders never lose exactness. A search that
-// runs out of budget says `unknown`, never `not_winnable`. A full table stops recording (cycles
-// are still caught through the pending states), which costs time, not correctness.
+// mark that survives a restart, so restarts in other orders never lose exactness (their lengths
+// follow Luby's sequence, see SolveOptions::restarts). A search that runs out of budget says
+// `unknown`, never `not_winnable`. A full table stops recording (cycles are still caught through
+// the pending states), which costs time, not correctness.
 //
 // Shortcuts, each keeping a winning line whenever there is one:
 //  1. Safe foundation moves are played at once, as forced steps (dominance.hpp). Keller's rule
