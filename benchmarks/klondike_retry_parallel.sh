@@ -3,7 +3,7 @@
 # of a machine (the long measurement of the Klondike issue; any many-core machine will do).
 #
 #   python benchmarks/klondike_native_input.py unknowns benchmarks/results/klondike_draw3_*.csv > lines.txt
-#   g++ -O2 -std=c++17 -static -Inative/src native/src/klondike/*.cpp native/tools/klondike_solve_main.cpp \
+#   g++ -O3 -mpopcnt -std=c++17 -static -Inative/src native/src/klondike/*.cpp native/tools/klondike_solve_main.cpp \
 #       -o klondike_solve
 #   OUT=some/folder bash benchmarks/klondike_retry_parallel.sh ./klondike_solve lines.txt 20 285
 #   python benchmarks/klondike_solver_native.py --name draw3_1001-6000 --time 20 --python-check \
