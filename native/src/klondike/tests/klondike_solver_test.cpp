@@ -35,6 +35,7 @@
 #include "klondike/restart_schedule.hpp"
 #include "klondike/solver.hpp"
 #include "klondike/talon.hpp"
+#include "klondike/visited_table.hpp"
 
 namespace kl = solitaire::klondike;
 
@@ -222,6 +223,41 @@ void test_restart_schedule() {
     CHECK(kl::luby(i) == expected[i - 1], "luby(" + std::to_string(i) + ")");
   }
   CHECK(kl::luby((std::uint64_t{1} << 40) - 1) == std::uint64_t{1} << 39, "luby(2^40 - 1)");
+}
+
+// Erasing some keys (a restart forgets the pending states) keeps every other key findable, with
+// its lost mark, across the backward shifts of linear probing, on a table packed to three quarters.
+void test_visited_table_erase() {
+  kl::VisitedTable table(std::size_t{1} << 20);
+  std::vector<kl::StateKey> keys;
+  std::vector<bool> lost;
+  std::uint64_t x = 88172645463325252ULL;
+  for (int i = 0; i < 12000; ++i) {
+    kl::StateKey key;
+    for (auto& w : key.w) {
+      x ^= x << 13;
+      x ^= x >> 7;
+      x ^= x << 17;
+      w = x;
+    }
+    key.w[3] = (key.w[3] & ~kl::StateKey::kLostBit) | (std::uint64_t{1} << 63);
+    if (table.insert(key).result != kl::VisitedTable::Insert::added) continue;
+    if (i % 3 == 0) table.mark_lost(table.find(key));
+    keys.push_back(key);
+    lost.push_back(i % 3 == 0);
+  }
+  for (std::size_t i = 0; i < keys.size(); i += 2) table.erase(keys[i]);
+  bool ok = true;
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    const std::size_t slot = table.find(keys[i]);
+    if (i % 2 == 0) {
+      ok = ok && slot == kl::VisitedTable::npos;
+    } else {
+      ok = ok && slot != kl::VisitedTable::npos && table.is_lost(slot) == lost[i];
+    }
+  }
+  CHECK(ok, "erased keys gone, the others found");
+  CHECK(table.size() == keys.size() / 2, "table size after erasing half");
 }
 
 void test_talon_cursors() {
@@ -544,6 +580,7 @@ int main(int argc, char** argv) {
   test_validation();
   test_talon_cursors();
   test_restart_schedule();
+  test_visited_table_erase();
   test_safe_rule_needs_keller();
   test_canonical_lift_regressions();
   test_dead_end_deal();
