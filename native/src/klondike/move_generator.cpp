@@ -182,19 +182,16 @@ void MoveGenerator::emit_king_into(Board& board, const Step& empty) {
 }
 
 bool MoveGenerator::king_could_use_empty_column(const Board& board) const {
+  // A King in the talon, on its foundation or anywhere in a column but its bottom: some King in
+  // play is not at the bottom of a column.
   const int king = board.max_rank();
+  int kings_at_bottom = 0;
   for (int col = 0; col < board.num_columns(); ++col) {
-    for (int i = 1; i < board.length(col); ++i) {
-      if (rank_of(board.at(col, i)) == king) return true;
-    }
+    if (board.length(col) > 0 && rank_of(board.at(col, 0)) == king) ++kings_at_bottom;
   }
-  for (int q = 1; q <= board.talon_size(); ++q) {
-    if (rank_of(board.talon_card(q)) == king) return true;
-  }
-  for (int s = 0; s < kNumSuits; ++s) {
-    if (board.suit_in_play(s) && board.foundation(s) == king) return true;
-  }
-  return false;
+  int kings_in_play = 0;
+  for (int s = 0; s < kNumSuits; ++s) kings_in_play += board.suit_in_play(s) ? 1 : 0;
+  return kings_at_bottom < kings_in_play;
 }
 
 void MoveGenerator::generate(Board& board, std::vector<Step>& out) {

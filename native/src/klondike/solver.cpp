@@ -13,6 +13,7 @@
 #include "klondike/line_expander.hpp"
 #include "klondike/move_generator.hpp"
 #include "klondike/restart_schedule.hpp"
+#include "klondike/sleep_set.hpp"
 #include "klondike/visited_table.hpp"
 
 namespace solitaire::klondike {
@@ -165,7 +166,7 @@ class Search {
 
  private:
   using Clock = std::chrono::steady_clock;
-  enum class Entered { won, seen, open };
+  enum class Entered { won, seen, seen_lost, open };
 
   struct Frame {
     std::size_t begin;        // untried moves: moves_[next, end)
@@ -175,6 +176,8 @@ class Search {
     std::size_t forced_mark;  // path_ size before this state's forced steps
     std::uint32_t index;
     std::uint32_t lowlink;
+    std::size_t sleep_begin;  // the moves asleep here, then its children proved lost: sleep_[sleep_begin, end)
+    Sleeper move;             // the one-step move into this state (signature 0: none, or a chain)
   };
   struct Pending {  // a state whose component is not closed yet
     StateKey key;
@@ -220,11 +223,6 @@ class Search {
     return false;
   }
 
-  // Whether the relaxed game is worth playing after the steps path_[from, to): they put a talon
-  // card or a whole run on a column, and bring nothing down from a foundation. Other moves
-  // cannot make it lose (foundation moves, see the design note) or made it lose too seldom to
-  // pay for it (partial runs, chains of foundation cards; measured on deals 1-1000). Skipping a
-  // check is always exact: the state is searched instead.
   // Which kind of candidate for the relaxed game the steps path_[from, to) make: 1 when they
   // move a whole run onto a column, 0 when they put a talon card there, -1 when the relaxed
   // game is not worth playing: they bring a foundation card down or put nothing on a column.
@@ -277,6 +275,12 @@ class Search {
     }
   }
 
+  // The move into a child of the top frame's state was proved lost: it sleeps in the children
+  // tried next (when it is one step; chains are not put to sleep).
+  void note_lost_child(const Sleeper& move) {
+    if (options_.sleep_sets && move.signature != 0 && !frames_.empty()) sleep_.push_back(move);
+  }
+
   void reach_back(std::uint32_t index) {
     if (!frames_.empty()) frames_.back().lowlink = std::min(frames_.back().lowlink, index);
   }
@@ -300,10 +304,46 @@ class Search {
     return columns;
   }
 
+  std::uint32_t footprint_of(std::size_t from, std::size_t to) const {
+    std::uint32_t bits = 0;
+    for (std::size_t i = from; i < to; ++i) bits |= footprint(path_[i]);
+    return bits;
+  }
+
+  // The sleep set of a state entered by the steps path_[entry_mark, end) (its move, then its
+  // forced steps), pushed on sleep_: what slept in its parent or was proved lost from there, and
+  // commutes with those steps (sleep_set.hpp).
+  void inherit_sleepers(std::size_t entry_mark) {
+    const std::uint32_t steps = footprint_of(entry_mark, path_.size());
+    const std::size_t parent_end = sleep_.size();
+    for (std::size_t i = frames_.back().sleep_begin; i < parent_end; ++i) {
+      if ((sleep_[i].footprint & steps) == 0) sleep_.push_back(sleep_[i]);
+    }
+  }
+
+  // Drops from moves_[begin, end) the one-step moves asleep in sleep_[asleep, end).
+  void drop_sleeping_moves(std::size_t begin, std::size_t asleep) {
+    std::size_t kept = begin;
+    bool in_chain = false;
+    for (std::size_t i = begin; i < moves_.size(); ++i) {
+      const Step step = moves_[i];
+      if (!in_chain && step.chained == 0) {
+        const std::uint32_t name = signature(step);
+        const auto same = [name](const Sleeper& s) { return s.signature == name; };
+        if (std::any_of(sleep_.begin() + static_cast<std::ptrdiff_t>(asleep), sleep_.end(), same)) continue;
+      }
+      in_chain = step.chained != 0;
+      moves_[kept++] = step;
+    }
+    moves_.resize(kept);
+  }
+
   // Enters the board's current state: plays its forced steps, records it, lists its moves.
   Entered enter(std::size_t entry_mark) {
     if (out_of_budget()) return Entered::seen;
     const std::size_t mark = path_.size();
+    Sleeper move{0, 0};
+    if (mark - entry_mark == 1) move = Sleeper{signature(path_[entry_mark]), footprint(path_[entry_mark])};
     Step forced;
     std::uint32_t columns = touched_columns(entry_mark, mark);
     while (generator_.forced_step(board_, forced, columns)) {
@@ -322,7 +362,12 @@ class Search {
         pending_indexes_.put(slot, index);
         break;
       case VisitedTable::Insert::present:
-        if (!table_.is_lost(slot)) {  // a cycle to a pending state
+        if (table_.is_lost(slot)) {
+          undo_to(mark);
+          note_lost_child(move);
+          return Entered::seen_lost;
+        }
+        {  // a cycle to a pending state
           std::uint32_t pending_index = 0;  // not found cannot happen; 0 would close nothing
           pending_indexes_.get(slot, pending_index);
           reach_back(pending_index);
@@ -352,8 +397,13 @@ class Search {
       const int kind = relaxed_candidate(entry_mark, mark);
       lost = kind >= 0 && relaxed_check_due(kind) && relaxed_lost(kind);
     }
-    if (!lost) generator_.generate(board_, moves_);
-    frames_.push_back(Frame{begin, moves_.size(), begin, entry_mark, mark, index, index});
+    const std::size_t sleep_begin = sleep_.size();
+    if (options_.sleep_sets && !frames_.empty()) inherit_sleepers(entry_mark);
+    if (!lost) {
+      generator_.generate(board_, moves_);
+      if (sleep_.size() > sleep_begin) drop_sleeping_moves(begin, sleep_begin);
+    }
+    frames_.push_back(Frame{begin, moves_.size(), begin, entry_mark, mark, index, index, sleep_begin, move});
     return Entered::open;
   }
 
@@ -362,6 +412,8 @@ class Search {
     const Frame f = frames_.back();
     frames_.pop_back();
     moves_.resize(f.begin);
+    sleep_.resize(f.sleep_begin);
+    if (f.lowlink == f.index) note_lost_child(f.move);
     undo_to(f.forced_mark);
     if (f.lowlink == f.index) {
       while (true) {
@@ -401,7 +453,7 @@ class Search {
       }
       e = enter(before);
       if (e == Entered::won) return true;
-      if (e == Entered::seen) undo_to(before);
+      if (e == Entered::seen || e == Entered::seen_lost) undo_to(before);
     }
     return false;
   }
@@ -414,6 +466,7 @@ class Search {
     undo_to(0);
     moves_.clear();
     frames_.clear();
+    sleep_.clear();
     for (const Pending& p : pending_) {
       if (p.slot != VisitedTable::npos) table_.erase(p.key);
     }
@@ -444,6 +497,7 @@ class Search {
   std::unordered_map<StateKey, std::uint32_t, KeyHash> unrecorded_;  // pending, not in the table
   std::vector<Step> path_;
   std::vector<Step> moves_;
+  std::vector<Sleeper> sleep_;  // the frames' sleep sets, stacked like moves_
   std::vector<Frame> frames_;
   std::vector<Pending> pending_;
   PendingIndexes pending_indexes_;

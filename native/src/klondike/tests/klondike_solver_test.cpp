@@ -16,6 +16,7 @@
 //  * the Solvitaire fixture: the same verdicts as Solvitaire where it decided;
 //  * budgets: states, time, memory and cancellation stop with `unknown`, never `not_winnable`;
 //  * the relaxed game (dead_end.hpp): its card-set version agrees with the card-by-card one;
+//  * sleep sets (sleep_set.hpp): two moves with disjoint footprints commute;
 //  * a position showing why the safe rule needs Keller's condition rather than "both cards of
 //    the opposite colour one rank lower are up".
 #include <atomic>
@@ -30,9 +31,12 @@
 
 #include "klondike/board.hpp"
 #include "klondike/dead_end.hpp"
+#include "klondike/line_expander.hpp"
+#include "klondike/move_generator.hpp"
 #include "klondike/position_text.hpp"
 #include "klondike/replay.hpp"
 #include "klondike/restart_schedule.hpp"
+#include "klondike/sleep_set.hpp"
 #include "klondike/solver.hpp"
 #include "klondike/talon.hpp"
 #include "klondike/visited_table.hpp"
@@ -323,7 +327,7 @@ void compare_with_brute_force(const kl::Position& p, int draw, Tally& tally) {
     ++tally.dead_ends;
     CHECK(truth == Verdict::loss, "dead end on a winnable position: " + where);
   }
-  for (int variant = 0; variant < 12; ++variant) {
+  for (int variant = 0; variant < 13; ++variant) {
     kl::SolveOptions options;
     options.draw_count = draw;
     options.safe_foundation_moves = variant != 1 && variant != 3 && variant != 9;
@@ -334,6 +338,7 @@ void compare_with_brute_force(const kl::Position& p, int draw, Tally& tally) {
     options.dead_end_check = variant != 10;
     options.kings_follow_emptying = variant != 11;  // rule 8 off: rule 5 only
     options.dead_end_in_search = variant != 4;
+    options.sleep_sets = variant != 12;
     // Restart every few states: exercises the lost marks kept across restarts.
     if (variant == 6 || variant == 7) options.first_restart_states = static_cast<std::uint64_t>(variant - 4);
     const kl::SolveResult r = kl::solve(p, options);
@@ -443,6 +448,71 @@ void test_relaxed_game_versions() {
   }
   std::cout << "relaxed game: " << positions << " positions, " << lost << " proved lost by both" << std::endl;
   CHECK(lost > positions / 50 && lost < positions - positions / 50, "both outcomes are exercised");
+}
+
+// What sleep sets rest on: when two one-step moves have disjoint footprints, each is still legal
+// after the other (checked in the independent replayer, on the atomic actions the moves stand
+// for) and the two orders reach the same state.
+void test_disjoint_footprints_commute() {
+  Rng rng(4711);
+  kl::SolveOptions plain;  // every move the rules allow (but the standing rules), no forced steps
+  plain.safe_foundation_moves = plain.partial_run_rule = plain.canonical_lifts = false;
+  plain.kings_follow_emptying = false;
+  kl::MoveGenerator generator(plain);
+  // Plays `steps` from `board` in `game`; false when the replayer refuses an action.
+  const auto play = [](kl::Board& board, kl::ReplayGame& game, const std::vector<kl::Step>& steps) {
+    for (const kl::Action& action : kl::expand_line(board, steps)) {
+      if (!game.apply(action).empty()) return false;
+    }
+    return true;
+  };
+  const int suit_sets[] = {0xF, 0xF, 0x5, 0xA};
+  int pairs = 0;
+  int dependent = 0;
+  for (int i = 0; i < 800; ++i) {
+    const int suits = suit_sets[i % 4];
+    const bool full = suits == 0xF;
+    const int max_rank = full ? kl::kMaxRank : 3 + rng.below(10);
+    const int ncols = full ? kl::kMaxColumns : 2 + rng.below(kl::kMaxColumns - 1);
+    const int draw = i % 5 == 4 ? 1 : 3;
+    const kl::Position p = random_midgame(rng, suits, max_rank, ncols, draw, rng.below(full ? 160 : 40));
+    kl::Board board(p, draw);
+    std::vector<kl::Step> moves;
+    generator.generate(board, moves);
+    std::vector<kl::Step> single;  // one-step moves, played once to learn their footprints
+    std::vector<std::uint32_t> prints;
+    for (std::size_t k = 0; k < moves.size(); ++k) {
+      if (moves[k].chained != 0 || (k > 0 && moves[k - 1].chained != 0)) continue;
+      kl::Step played = moves[k];
+      board.apply(played);
+      board.undo(played);
+      single.push_back(played);
+      prints.push_back(kl::footprint(played));
+    }
+    for (std::size_t a = 0; a < single.size(); ++a) {
+      for (std::size_t b = 0; b < single.size(); ++b) {
+        if (a == b) continue;
+        if ((prints[a] & prints[b]) != 0) {
+          ++dependent;
+          continue;
+        }
+        ++pairs;
+        const std::string where = kl::format_position(p) + " draw " + std::to_string(draw) + " moves " +
+                                  std::to_string(a) + ", " + std::to_string(b);
+        kl::Board ab = board;
+        kl::ReplayGame game_ab(p, draw);
+        CHECK(play(ab, game_ab, {single[a]}), "a listed move is legal: " + where);
+        CHECK(play(ab, game_ab, {single[b]}), "a move is legal after one that commutes with it: " + where);
+        kl::Board ba = board;
+        kl::ReplayGame game_ba(p, draw);
+        CHECK(play(ba, game_ba, {single[b]}) && play(ba, game_ba, {single[a]}), "the other order is legal: " + where);
+        CHECK(game_ab.state_text() == game_ba.state_text(), "both orders reach the same game: " + where);
+        CHECK(ab.key() == ba.key(), "both orders reach the same search state: " + where);
+      }
+    }
+  }
+  std::cout << "sleep sets: " << pairs << " commuting pairs of moves checked, " << dependent << " dependent" << std::endl;
+  CHECK(pairs > 5000 && dependent > 5000, "both kinds of pairs are exercised");
 }
 
 void test_fixture(const std::string& dir) {
@@ -585,6 +655,7 @@ int main(int argc, char** argv) {
   test_canonical_lift_regressions();
   test_dead_end_deal();
   test_relaxed_game_versions();
+  test_disjoint_footprints_commute();
   test_reduced_against_brute_force(rounds, 0, 12345);
   test_budgets(dir);
   test_fixture(dir);

@@ -1,0 +1,60 @@
+// Sleep sets (Godefroid's partial-order reduction) for the search: moves left untried in a
+// state because they commute with the move that led there and were already proved to lose.
+//
+// Why it is exact. Say move b was tried from state X and X.b was proved lost (a lost mark is a
+// proof: no line from there wins), and the search then plays a from X, with its forced steps F.
+// If b touches nothing that a and F touch (footprint() below), b is still legal after a.F and
+// the two orders end in the same state: X.a.F.b = X.b.a.F, a state reachable from X.b, so lost
+// too. b therefore "sleeps" in X.a.F and is not tried there; and it keeps sleeping below, as
+// long as the moves made meanwhile do not touch it either (the same argument, one step further).
+// A move that leads only to lost states is never part of a winning line, so every winning line
+// survives; and a state is still proved lost only when every move it did try was proved lost,
+// the skipped ones being lost as well. Only marks that are proofs put a move to sleep: a child
+// still pending in an open component (see solver.cpp) may yet turn out to win.
+#pragma once
+
+#include <cstdint>
+
+#include "klondike/cards.hpp"
+#include "klondike/step.hpp"
+
+namespace solitaire::klondike {
+
+// What a step reads or changes, as bits: its columns (bits 0-6), the talon (bit 7) and the
+// foundation of each suit it moves a card to or from (bit 8 + suit). A step's legality and
+// effect depend on these alone, so two moves with disjoint footprints commute. `step` must
+// have been applied (Board::apply fills in the card that went up).
+inline std::uint32_t footprint(const Step& step) {
+  const std::uint32_t suit = 1u << (8 + suit_of(step.card));
+  switch (step.kind) {
+    case StepKind::column_to_foundation:
+      return 1u << step.src | suit;
+    case StepKind::talon_to_foundation:
+      return 1u << 7 | suit;
+    case StepKind::talon_to_column:
+      return 1u << 7 | 1u << step.dst;
+    case StepKind::column_to_column:
+      return 1u << step.src | 1u << step.dst;
+    case StepKind::foundation_to_column:
+      return 1u << (8 + step.src) | 1u << step.dst;
+    case StepKind::partial_to_foundation:  // the uncovered card goes up
+      return 1u << step.src | 1u << step.dst | suit;
+  }
+  return ~0u;
+}
+
+// A one-step move's name: in two states that agree on the move's footprint, equal names are
+// the same move (same cards, from and to the same places). Never 0.
+inline std::uint32_t signature(const Step& step) {
+  return 1u | static_cast<std::uint32_t>(step.kind) << 1 | static_cast<std::uint32_t>(step.src) << 4 |
+         static_cast<std::uint32_t>(step.dst) << 7 | static_cast<std::uint32_t>(step.count) << 10 |
+         static_cast<std::uint32_t>(step.q) << 16;
+}
+
+// A move asleep in a state: tried from an ancestor, proved lost there, commuting since.
+struct Sleeper {
+  std::uint32_t signature;
+  std::uint32_t footprint;
+};
+
+}  // namespace solitaire::klondike
