@@ -1,4 +1,4 @@
-// Bit tricks on 32-bit masks, portable across GCC, Clang and MSVC.
+// Bit tricks on 32-bit (and a 64-bit) masks, portable across GCC, Clang and MSVC.
 #pragma once
 
 #include <cstdint>
@@ -30,6 +30,17 @@ inline int lowest_bit(std::uint32_t x) {
   return static_cast<int>(index);
 #else
   return __builtin_ctz(x);
+#endif
+}
+
+// The same on a 64-bit mask.
+inline int lowest_bit64(std::uint64_t x) {
+#if defined(_MSC_VER) && !defined(__clang__)
+  unsigned long index;
+  _BitScanForward64(&index, x);
+  return static_cast<int>(index);
+#else
+  return __builtin_ctzll(x);
 #endif
 }
 

@@ -96,8 +96,8 @@ void MoveGenerator::extend_chain(Board& board, int col, std::vector<Step>& chain
   const Card x = board.end_card(col);
   const bool dominance = options_.safe_foundation_moves;
   const std::uint64_t reach = reachable_cursors(board.talon_size(), board.cursor(), board.draw_count());
-  for (int q = 1; q <= board.talon_size(); ++q) {
-    if (((reach >> q) & 1) == 0) continue;
+  for (std::uint64_t left = reach; left != 0; left &= left - 1) {
+    const int q = lowest_bit64(left);
     const Card c = board.talon_card(q);
     if (!builds_on(c, x)) continue;
     if (dominance && board.goes_up(c) && is_safe_to_foundation(board, c)) continue;  // as rule 2
@@ -148,8 +148,9 @@ void MoveGenerator::emit_king_into(Board& board, const Step& empty) {
   first.chained = 1;
   // A King from the talon.
   const std::uint64_t reach = reachable_cursors(board.talon_size(), board.cursor(), board.draw_count());
-  for (int q = 1; q <= board.talon_size(); ++q) {
-    if (((reach >> q) & 1) == 0 || rank_of(board.talon_card(q)) != king) continue;
+  for (std::uint64_t left = reach; left != 0; left &= left - 1) {
+    const int q = lowest_bit64(left);
+    if (rank_of(board.talon_card(q)) != king) continue;
     buckets_[kEmptying].push_back(first);
     buckets_[kEmptying].push_back(make_step(StepKind::talon_to_column, 0, col, 1, q));
   }
@@ -179,6 +180,27 @@ void MoveGenerator::emit_king_into(Board& board, const Step& empty) {
     board.undo(down);
   }
   board.undo(applied);
+}
+
+std::uint32_t MoveGenerator::king_sources(const Board& board) const {
+  const int king = board.max_rank();
+  std::uint32_t sources = 0;
+  for (int col = 0; col < board.num_columns(); ++col) {
+    const int lock = board.locked(col);
+    if (lock > 0 && board.length(col) > lock && rank_of(board.at(col, lock)) == king) sources |= 1u << col;
+  }
+  const std::uint64_t kings = std::uint64_t{0xF} << (4 * (king - 1));  // card numbers: see cards.hpp
+  if ((board.talon_cards() & kings) != 0) {
+    const std::uint64_t reach = reachable_cursors(board.talon_size(), board.cursor(), board.draw_count());
+    for (std::uint64_t left = reach; left != 0; left &= left - 1) {
+      if (rank_of(board.talon_card(lowest_bit64(left))) == king) sources |= kTalonKing;
+    }
+  }
+  for (int s = 0; s < kNumSuits; ++s) {
+    if (!board.suit_in_play(s) || board.foundation(s) != king) continue;
+    if (!options_.safe_foundation_moves || !is_safe_to_foundation(board, make_card(king, s))) sources |= kFoundationKing;
+  }
+  return sources;
 }
 
 bool MoveGenerator::king_could_use_empty_column(const Board& board) const {
@@ -225,6 +247,7 @@ void MoveGenerator::generate(Board& board, std::vector<Step>& out) {
 
   bool emptying_checked = false;
   bool emptying_useful = false;
+  std::uint32_t kings = 0;  // king_sources(), once emptying is useful
   for (int src = 0; src < ncols; ++src) {
     const int len = board.length(src);
     if (len == 0) continue;
@@ -244,8 +267,11 @@ void MoveGenerator::generate(Board& board, std::vector<Step>& out) {
           if (!emptying_checked) {
             emptying_useful = king_could_use_empty_column(board);
             emptying_checked = true;
+            if (emptying_useful && options_.kings_follow_emptying) kings = king_sources(board);
           }
           if (!emptying_useful) continue;  // an empty column would serve no King
+          // Rule 8 with no King to put into this column next: nothing to emit.
+          if (options_.kings_follow_emptying && (kings & ~(1u << src)) == 0) continue;
           for_each_target(head, src, [&](int dst) {
             const Step empty = make_step(StepKind::column_to_column, src, dst, count, 0);
             if (options_.kings_follow_emptying) {
@@ -282,8 +308,8 @@ void MoveGenerator::generate(Board& board, std::vector<Step>& out) {
   }
 
   const std::uint64_t reach = reachable_cursors(board.talon_size(), board.cursor(), board.draw_count());
-  for (int q = 1; q <= board.talon_size(); ++q) {
-    if (((reach >> q) & 1) == 0) continue;
+  for (std::uint64_t left = reach; left != 0; left &= left - 1) {
+    const int q = lowest_bit64(left);
     const Card c = board.talon_card(q);
     const bool up = board.goes_up(c);
     if (up) buckets_[kTalonFoundation].push_back(make_step(StepKind::talon_to_foundation, 0, 0, 1, q));

@@ -33,6 +33,13 @@ class MoveGenerator {
 
  private:
   bool king_could_use_empty_column(const Board& board) const;
+  // Where a King could come from to fill a column a whole run has just left (what rule 8 chains
+  // to the run): bit c, column c's face-up run is headed by a King with cards under it; then a
+  // King the talon can reach, and a King on its foundation that rule 2 allows down. A run moving
+  // onto another column changes none of these but its own column's bit.
+  static constexpr std::uint32_t kTalonKing = 1u << 7;
+  static constexpr std::uint32_t kFoundationKing = 1u << 8;
+  std::uint32_t king_sources(const Board& board) const;
   // Rule 8: emits `empty` (a whole run that leaves its column empty) chained with each move
   // that puts a King into that column next.
   void emit_king_into(Board& board, const Step& empty);
