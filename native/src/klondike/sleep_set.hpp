@@ -13,6 +13,7 @@
 // still pending in an open component (see solver.cpp) may yet turn out to win.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 #include "klondike/cards.hpp"
@@ -43,18 +44,27 @@ inline std::uint32_t footprint(const Step& step) {
   return ~0u;
 }
 
-// A one-step move's name: in two states that agree on the move's footprint, equal names are
-// the same move (same cards, from and to the same places). Never 0.
+// A step's name: in two states that agree on the step's footprint, equal names are the same
+// step (same cards, from and to the same places). Never 0.
 inline std::uint32_t signature(const Step& step) {
   return 1u | static_cast<std::uint32_t>(step.kind) << 1 | static_cast<std::uint32_t>(step.src) << 4 |
          static_cast<std::uint32_t>(step.dst) << 7 | static_cast<std::uint32_t>(step.count) << 10 |
          static_cast<std::uint32_t>(step.q) << 16;
 }
 
+// A move's name: its steps' names, for moves of one or two steps (a chain of two: a run that
+// empties its column and the King put there, a card brought down and the card put on it); 0 for
+// longer chains, which are not put to sleep.
+inline std::uint64_t move_signature(const Step* steps, std::size_t count) {
+  if (count == 1) return signature(steps[0]);
+  if (count == 2) return signature(steps[0]) | static_cast<std::uint64_t>(signature(steps[1])) << 32;
+  return 0;
+}
+
 // A move asleep in a state: tried from an ancestor, proved lost there, commuting since.
 struct Sleeper {
-  std::uint32_t signature;
-  std::uint32_t footprint;
+  std::uint64_t signature;  // move_signature()
+  std::uint32_t footprint;  // its steps' footprints together
 };
 
 }  // namespace solitaire::klondike

@@ -177,7 +177,7 @@ class Search {
     std::uint32_t index;
     std::uint32_t lowlink;
     std::size_t sleep_begin;  // the moves asleep here, then its children proved lost: sleep_[sleep_begin, end)
-    Sleeper move;             // the one-step move into this state (signature 0: none, or a chain)
+    Sleeper move;             // the move into this state (signature 0: none, or a long chain)
   };
   struct Pending {  // a state whose component is not closed yet
     StateKey key;
@@ -276,7 +276,7 @@ class Search {
   }
 
   // The move into a child of the top frame's state was proved lost: it sleeps in the children
-  // tried next (when it is one step; chains are not put to sleep).
+  // tried next (unless it is a chain of more than two steps).
   void note_lost_child(const Sleeper& move) {
     if (options_.sleep_sets && move.signature != 0 && !frames_.empty()) sleep_.push_back(move);
   }
@@ -321,19 +321,18 @@ class Search {
     }
   }
 
-  // Drops from moves_[begin, end) the one-step moves asleep in sleep_[asleep, end).
+  // Drops from moves_[begin, end) the moves asleep in sleep_[asleep, end).
   void drop_sleeping_moves(std::size_t begin, std::size_t asleep) {
     std::size_t kept = begin;
-    bool in_chain = false;
-    for (std::size_t i = begin; i < moves_.size(); ++i) {
-      const Step step = moves_[i];
-      if (!in_chain && step.chained == 0) {
-        const std::uint32_t name = signature(step);
-        const auto same = [name](const Sleeper& s) { return s.signature == name; };
-        if (std::any_of(sleep_.begin() + static_cast<std::ptrdiff_t>(asleep), sleep_.end(), same)) continue;
+    for (std::size_t i = begin; i < moves_.size();) {
+      std::size_t end = i + 1;  // the move: moves_[i, end)
+      while (moves_[end - 1].chained != 0) ++end;
+      const std::uint64_t name = move_signature(&moves_[i], end - i);
+      const auto same = [name](const Sleeper& s) { return s.signature == name; };
+      if (name == 0 || std::none_of(sleep_.begin() + static_cast<std::ptrdiff_t>(asleep), sleep_.end(), same)) {
+        for (; i < end; ++i) moves_[kept++] = moves_[i];
       }
-      in_chain = step.chained != 0;
-      moves_[kept++] = step;
+      i = end;
     }
     moves_.resize(kept);
   }
@@ -343,7 +342,9 @@ class Search {
     if (out_of_budget()) return Entered::seen;
     const std::size_t mark = path_.size();
     Sleeper move{0, 0};
-    if (mark - entry_mark == 1) move = Sleeper{signature(path_[entry_mark]), footprint(path_[entry_mark])};
+    if (options_.sleep_sets && entry_mark < mark) {
+      move = Sleeper{move_signature(&path_[entry_mark], mark - entry_mark), footprint_of(entry_mark, mark)};
+    }
     Step forced;
     std::uint32_t columns = touched_columns(entry_mark, mark);
     while (generator_.forced_step(board_, forced, columns)) {
