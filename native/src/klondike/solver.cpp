@@ -112,6 +112,9 @@ class PendingIndexes {
 // closed component with no way out to a win: all are marked lost in the table. Otherwise they
 // stay pending until the component's first state closes. A search stopped early keeps its lost
 // marks, which are exact, and forgets the rest; a restarted search skips the lost states.
+//
+// Sleep sets (sleep_set.hpp): every frame also owns the top of `sleep_`, the moves asleep in its
+// state followed by its children's moves proved lost so far, from which its next child inherits.
 class Search {
  public:
   Search(const Position& position, const SolveOptions& options, const SolveBudget& budget)

@@ -76,13 +76,16 @@
 //     just before u, onto x wherever x's run is: the chain. If no King ever enters c, it is
 //     never needed. Several emptying runs wait each for its own King, independently: no step
 //     needs another run's column empty. On deal 778 it cuts the states entered by 39%.
-//  9. Sleep sets (sleep_set.hpp; Godefroid's partial-order reduction). A one-step move b proved
+//  9. Sleep sets (sleep_set.hpp; Godefroid's partial-order reduction). A move b proved
 //     lost from a state X is not tried again below X while every step made since (forced steps
 //     included) touches none of the columns, talon and foundations that b touches: b is then
 //     still legal and leads to a state reachable from X.b, so lost as well. Only proofs put a
 //     move to sleep: a child still pending in an open component may yet win. A move that leads
 //     only to lost states is in no winning line, so a win is found exactly when it was before,
 //     and a state is proved lost only when every move it skipped was lost too.
+//     Moves of one or two steps sleep (longer chains are rare). On the five hardest lost deals
+//     of 1-1000 (96, 352, 711, 903, 928) the states entered fall by 26-35%; the distinct states
+//     hardly change: the skipped moves mostly led to states the other order had reached.
 // Lower bound. Before searching, a relaxed game (dead_end.hpp: draw order ignored, cards that left
 // their columns hold any number of cards) is played greedily; every real line is a relaxed line, so
 // if the relaxed game is lost the position is lost. It settles at once deals whose tableau blocks
