@@ -198,7 +198,8 @@ std::uint32_t MoveGenerator::king_sources(const Board& board) const {
   }
   for (int s = 0; s < kNumSuits; ++s) {
     if (!board.suit_in_play(s) || board.foundation(s) != king) continue;
-    if (!options_.safe_foundation_moves || !is_safe_to_foundation(board, make_card(king, s))) sources |= kFoundationKing;
+    const bool stays_up = options_.safe_foundation_moves && is_safe_to_foundation(board, make_card(king, s));
+    if (!stays_up) sources |= kFoundationKing;
   }
   return sources;
 }

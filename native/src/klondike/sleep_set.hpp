@@ -21,19 +21,22 @@
 
 namespace solitaire::klondike {
 
-// What a step reads or changes, as bits: its columns (bits 0-6), the talon (bit 7) and the
-// foundation of each suit it moves a card to or from (bit 8 + suit). A step's legality and
-// effect depend on these alone, so two moves with disjoint footprints commute. `step` must
-// have been applied (Board::apply fills in the card that went up).
+// What a step reads or changes, as bits: its columns (bit c: column c), the talon and the
+// foundation of each suit it moves a card to or from. A step's legality and effect depend on
+// these alone, so two moves with disjoint footprints commute. `step` must have been applied
+// (Board::apply fills in the card that went up).
+inline constexpr std::uint32_t kFootprintColumns = 0x7Fu;
+inline constexpr std::uint32_t kFootprintTalon = 1u << 7;
+inline constexpr std::uint32_t kFootprintFoundations = 0xFu << 8;  // bit 8 + suit
 inline std::uint32_t footprint(const Step& step) {
   const std::uint32_t suit = 1u << (8 + suit_of(step.card));
   switch (step.kind) {
     case StepKind::column_to_foundation:
       return 1u << step.src | suit;
     case StepKind::talon_to_foundation:
-      return 1u << 7 | suit;
+      return kFootprintTalon | suit;
     case StepKind::talon_to_column:
-      return 1u << 7 | 1u << step.dst;
+      return kFootprintTalon | 1u << step.dst;
     case StepKind::column_to_column:
       return 1u << step.src | 1u << step.dst;
     case StepKind::foundation_to_column:

@@ -179,7 +179,7 @@ class Search {
     std::size_t forced_mark;  // path_ size before this state's forced steps
     std::uint32_t index;
     std::uint32_t lowlink;
-    std::size_t sleep_begin;  // the moves asleep here, then its children proved lost: sleep_[sleep_begin, end)
+    std::size_t sleep_begin;  // sleep_[sleep_begin, end): the moves asleep here, then children proved lost
     Sleeper move;             // the move into this state (signature 0: none, or a long chain)
   };
   struct Pending {  // a state whose component is not closed yet
@@ -288,23 +288,11 @@ class Search {
     if (!frames_.empty()) frames_.back().lowlink = std::min(frames_.back().lowlink, index);
   }
 
-  // Where the steps path_[from, to), played from a state whose forced steps were all played, can
-  // have made a forced step: the columns they touched, when they only moved cards between columns
-  // or from the talon; everywhere when a foundation changed (or at the root: from == to).
-  std::uint32_t touched_columns(std::size_t from, std::size_t to) const {
-    if (from == to) return MoveGenerator::kEverywhere;
-    std::uint32_t columns = 0;
-    for (std::size_t i = from; i < to; ++i) {
-      const Step& s = path_[i];
-      if (s.kind == StepKind::talon_to_column) {
-        columns |= 1u << s.dst;
-      } else if (s.kind == StepKind::column_to_column) {
-        columns |= (1u << s.src) | (1u << s.dst);
-      } else {
-        return MoveGenerator::kEverywhere;
-      }
-    }
-    return columns;
+  // Where a move with footprint `print`, played from a state whose forced steps were all played,
+  // can have made a forced step: the columns it touched, when no foundation changed (it only
+  // moved cards between columns or from the talon); everywhere when one did.
+  static std::uint32_t forced_step_columns(std::uint32_t print) {
+    return (print & kFootprintFoundations) != 0 ? MoveGenerator::kEverywhere : print & kFootprintColumns;
   }
 
   std::uint32_t footprint_of(std::size_t from, std::size_t to) const {
@@ -313,11 +301,11 @@ class Search {
     return bits;
   }
 
-  // The sleep set of a state entered by the steps path_[entry_mark, end) (its move, then its
-  // forced steps), pushed on sleep_: what slept in its parent or was proved lost from there, and
-  // commutes with those steps (sleep_set.hpp).
-  void inherit_sleepers(std::size_t entry_mark) {
-    const std::uint32_t steps = footprint_of(entry_mark, path_.size());
+  // The sleep set of a state entered by a move with footprint `move_print` and then the forced
+  // steps path_[forced_mark, end), pushed on sleep_: what slept in its parent or was proved lost
+  // from there, and commutes with those steps (sleep_set.hpp).
+  void inherit_sleepers(std::uint32_t move_print, std::size_t forced_mark) {
+    const std::uint32_t steps = move_print | footprint_of(forced_mark, path_.size());
     const std::size_t parent_end = sleep_.size();
     for (std::size_t i = frames_.back().sleep_begin; i < parent_end; ++i) {
       if ((sleep_[i].footprint & steps) == 0) sleep_.push_back(sleep_[i]);
@@ -332,7 +320,8 @@ class Search {
       while (moves_[end - 1].chained != 0) ++end;
       const std::uint64_t name = move_signature(&moves_[i], end - i);
       const auto same = [name](const Sleeper& s) { return s.signature == name; };
-      if (name == 0 || std::none_of(sleep_.begin() + static_cast<std::ptrdiff_t>(asleep), sleep_.end(), same)) {
+      const auto first = sleep_.begin() + static_cast<std::ptrdiff_t>(asleep);
+      if (name == 0 || std::none_of(first, sleep_.end(), same)) {
         for (; i < end; ++i) moves_[kept++] = moves_[i];
       }
       i = end;
@@ -344,12 +333,14 @@ class Search {
   Entered enter(std::size_t entry_mark) {
     if (out_of_budget()) return Entered::seen;
     const std::size_t mark = path_.size();
-    Sleeper move{0, 0};
+    const std::uint32_t print = footprint_of(entry_mark, mark);
+    Sleeper move{0, print};
     if (options_.sleep_sets && entry_mark < mark) {
-      move = Sleeper{move_signature(&path_[entry_mark], mark - entry_mark), footprint_of(entry_mark, mark)};
+      move.signature = move_signature(&path_[entry_mark], mark - entry_mark);
     }
     Step forced;
-    std::uint32_t columns = touched_columns(entry_mark, mark);
+    // At the root (no move yet) the forced steps are looked for everywhere.
+    std::uint32_t columns = entry_mark == mark ? MoveGenerator::kEverywhere : forced_step_columns(print);
     while (generator_.forced_step(board_, forced, columns)) {
       board_.apply(forced);
       path_.push_back(forced);
@@ -402,7 +393,7 @@ class Search {
       lost = kind >= 0 && relaxed_check_due(kind) && relaxed_lost(kind);
     }
     const std::size_t sleep_begin = sleep_.size();
-    if (options_.sleep_sets && !frames_.empty()) inherit_sleepers(entry_mark);
+    if (options_.sleep_sets && !frames_.empty()) inherit_sleepers(print, mark);
     if (!lost) {
       generator_.generate(board_, moves_);
       if (sleep_.size() > sleep_begin) drop_sleeping_moves(begin, sleep_begin);
