@@ -122,3 +122,35 @@ def test_compact_encoding_places_every_card_once() -> None:
     wrapped = COMPACT.wrap(KLONDIKE.make_env())
     assert wrapped.observation_space.shape == (COMPACT.size,)
     assert wrapped.reset(seed=1)[0].shape == (COMPACT.size,)
+
+
+def expected_places(game: KlondikeGame) -> dict[int, tuple[int, float]]:
+    """Each known card's location flag and depth, read from the game itself."""
+    places: dict[int, tuple[int, float]] = {}
+    for c, (col, down) in enumerate(zip(game.columns, game.hidden, strict=True)):
+        up = col[down:]
+        places.update({card: (c, (len(up) - 1 - i) / 12) for i, card in enumerate(up)})
+    for i, card in enumerate(reversed(game.waste)):  # from the top
+        places[card] = (7 if i == 0 else 8, i / 23)
+    for i, card in enumerate(reversed(game.stock)):  # in draw order
+        if (game.seen >> card) & 1:
+            places[card] = (9, i / 23)
+    for suit, top in enumerate(game.foundations):
+        places.update({(rank - 1) * 4 + suit: (10, 0.0) for rank in range(1, top + 1)})
+    return places
+
+
+def test_compact_encoding_puts_each_card_where_the_game_has_it() -> None:
+    env = KLONDIKE.make_env()
+    obs, info = env.reset(options={"deal": KLONDIKE.deal_id(11)})
+    rng = np.random.default_rng(3)
+    for _ in range(400):
+        cards = COMPACT.encode(obs)[: 52 * len(KLONDIKE_CARD_FEATURES)].reshape(52, -1)
+        places = expected_places(env.unwrapped.game)
+        for card in range(52):
+            flag, depth = places.get(card, (LOCATIONS - 1, 0.0))
+            assert np.flatnonzero(cards[card, :LOCATIONS]).tolist() == [flag], card
+            assert cards[card, LOCATIONS] == np.float32(depth), card
+        obs, _, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+        if terminated or truncated:
+            obs, info = env.reset()
