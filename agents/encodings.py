@@ -18,6 +18,9 @@ the digest catches a change of the environment's own layout.
 * ``pyramid-actions`` v1: the Pyramid observation followed by one feature row per legal action
   (:mod:`agents.pyramid_actions`); it reads the action mask too, and goes with the policy of
   :mod:`agents.action_scoring_policy`, which scores every legal action with one shared network.
+* ``pyramid-actions-relaxed`` v1: ``pyramid-actions`` with one more feature per action, whether
+  the move leaves a pyramid that the solver's order-free pruning proves impossible to clear
+  (:mod:`agents.pyramid_actions`).
 """
 
 from __future__ import annotations
@@ -59,6 +62,32 @@ def _pyramid_actions(observation: np.ndarray, mask: np.ndarray | None) -> np.nda
     from agents.pyramid_actions import pyramid_actions
 
     return pyramid_actions(observation, mask)
+
+
+def _pyramid_actions_relaxed_layout() -> str:
+    from agents import pyramid_actions as a
+
+    features = ",".join(a.RELAXED_FEATURES)
+    return f"{_pyramid_layout()};slots={a.SLOTS}x{a.RELAXED_SLOT_WIDTH};features={features}"
+
+
+def _pyramid_actions_relaxed(observation: np.ndarray, mask: np.ndarray | None) -> np.ndarray:
+    from agents.pyramid_actions import pyramid_actions
+
+    return pyramid_actions(observation, mask, relaxed=True)
+
+
+def _pyramid_actions_relaxed_size() -> int:
+    from agents.pyramid_actions import PYRAMID_ACTIONS_RELAXED_SIZE
+
+    return PYRAMID_ACTIONS_RELAXED_SIZE
+
+
+def _pyramid_actions_relaxed_policy_kwargs() -> dict[str, object]:
+    from agents.pyramid_actions import RELAXED_SLOT_WIDTH, SLOTS
+    from envs.pyramid.observation import OBSERVATION_SIZE
+
+    return {"flat_size": OBSERVATION_SIZE, "slots": SLOTS, "slot_width": RELAXED_SLOT_WIDTH}
 
 
 def _pyramid_actions_size() -> int:
@@ -210,6 +239,9 @@ ENCODINGS: Mapping[str, Encoding] = MappingProxyType({
         Encoding("pyramid-actions", 1, "pyramid", _pyramid_actions_layout, _pyramid_actions,
                  _pyramid_actions_size(), "agents.action_scoring_policy:ActionScoringPolicy",
                  _pyramid_actions_policy_kwargs),
+        Encoding("pyramid-actions-relaxed", 1, "pyramid", _pyramid_actions_relaxed_layout,
+                 _pyramid_actions_relaxed, _pyramid_actions_relaxed_size(),
+                 "agents.action_scoring_policy:ActionScoringPolicy", _pyramid_actions_relaxed_policy_kwargs),
     )
 })
 DEFAULT_ENCODING: Mapping[str, str] = MappingProxyType(

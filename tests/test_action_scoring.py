@@ -15,10 +15,22 @@ from agents.base import play_episode
 from agents.encodings import find_encoding
 from agents.greedy.pyramid import choose_pyramid
 from agents.ppo import PpoPlayer, read_metadata
-from agents.pyramid_actions import ACTION_FEATURES, PYRAMID_ACTIONS_SIZE, SLOT_WIDTH, SLOTS
+from agents.pyramid_actions import (
+    ACTION_FEATURES,
+    PYRAMID_ACTIONS_SIZE,
+    RELAXED_FEATURES,
+    RELAXED_SLOT_WIDTH,
+    SLOT_WIDTH,
+    SLOTS,
+)
+from agents.solver import PyramidPosition, pyramid_prune_rule, pyramid_relaxed_lost
 from agents.variants import find_variant
+from envs.cards import rank
 from envs.errors import MalformedInputError
+from envs.pyramid import PyramidGame
+from envs.pyramid.actions import ACTION_MOVES as PYRAMID_ACTION_MOVES
 from envs.pyramid.actions import NUM_ACTIONS
+from envs.pyramid.layout import ALL_REMOVED
 from envs.pyramid.observation import OBSERVATION_SIZE
 from training.config import Args
 from training.train import main
@@ -148,3 +160,59 @@ def test_a_tiny_warm_started_run_of_the_action_scoring_policy_loads_and_plays(tm
 def test_a_bad_net_arch_for_the_action_scoring_policy_is_refused(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match=r"net_arch is \[context, hidden, value_hidden\]"):
         main(tiny_args(tmp_path, net_arch=(16, 16)))
+
+
+def game_positions(variant_key: str, seed: int, steps: int) -> list[tuple[object, np.ndarray, np.ndarray]]:
+    """Games (copies), observations and masks along a random game."""
+    env = find_variant(variant_key).make_env()
+    rng = np.random.default_rng(seed)
+    obs, info = env.reset(seed=seed)
+    out = []
+    for _ in range(steps):
+        mask = np.asarray(info["action_mask"], np.bool_)
+        out.append((env.unwrapped.game.copy(), obs.copy(), mask))
+        if not mask.any():
+            break
+        obs, _, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(mask))))
+        if terminated or truncated:
+            obs, info = env.reset()
+    return out
+
+
+@settings(max_examples=6, deadline=None)
+@given(variant=st.sampled_from(["pyramid-000", "pyramid-001"]), seed=st.integers(0, 2**31 - 1))
+def test_relaxed_lost_is_the_solvers_pruning_of_the_position_after_each_move(variant: str, seed: int) -> None:
+    relaxed = find_encoding("pyramid-actions-relaxed", "pyramid")
+    lost_feature = 1 + RELAXED_FEATURES.index("relaxed_lost")
+    for game, obs, mask in game_positions(variant, seed, 60):
+        vector = relaxed.encode(obs, mask)
+        rows = vector[OBSERVATION_SIZE:].reshape(SLOTS, RELAXED_SLOT_WIDTH)
+        plain = ACTIONS.encode(obs, mask)[OBSERVATION_SIZE:].reshape(SLOTS, SLOT_WIDTH)
+        assert np.array_equal(vector[:OBSERVATION_SIZE], obs)
+        assert np.array_equal(rows[:, :SLOT_WIDTH], plain)  # the pyramid-actions slots, one feature more
+        for i, action in enumerate(np.flatnonzero(mask)):
+            after = game.copy()
+            after.push(PYRAMID_ACTION_MOVES[action])
+            truth = not after.is_won() and pyramid_prune_rule(PyramidPosition.from_game(after)) is not None
+            assert rows[i, lost_feature] == float(truth)
+
+
+def test_relaxed_lost_ignores_the_stock_order_and_refuses_bad_input() -> None:
+    game = PyramidGame("pyramid-random-v1-7")
+    ranks = [rank(c) for c in game.pyramid]
+    bag = [0] * 14
+    for card in game.stock_order():
+        bag[rank(card)] += 1
+    truth = pyramid_prune_rule(PyramidPosition.from_game(game)) is not None
+    assert pyramid_relaxed_lost(ranks, game.removed, bag) == truth
+    for order in (sorted(game.stock_order()), list(reversed(game.stock_order()))):
+        position = PyramidPosition(pyramid=tuple(game.pyramid), stock=tuple(order))
+        assert (pyramid_prune_rule(position) is not None) == truth
+    apex_only = ALL_REMOVED & ~1  # only the apex left, a 7: it needs a 6 from the stock or waste
+    apex_seven = [7, *ranks[1:]]
+    assert pyramid_relaxed_lost(apex_seven, apex_only, [0] * 14)
+    assert not pyramid_relaxed_lost(apex_seven, apex_only, [0] * 6 + [1] + [0] * 7)
+    for bad in ((ranks[:27], 0, bag), (ranks, -1, bag), (ranks, 0, bag[:13]), (ranks, 0, [5] * 14),
+                ([0, *ranks[1:]], 0, bag)):
+        with pytest.raises(MalformedInputError):
+            pyramid_relaxed_lost(*bad)

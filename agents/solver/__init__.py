@@ -17,6 +17,7 @@ from agents.solver.pyramid import (
     pyramid_forced_moves,
     pyramid_legal_moves,
     pyramid_prune_rule,
+    pyramid_relaxed_lost,
     solve_pyramid,
 )
 from agents.solver.result import NOT_WINNABLE, UNKNOWN, WINNABLE, SolveResult
@@ -31,5 +32,6 @@ __all__ = [
     "UNSEEN_STOCK", "VARIANTS", "WINNABLE", "CancelToken", "KlondikePosition", "PlayVerdict",
     "PyramidPosition",
     "SearchLimits", "SolveResult", "play_verdict", "pyramid_forced_moves", "pyramid_legal_moves",
-    "pyramid_prune_rule", "solve_klondike", "solve_pyramid", "wilson_interval", "winnable_cards",
+    "pyramid_prune_rule", "pyramid_relaxed_lost", "solve_klondike", "solve_pyramid", "wilson_interval",
+    "winnable_cards",
 ]

@@ -18,7 +18,7 @@ from envs.cards import NUM_CARDS, rank
 from envs.deals import resolve_deal
 from envs.errors import MalformedInputError
 from envs.pyramid import MAX_PASSES, Move, PyramidGame
-from envs.pyramid.layout import COVER_MASK, NUM_ROWS, ROW_COL
+from envs.pyramid.layout import COVER_MASK, NUM_PYRAMID, NUM_ROWS, ROW_COL
 
 CancelToken = _native.CancelToken
 """A flag another thread may set (``token.cancel()``) to stop a running search."""
@@ -212,6 +212,31 @@ def pyramid_prune_rule(target: object, variant: str | None = None) -> str | None
     return None if rule == _native.PyramidPruneRule.none else rule.name
 
 
+def pyramid_relaxed_lost(ranks: tuple[int, ...] | list[int], removed: int, bag: list[int]) -> bool:
+    """Whether the pruning rules prove lost a full pyramid whatever the order of its stock.
+
+    ``ranks`` are the 28 pyramid ranks (removed places too), ``removed`` the bitmask of removed
+    places, ``bag[r]`` (index 1..12; a list of 14) the cards of rank ``r`` left in the stock and
+    waste. Every rule of :data:`PRUNE_RULES` reads only these (the relaxation uses every stock
+    and waste card at any moment), so the answer needs no knowledge of the stock's order: a
+    player who has seen none of it can compute it.
+    """
+    if len(ranks) != NUM_PYRAMID or not all(1 <= r <= 13 for r in ranks) or len(bag) != 14:
+        raise MalformedInputError("give 28 pyramid ranks 1..13 and 14 bag counts (index = rank)")
+    if not 0 <= removed < 1 << NUM_PYRAMID or not all(0 <= n <= 4 for n in bag):
+        raise MalformedInputError("removed is a bitmask of the 28 places; bag counts are 0..4")
+    native = _native.PyramidPosition()
+    native.rows = NUM_ROWS
+    native.pyramid = list(ranks)
+    native.removed = removed
+    native.stock = [r for r in range(1, 14) for _ in range(bag[r])]
+    if len(native.stock) > MAX_STOCK:
+        raise MalformedInputError(f"at most {MAX_STOCK} stock and waste cards, not {len(native.stock)}")
+    native.waste_count, native.pass_number, native.max_passes = 0, 1, MAX_PASSES
+    native.stock_top_playable = True
+    return _native.pyramid_prune_rule(native) != _native.PyramidPruneRule.none
+
+
 def pyramid_forced_moves(target: object, variant: str | None = None) -> list[Move]:
     """The moves the solver plays at once from the position: usable Kings and forced pairs."""
     return _moves(_native.pyramid_forced_moves(as_position(target, variant).to_native()))
@@ -219,5 +244,6 @@ def pyramid_forced_moves(target: object, variant: str | None = None) -> list[Mov
 
 __all__ = [
     "PRUNE_RULES", "VARIANTS", "CancelToken", "PyramidPosition", "as_position", "pyramid_forced_moves",
-    "pyramid_legal_moves", "pyramid_prune_rule", "solve_pyramid", "stock_top_playable",
+    "pyramid_legal_moves", "pyramid_prune_rule", "pyramid_relaxed_lost", "solve_pyramid",
+    "stock_top_playable",
 ]
