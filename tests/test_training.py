@@ -158,6 +158,14 @@ def tiny_args(tmp_path: Path, **overrides: object) -> Args:
     return Args(**values)  # type: ignore[arg-type]
 
 
+def test_the_evaluation_before_the_first_update_is_recorded_in_best_zip(tmp_path: Path) -> None:
+    result = main(tiny_args(tmp_path, total_timesteps=512, eval_freq=10_000, checkpoint_freq=0))
+    best = read_metadata(result.run_dir / "best.zip")["training"]
+    assert best["timesteps"] == 0  # the only evaluation ran before learning began
+    assert best["eval_win_rate"] == pytest.approx(result.eval_win_rate)
+    assert choose_checkpoint(result.run_dir).name == "final.zip"  # a tie goes to the final one
+
+
 def test_a_tiny_training_run_leaves_a_checkpoint_that_loads_and_plays(tmp_path: Path) -> None:
     shipped = tmp_path / "ship" / "pyramid-000.zip"
     result = main(tiny_args(tmp_path, save_to=shipped))
@@ -185,6 +193,10 @@ def test_a_tiny_training_run_leaves_a_checkpoint_that_loads_and_plays(tmp_path: 
         player = PpoPlayer(PYRAMID, path)
         games = [play_episode(env, player, PYRAMID.deal_id(n), PYRAMID.cards_cleared) for n in (1, 2, 3)]
         assert all(game.steps > 0 for game in games)
+    rates = [float(row["eval/win_rate"]) for row in csv.DictReader((run / "progress.csv").open())
+             if row["eval/win_rate"]]
+    assert len(rates) == 3  # before the first update, at 1024 and at 2048 steps
+    assert held_out_win_rate(run / "best.zip") == pytest.approx(max(rates))  # the first one too
     chosen = choose_checkpoint(run)
     assert read_metadata(shipped)["training"]["shipped_from"] == chosen.name
     if chosen.name == "best.zip":  # shipped only when its held-out win rate beat the final one's

@@ -115,8 +115,8 @@ class SaveCheckpoint(BaseCallback):
     def save(self, path: Path, optimizer_state: bool = True) -> Path:
         training = {**self.metadata["training"], "timesteps": int(self.model.num_timesteps)}
         evaluation = self.evaluation or self.parent
-        if isinstance(evaluation, MaskableEvalCallback) and evaluation.n_calls and evaluation.eval_freq:
-            training["eval_win_rate"] = float(evaluation.last_mean_reward)
+        if isinstance(evaluation, MaskableEvalCallback) and np.isfinite(evaluation.last_mean_reward):
+            training["eval_win_rate"] = float(evaluation.last_mean_reward)  # the warm start's too
         return save_checkpoint(self.model, path, {**self.metadata, "training": training}, optimizer_state)
 
     def _init_callback(self) -> None:
