@@ -216,7 +216,7 @@ def pyramid_relaxed_lost(ranks: tuple[int, ...] | list[int], removed: int, bag: 
     """Whether the pruning rules prove lost a full pyramid whatever the order of its stock.
 
     ``ranks`` are the 28 pyramid ranks (removed places too), ``removed`` the bitmask of removed
-    places, ``bag[r]`` (index 1..12; a list of 14) the cards of rank ``r`` left in the stock and
+    places, ``bag[r]`` (index 1..13 of a list of 14) the cards of rank ``r`` left in the stock and
     waste. Every rule of :data:`PRUNE_RULES` reads only these (the relaxation uses every stock
     and waste card at any moment), so the answer needs no knowledge of the stock's order: a
     player who has seen none of it can compute it.
