@@ -127,6 +127,14 @@ def relaxed_lost_after(view: PyramidView, action: int, lost_now: bool) -> bool:
     return pyramid_relaxed_lost(view.ranks, removed, _bag(view.ranks, removed, left))
 
 
+def relaxed_lost_now(view: PyramidView) -> bool:
+    """Whether the position itself is proved lost whatever the stock's order."""
+    from agents.solver import pyramid_relaxed_lost
+
+    bag = _bag(view.ranks, view.removed, list(view.left_of_rank))
+    return pyramid_relaxed_lost(view.ranks, view.removed, bag)
+
+
 def _bag(ranks: tuple[int, ...], removed: int, left: list[int]) -> list[int]:
     """Cards of each rank in the stock and waste: those left in play less those in the pyramid."""
     bag = list(left)
@@ -154,10 +162,7 @@ def pyramid_actions(observation: np.ndarray, mask: np.ndarray | None, relaxed: b
     scores = [action_slot(view, int(action), slots[i]) for i, action in enumerate(legal)]
     slots[best_index(scores), _F["greedy_choice"]] = 1.0
     if relaxed:
-        from agents.solver import pyramid_relaxed_lost
-
-        lost_now = pyramid_relaxed_lost(view.ranks, view.removed, _bag(view.ranks, view.removed,
-                                                                         list(view.left_of_rank)))
+        lost_now = relaxed_lost_now(view)
         for i, action in enumerate(legal):
             slots[i, _F["relaxed_lost"]] = float(relaxed_lost_after(view, int(action), lost_now))
     return out
@@ -166,4 +171,5 @@ def pyramid_actions(observation: np.ndarray, mask: np.ndarray | None, relaxed: b
 __all__ = [
     "ACTION_FEATURES", "PYRAMID_ACTIONS_RELAXED_SIZE", "PYRAMID_ACTIONS_SIZE", "RELAXED_FEATURES",
     "RELAXED_SLOT_WIDTH", "SLOTS", "SLOT_WIDTH", "action_slot", "pyramid_actions", "relaxed_lost_after",
+    "relaxed_lost_now",
 ]

@@ -22,8 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from agents.base import Choice, Player, legal_actions, play_episode
 from agents.greedy import GreedyPlayer
 from agents.greedy.pyramid import PyramidView, score_pyramid_action
-from agents.pyramid_actions import relaxed_lost_after
-from agents.solver import pyramid_relaxed_lost
+from agents.pyramid_actions import relaxed_lost_after, relaxed_lost_now
 from agents.variants import find_variant
 from training.benchmark import parse_deal_numbers
 
@@ -35,11 +34,7 @@ class RelaxedGreedy(Player):
 
     def choose(self, observation: np.ndarray, mask: np.ndarray, info: dict[str, Any]) -> Choice:
         view = PyramidView.decode(observation)
-        bag = list(view.left_of_rank)
-        for p in range(len(view.ranks)):
-            if not (view.removed >> p) & 1:
-                bag[view.ranks[p]] -= 1
-        lost_now = pyramid_relaxed_lost(view.ranks, view.removed, bag)
+        lost_now = relaxed_lost_now(view)
         best = max(legal_actions(mask), key=lambda a: (not relaxed_lost_after(view, int(a), lost_now),
                                                        score_pyramid_action(view, int(a))[0], -a))
         return Choice(int(best), "greedy's best move of those not proved lost")
