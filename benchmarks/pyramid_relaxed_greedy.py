@@ -7,6 +7,12 @@ of each::
 
     python benchmarks/pyramid_relaxed_greedy.py pyramid --deals 1-1000
     python benchmarks/pyramid_relaxed_greedy.py pyramid-001 --deals 1-1000
+
+``--exact-when-seen`` adds a diagnostic player, not an agent: the second one, except that once
+every stock card has been seen (from the second pass on, the player knows the whole deal) it plays
+a move the exact solver proves keeps the game winnable (``agents.pimc.afterstate_values``, 20,000
+states a search). What it wins beyond the second player measures how much is lost in the passes
+played with full knowledge.
 """
 
 from __future__ import annotations
@@ -16,13 +22,16 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import gymnasium
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from agents.base import Choice, Player, legal_actions, play_episode
 from agents.greedy import GreedyPlayer
 from agents.greedy.pyramid import PyramidView, score_pyramid_action
+from agents.pimc import afterstate_values, unseen_places
 from agents.pyramid_actions import relaxed_lost_after, relaxed_lost_now
+from agents.solver import SearchLimits
 from agents.variants import find_variant
 from training.benchmark import parse_deal_numbers
 
@@ -40,16 +49,49 @@ class RelaxedGreedy(Player):
         return Choice(int(best), "greedy's best move of those not proved lost")
 
 
+class ExactWhenSeen(RelaxedGreedy):
+    """:class:`RelaxedGreedy`, but exact once the whole stock has been seen (a diagnostic)."""
+
+    name = "greedy+relaxed, exact once all seen"
+
+    def __init__(self) -> None:
+        self._limits = SearchLimits(max_states=20_000, time_limit=None)
+        self._env: gymnasium.Env | None = None
+
+    def reset(self, env: gymnasium.Env) -> None:
+        self._env = env
+
+    def choose(self, observation: np.ndarray, mask: np.ndarray, info: dict[str, Any]) -> Choice:
+        assert self._env is not None
+        game = self._env.unwrapped.game
+        if unseen_places(game):
+            return super().choose(observation, mask, info)
+        legal = legal_actions(mask)
+        values = afterstate_values(game, legal, self._limits)
+        view = PyramidView.decode(observation)
+        lost_now = relaxed_lost_now(view)
+
+        def key(k: int) -> tuple[float, bool, float, int]:
+            action = int(legal[k])
+            return (values[k], not relaxed_lost_after(view, action, lost_now),
+                    score_pyramid_action(view, action)[0], -action)
+
+        best = max(range(len(legal)), key=key)
+        return Choice(int(legal[best]), "the whole deal is known: a move that keeps it winnable")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("game", help="pyramid (000) or pyramid-001")
     parser.add_argument("--deals", default="1-1000", help="deal numbers, e.g. 1-1000")
+    parser.add_argument("--exact-when-seen", action="store_true", help="add the diagnostic player (above)")
     args = parser.parse_args()
     variant = find_variant(args.game)
     numbers = parse_deal_numbers(args.deals)
     env = variant.make_env()
-    for player in (GreedyPlayer(variant), RelaxedGreedy()):
+    players = [GreedyPlayer(variant), RelaxedGreedy()] + ([ExactWhenSeen()] if args.exact_when_seen else [])
+    for player in players:
         wins = sum(play_episode(env, player, variant.deal_id(n), variant.cards_cleared).won for n in numbers)
         print(f"{variant.key} {player.name}: {wins} of {len(numbers)} deals won ({wins / len(numbers):.1%})")
 
