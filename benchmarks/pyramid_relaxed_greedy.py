@@ -41,12 +41,21 @@ class RelaxedGreedy(Player):
 
     name = "greedy+relaxed"
 
-    def choose(self, observation: np.ndarray, mask: np.ndarray, info: dict[str, Any]) -> Choice:
+    def best(self, observation: np.ndarray, legal: np.ndarray, values: np.ndarray | None = None) -> int:
+        """Greedy's pick of ``legal``, moves proved lost last; ``values`` (if given) rank first."""
         view = PyramidView.decode(observation)
         lost_now = relaxed_lost_now(view)
-        best = max(legal_actions(mask), key=lambda a: (not relaxed_lost_after(view, int(a), lost_now),
-                                                       score_pyramid_action(view, int(a))[0], -a))
-        return Choice(int(best), "greedy's best move of those not proved lost")
+
+        def key(k: int) -> tuple[float, bool, float, int]:
+            action = int(legal[k])
+            return (0.0 if values is None else values[k], not relaxed_lost_after(view, action, lost_now),
+                    score_pyramid_action(view, action)[0], -action)
+
+        return int(legal[max(range(len(legal)), key=key)])
+
+    def choose(self, observation: np.ndarray, mask: np.ndarray, info: dict[str, Any]) -> Choice:
+        best = self.best(observation, legal_actions(mask))
+        return Choice(best, "greedy's best move of those not proved lost")
 
 
 class ExactWhenSeen(RelaxedGreedy):
@@ -68,16 +77,8 @@ class ExactWhenSeen(RelaxedGreedy):
             return super().choose(observation, mask, info)
         legal = legal_actions(mask)
         values = afterstate_values(game, legal, self._limits)
-        view = PyramidView.decode(observation)
-        lost_now = relaxed_lost_now(view)
-
-        def key(k: int) -> tuple[float, bool, float, int]:
-            action = int(legal[k])
-            return (values[k], not relaxed_lost_after(view, action, lost_now),
-                    score_pyramid_action(view, action)[0], -action)
-
-        best = max(range(len(legal)), key=key)
-        return Choice(int(legal[best]), "the whole deal is known: a move that keeps it winnable")
+        best = self.best(observation, legal, values)
+        return Choice(best, "the whole deal is known: a move that keeps it winnable")
 
 
 def main() -> None:

@@ -46,21 +46,26 @@ def slots_of(vector: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return index[index >= 0], rows[index >= 0]
 
 
-def random_positions(variant_key: str, seed: int, steps: int) -> list[tuple[np.ndarray, np.ndarray]]:
-    """Observations and masks along a random game."""
+def game_positions(variant_key: str, seed: int, steps: int) -> list[tuple[object, np.ndarray, np.ndarray]]:
+    """Games (copies), observations and masks along a random game."""
     env = find_variant(variant_key).make_env()
     rng = np.random.default_rng(seed)
     obs, info = env.reset(seed=seed)
     out = []
     for _ in range(steps):
         mask = np.asarray(info["action_mask"], np.bool_)
-        out.append((obs.copy(), mask))
+        out.append((env.unwrapped.game.copy(), obs.copy(), mask))
         if not mask.any():
             break
         obs, _, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(mask))))
         if terminated or truncated:
             obs, info = env.reset()
     return out
+
+
+def random_positions(variant_key: str, seed: int, steps: int) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Observations and masks along a random game."""
+    return [(obs, mask) for _, obs, mask in game_positions(variant_key, seed, steps)]
 
 
 @settings(max_examples=8, deadline=None)
@@ -160,23 +165,6 @@ def test_a_tiny_warm_started_run_of_the_action_scoring_policy_loads_and_plays(tm
 def test_a_bad_net_arch_for_the_action_scoring_policy_is_refused(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match=r"net_arch is \[context, hidden, value_hidden\]"):
         main(tiny_args(tmp_path, net_arch=(16, 16)))
-
-
-def game_positions(variant_key: str, seed: int, steps: int) -> list[tuple[object, np.ndarray, np.ndarray]]:
-    """Games (copies), observations and masks along a random game."""
-    env = find_variant(variant_key).make_env()
-    rng = np.random.default_rng(seed)
-    obs, info = env.reset(seed=seed)
-    out = []
-    for _ in range(steps):
-        mask = np.asarray(info["action_mask"], np.bool_)
-        out.append((env.unwrapped.game.copy(), obs.copy(), mask))
-        if not mask.any():
-            break
-        obs, _, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(mask))))
-        if terminated or truncated:
-            obs, info = env.reset()
-    return out
 
 
 @settings(max_examples=6, deadline=None)
