@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from agents.action_scoring_policy import ActionScorer
 from agents.base import play_episode
 from agents.encodings import find_encoding
-from agents.greedy.pyramid import choose_pyramid
+from agents.greedy.pyramid import PyramidView, action_terms, choose_pyramid, partners_short
 from agents.ppo import PpoPlayer, read_metadata
 from agents.pyramid_actions import (
     ACTION_FEATURES,
@@ -31,6 +31,7 @@ from envs.pyramid import PyramidGame
 from envs.pyramid.actions import ACTION_MOVES as PYRAMID_ACTION_MOVES
 from envs.pyramid.actions import NUM_ACTIONS
 from envs.pyramid.layout import ALL_REMOVED
+from envs.pyramid.moves import DRAW, RECYCLE, STOCK, WASTE
 from envs.pyramid.observation import OBSERVATION_SIZE
 from training.config import Args
 from training.train import main
@@ -204,3 +205,33 @@ def test_relaxed_lost_ignores_the_stock_order_and_refuses_bad_input() -> None:
                 ([0, *ranks[1:]], 0, bag)):
         with pytest.raises(MalformedInputError):
             pyramid_relaxed_lost(*bad)
+
+
+@settings(max_examples=6, deadline=None)
+@given(variant=st.sampled_from(["pyramid-000", "pyramid-001"]), seed=st.integers(0, 2**31 - 1))
+def test_the_view_decodes_what_the_game_shows_and_greedys_terms_count_every_rank_pair(
+        variant: str, seed: int) -> None:
+    for game, obs, mask in game_positions(variant, seed, 120):
+        view = PyramidView.decode(obs)
+        assert view.ranks == tuple(rank(c) for c in game.pyramid)
+        assert view.removed == game.removed
+        left = [0] * 14
+        for card in game.remaining_cards():
+            left[rank(card)] += 1
+        assert view.left_of_rank == tuple(left)
+        tops = {p: rank(game.card_at(p)) for p in game.usable_places() if p in (STOCK, WASTE)}
+        assert view.top_ranks == tops
+        short_now = partners_short(view.ranks, view.removed, view.left_of_rank)
+        for action in np.flatnonzero(mask):
+            move = PYRAMID_ACTION_MOVES[int(action)]
+            if move.kind in (DRAW, RECYCLE):
+                continue
+            terms = action_terms(view, int(action))
+            after = game.copy()
+            after.push(move)
+            left_after = [0] * 14
+            for card in after.remaining_cards():
+                left_after[rank(card)] += 1
+            assert terms.left_after == tuple(left_after)
+            # Only the rank pairs the move touches are recounted; all of them must agree.
+            assert terms.short == partners_short(view.ranks, after.removed, left_after) - short_now

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import csv
 import itertools
 import json
@@ -13,7 +14,7 @@ import pytest
 import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from stable_baselines3.common.vec_env import SubprocVecEnv
+from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
 from agents.base import play_episode
 from agents.encodings import find_encoding
@@ -24,7 +25,7 @@ from training.config import Args, load_config, parse_args
 from training.ship import choose_checkpoint, held_out_win_rate
 from training.splits import BENCHMARK, EVAL, SPLITS, TRAIN, DealSplitWrapper, parse_deal_numbers, split_of
 from training.train import main, metric_name
-from training.vec_env import MaskCachingSubprocVecEnv, make_env_fn
+from training.vec_env import InProcessVecEnv, MaskCachingSubprocVecEnv, make_env_fn
 
 PYRAMID = find_variant("pyramid-000")
 FLAT = find_encoding("pyramid-flat", "pyramid")
@@ -145,6 +146,39 @@ def test_cached_masks_equal_the_envs_own_masks_through_resets() -> None:
         assert dones_seen > 0
     finally:
         vec.close()
+
+
+def test_in_process_vec_env_steps_as_dummy_vec_env_and_keeps_handed_out_infos() -> None:
+    fns = [make_env_fn(PYRAMID, FLAT, TRAIN, shaped_reward=False) for _ in range(3)]
+    ours, theirs = InProcessVecEnv(fns), DummyVecEnv(fns)
+    ours.seed(5)
+    theirs.seed(5)
+    assert np.array_equal(ours.reset(), theirs.reset())
+    rng = np.random.default_rng(1)
+    handed_out: list[tuple[list[dict], list[dict]]] = []
+    dones_seen = 0
+    for _ in range(200):
+        cached = np.stack(ours.env_method("action_masks"))
+        assert np.array_equal(cached, np.stack(DummyVecEnv.env_method(ours, "action_masks")))
+        assert np.array_equal(cached, np.stack(theirs.env_method("action_masks")))
+        actions = np.array([int(rng.choice(np.flatnonzero(m))) for m in cached])
+        obs, rewards, dones, infos = ours.step(actions)
+        obs2, rewards2, dones2, infos2 = theirs.step(actions)
+        assert np.array_equal(obs, obs2) and np.array_equal(rewards, rewards2)
+        assert np.array_equal(dones, dones2)
+        handed_out.append((infos, copy.deepcopy(infos2)))
+        dones_seen += int(dones.sum())
+    assert dones_seen > 0
+    for infos, expected in handed_out:  # what a step returned is unchanged by the later steps
+        for info, other in zip(infos, expected, strict=True):
+            assert info.keys() == other.keys()
+            for key, value in info.items():
+                if isinstance(value, np.ndarray):
+                    assert np.array_equal(value, other[key]), key
+                elif key == "episode":  # Monitor's record; "t" is the wall time
+                    assert (value["r"], value["l"]) == (other[key]["r"], other[key]["l"])
+                else:
+                    assert value == other[key], key
 
 
 # --------------------------------------------------------------------------- training runs

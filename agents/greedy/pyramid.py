@@ -26,7 +26,6 @@ ties going to the lowest action index:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
 
 import numpy as np
 
@@ -48,6 +47,7 @@ RECYCLE_SCORE = -1.0
 
 _P = {name: i for i, name in enumerate(PYRAMID_FEATURES)}
 _S = {name: i for i, name in enumerate(STOCK_FEATURES)}
+_PLACE_BITS = np.array([1 << p for p in range(NUM_PYRAMID)], dtype=np.int64)
 
 
 @dataclass(frozen=True)
@@ -66,33 +66,29 @@ class PyramidView:
     @classmethod
     def decode(cls, observation: np.ndarray) -> PyramidView:
         pyramid, stock, globals_ = split_observation(observation)
-        ranks = tuple(int(r) + 1 for r in pyramid[:, :13].argmax(axis=1))
-        removed = sum(1 << p for p in range(NUM_PYRAMID) if pyramid[p, _P["on_table"]] < 0.5)
-        left = [0] + [4] * 13
-        for p in range(NUM_PYRAMID):
-            if (removed >> p) & 1:
-                left[ranks[p]] -= 1
+        rank_index = pyramid[:, :13].argmax(axis=1)
+        ranks = tuple((rank_index + 1).tolist())
+        gone = pyramid[:, _P["on_table"]] < 0.5
+        removed = int(_PLACE_BITS[gone].sum())
+        seen = stock[:, _S["seen"]] > 0.5
+        seen_ranks = stock[:, :13].argmax(axis=1) + 1
+        # Of each rank's 4 cards, take out the removed pyramid cards and the seen stock cards gone.
+        left = 4 - np.bincount(rank_index[gone] + 1, minlength=14)
+        left -= np.bincount(seen_ranks[seen & (stock[:, _S["gone"]] > 0.5)], minlength=14)
+        left[0] = 0
         top_ranks: dict[int, int] = {}
-        for row in stock:
-            if row[_S["seen"]] < 0.5:
-                continue
-            r = int(row[:13].argmax()) + 1
-            if row[_S["gone"]] > 0.5:
-                left[r] -= 1
-            if row[_S["stock_top"]] > 0.5 and globals_[6] > 0.5:
-                top_ranks[STOCK] = r
-            if row[_S["waste_top"]] > 0.5:
-                top_ranks[WASTE] = r
-        return cls(ranks, removed, top_ranks, tuple(left))
+        if globals_[6] > 0.5:
+            tops = np.flatnonzero(seen & (stock[:, _S["stock_top"]] > 0.5))
+            if tops.size:
+                top_ranks[STOCK] = int(seen_ranks[tops[-1]])
+        tops = np.flatnonzero(seen & (stock[:, _S["waste_top"]] > 0.5))
+        if tops.size:
+            top_ranks[WASTE] = int(seen_ranks[tops[-1]])
+        return cls(ranks, removed, top_ranks, tuple(left.tolist()))
 
     def available(self, removed: int) -> set[int]:
         return {p for p in range(NUM_PYRAMID)
                 if not (removed >> p) & 1 and (removed & COVER_MASK[p]) == COVER_MASK[p]}
-
-    @cached_property
-    def short_now(self) -> int:
-        """Pyramid cards that can get no partner now (:func:`partners_short`)."""
-        return partners_short(self.ranks, self.removed, self.left_of_rank)
 
 
 def _max_matching(low: list[int], high: list[int]) -> int:
@@ -120,17 +116,22 @@ def partners_short(ranks: tuple[int, ...], removed: int, left: list[int] | tuple
     cards of the rank not yet removed (``left``) less those in the pyramid. A card short of a
     partner makes the pyramid impossible to clear.
     """
-    on_table = [p for p in range(NUM_PYRAMID) if not (removed >> p) & 1]
-    short = 0
-    for r in range(1, 7):
-        low = [p for p in on_table if ranks[p] == r]
-        high = [p for p in on_table if ranks[p] == 13 - r]
-        if not low and not high:
-            continue
-        pairs = _max_matching(low, high) if low and high else 0
-        stock_low, stock_high = left[r] - len(low), left[13 - r] - len(high)
-        short += max(0, len(low) - pairs - stock_high) + max(0, len(high) - pairs - stock_low)
-    return short
+    return sum(pair_short(ranks, removed, left, r) for r in range(1, 7))
+
+
+def pair_short(ranks: tuple[int, ...], removed: int, left: list[int] | tuple[int, ...], r: int) -> int:
+    """The cards of ranks ``r`` and ``13 - r`` (``r`` in 1..6) that :func:`partners_short` counts short.
+
+    Only those ranks' cards and counts enter, so a move changes the count of the pairs of the
+    ranks it removes and of no other.
+    """
+    low = [p for p in range(NUM_PYRAMID) if ranks[p] == r and not (removed >> p) & 1]
+    high = [p for p in range(NUM_PYRAMID) if ranks[p] == 13 - r and not (removed >> p) & 1]
+    if not low and not high:
+        return 0
+    pairs = _max_matching(low, high) if low and high else 0
+    stock_low, stock_high = left[r] - len(low), left[13 - r] - len(high)
+    return max(0, len(low) - pairs - stock_high) + max(0, len(high) - pairs - stock_low)
 
 
 @dataclass(frozen=True)
@@ -166,7 +167,11 @@ def action_terms(view: PyramidView, action: int) -> ActionTerms:
         left_after[r] -= 1
     king = len(places) == 1 and ranks[0] == KING
     removed_after = view.removed | sum(1 << p for p in pyramid_places)
-    short = 0 if king else partners_short(view.ranks, removed_after, left_after) - view.short_now
+    short = 0
+    if not king:  # a pair's ranks r and 13 - r: the one rank pair whose count it can change
+        r = min(ranks[0], 13 - ranks[0])
+        short = (pair_short(view.ranks, removed_after, left_after, r)
+                 - pair_short(view.ranks, view.removed, view.left_of_rank, r))
     return ActionTerms(king, len(pyramid_places), len(places) - len(pyramid_places),
                        _uncovered(view, pyramid_places), WASTE in places, short, ranks, tuple(left_after))
 

@@ -10,6 +10,7 @@ The search itself and why its shortcuts are sound: ``native/src/pyramid/solver.h
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from agents.solver import _native
 from agents.solver.limits import SearchLimits
@@ -221,17 +222,24 @@ def pyramid_relaxed_lost(ranks: tuple[int, ...] | list[int], removed: int, bag: 
     and waste card at any moment), so the answer needs no knowledge of the stock's order: a
     player who has seen none of it can compute it.
     """
-    if len(ranks) != NUM_PYRAMID or not all(1 <= r <= 13 for r in ranks) or len(bag) != 14:
+    if len(ranks) != NUM_PYRAMID or not 1 <= min(ranks) <= max(ranks) <= 13 or len(bag) != 14:
         raise MalformedInputError("give 28 pyramid ranks 1..13 and 14 bag counts (index = rank)")
-    if not 0 <= removed < 1 << NUM_PYRAMID or not all(0 <= n <= 4 for n in bag):
+    if not 0 <= removed < 1 << NUM_PYRAMID or not 0 <= min(bag) <= max(bag) <= 4:
         raise MalformedInputError("removed is a bitmask of the 28 places; bag counts are 0..4")
+    if sum(bag[1:]) > MAX_STOCK:
+        raise MalformedInputError(f"at most {MAX_STOCK} stock and waste cards, not {sum(bag[1:])}")
+    return _relaxed_lost(tuple(ranks), removed, tuple(bag[1:]))
+
+
+@lru_cache(maxsize=1 << 16)
+def _relaxed_lost(ranks: tuple[int, ...], removed: int, bag: tuple[int, ...]) -> bool:
+    """:func:`pyramid_relaxed_lost` of checked input (``bag`` from rank 1), remembered: a game
+    asks it again for every draw that leaves the pyramid and the counts as they are."""
     native = _native.PyramidPosition()
     native.rows = NUM_ROWS
     native.pyramid = list(ranks)
     native.removed = removed
-    native.stock = [r for r in range(1, 14) for _ in range(bag[r])]
-    if len(native.stock) > MAX_STOCK:
-        raise MalformedInputError(f"at most {MAX_STOCK} stock and waste cards, not {len(native.stock)}")
+    native.stock = [r for r, n in enumerate(bag, start=1) for _ in range(n)]
     native.waste_count, native.pass_number, native.max_passes = 0, 1, MAX_PASSES
     native.stock_top_playable = True
     return _native.pyramid_prune_rule(native) != _native.PyramidPruneRule.none
