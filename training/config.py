@@ -100,7 +100,10 @@ class Args:
     eval_freq: int = 50_000
     """Evaluate every this many environment steps (0: never)."""
     eval_deals: int = 200
-    """Held-out deals per evaluation: the first ones of the eval split, each played once, greedily."""
+    """Held-out deals per evaluation: the first ones of the eval split, each played once."""
+    eval_sample: bool = False
+    """Evaluate by sampling each action from the policy (default: its most probable action). For
+    Klondike, whose most probable action can move a card back and forth until the step limit."""
     checkpoint_freq: int = 250_000
     """Save a checkpoint every this many environment steps (0: only at the end)."""
     runs_dir: Path = Path("runs")

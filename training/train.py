@@ -301,7 +301,8 @@ def main(args: Args) -> RunResult:
             evaluation = EvalFromTheStart(
                 eval_env, n_eval_episodes=args.eval_deals,
                 eval_freq=max(1, math.ceil(args.eval_freq / args.n_envs)),
-                deterministic=True, warn=False, log_path=str(run_dir / "eval"), verbose=args.verbose,
+                deterministic=not args.eval_sample, warn=False, log_path=str(run_dir / "eval"),
+                verbose=args.verbose,
                 callback_on_new_best=SaveCheckpoint(metadata, run_dir / "best.zip"),
             )
             callbacks.append(evaluation)
