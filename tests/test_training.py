@@ -200,6 +200,23 @@ def test_the_evaluation_before_the_first_update_is_recorded_in_best_zip(tmp_path
     assert choose_checkpoint(result.run_dir).name == "final.zip"  # a tie goes to the final one
 
 
+@pytest.mark.parametrize("sample", [False, True])
+def test_the_evaluation_samples_actions_only_when_asked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                        sample: bool) -> None:
+    from sb3_contrib import MaskablePPO
+
+    asked: list[bool] = []
+    predict = MaskablePPO.predict
+
+    def recording_predict(self: MaskablePPO, *args: object, deterministic: bool = False, **kwargs: object):
+        asked.append(deterministic)
+        return predict(self, *args, deterministic=deterministic, **kwargs)
+
+    monkeypatch.setattr(MaskablePPO, "predict", recording_predict)
+    main(tiny_args(tmp_path, total_timesteps=512, eval_freq=10_000, checkpoint_freq=0, eval_sample=sample))
+    assert asked and set(asked) == {not sample}  # every evaluation move, and only those
+
+
 def test_a_tiny_training_run_leaves_a_checkpoint_that_loads_and_plays(tmp_path: Path) -> None:
     shipped = tmp_path / "ship" / "pyramid-000.zip"
     result = main(tiny_args(tmp_path, save_to=shipped))
