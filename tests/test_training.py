@@ -331,3 +331,10 @@ def test_shipping_takes_the_checkpoint_with_the_better_held_out_win_rate(tmp_pat
     (run / "final.zip").unlink()
     with pytest.raises(MalformedInputError, match=r"no final\.zip"):
         ship(run, tmp_path / "ship.zip")
+    save_checkpoint(models["best"], run / "best.zip", {**metadata, "training": {"eval_win_rate": 0.2}})
+    shipped = ship(run, tmp_path / "ship.zip", "best.zip")  # a run stopped early: no final.zip
+    assert read_metadata(shipped)["training"]["shipped_from"] == "best.zip"
+    weights = PpoPlayer(PYRAMID, shipped).model.policy.parameters()
+    assert all(torch.equal(a, b) for a, b in zip(weights, models["best"].policy.parameters(), strict=True))
+    with pytest.raises(MalformedInputError, match=r"no checkpoint final\.zip"):
+        ship(run, tmp_path / "ship.zip", "final.zip")

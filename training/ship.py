@@ -5,6 +5,10 @@
 A run keeps ``best.zip`` (the best held-out win rate seen by the periodic evaluation) and
 ``final.zip``. The shipped agent is the better of the two by that held-out win rate (the final
 one when no evaluation ran or on a tie), saved without Adam's moments (a third of the size).
+``--checkpoint NAME`` ships that file of the run instead (``best.zip`` of a run stopped before
+its end, which leaves no ``final.zip``)::
+
+    python -m training.ship runs/<run> agents/checkpoints/klondike-draw3.zip --checkpoint best.zip
 """
 
 from __future__ import annotations
@@ -33,9 +37,12 @@ def choose_checkpoint(run_dir: Path) -> Path:
     return final
 
 
-def ship(run_dir: Path, destination: Path) -> Path:
-    """Save the chosen checkpoint of ``run_dir`` to ``destination`` without optimizer state."""
-    source = choose_checkpoint(run_dir)
+def ship(run_dir: Path, destination: Path, checkpoint: str | None = None) -> Path:
+    """Save the chosen checkpoint of ``run_dir`` (or its file ``checkpoint``) to ``destination``
+    without optimizer state."""
+    source = choose_checkpoint(run_dir) if checkpoint is None else run_dir / checkpoint
+    if not source.is_file():
+        raise CheckpointError(f"{run_dir} has no checkpoint {checkpoint}")
     metadata = read_metadata(source)
     model, _ = load_model(source, find_variant(metadata["variant"]))
     record = {key: value for key, value in metadata.items() if key != "optimizer_state"}
@@ -48,12 +55,13 @@ def main(argv: Sequence[str] | None = None) -> Path:
     parser.add_argument("run_dir", type=Path, help="the run's folder (runs/<name>)")
     parser.add_argument("destination", type=Path,
                         help="where to save, e.g. agents/checkpoints/pyramid-000.zip")
+    parser.add_argument("--checkpoint", help="ship this file of the run (e.g. best.zip) instead of choosing")
     args = parser.parse_args(argv)
     try:
-        path = ship(args.run_dir, args.destination)
+        path = ship(args.run_dir, args.destination, args.checkpoint)
     except CheckpointError as exc:
         raise SystemExit(f"error: {exc}") from None
-    print(f"shipped {choose_checkpoint(args.run_dir).name} of {args.run_dir} -> {path}")
+    print(f"shipped {read_metadata(path)['training']['shipped_from']} of {args.run_dir} -> {path}")
     return path
 
 
