@@ -40,6 +40,11 @@ class _MasksFromInfo:
 
     _masks: np.ndarray | None = None
 
+    def reset(self) -> Any:
+        obs = super().reset()  # type: ignore[misc]
+        self._keep_masks([True] * self.num_envs, self.reset_infos, self.reset_infos)  # type: ignore[attr-defined]
+        return obs
+
     def _keep_masks(self, dones: Any, infos: list[dict[str, Any]], reset_infos: list[dict[str, Any]]) -> None:
         self._masks = np.stack([
             np.asarray((reset_info if done else info)["action_mask"], np.bool_)
@@ -58,11 +63,6 @@ class _MasksFromInfo:
 class MaskCachingSubprocVecEnv(_MasksFromInfo, SubprocVecEnv):
     """``SubprocVecEnv`` that answers MaskablePPO's mask requests from ``info`` (:class:`_MasksFromInfo`)."""
 
-    def reset(self) -> Any:
-        obs = super().reset()
-        self._keep_masks([True] * self.num_envs, self.reset_infos, self.reset_infos)
-        return obs
-
     def step_wait(self) -> Any:
         obs, rewards, dones, infos = super().step_wait()
         self._keep_masks(dones, infos, self.reset_infos)
@@ -76,11 +76,6 @@ class InProcessVecEnv(_MasksFromInfo, DummyVecEnv):
     dict again. Both environments build a new ``info`` (and a new mask array) at every step and
     reset, so the dicts themselves are returned, and a later step never changes one handed out.
     """
-
-    def reset(self) -> Any:
-        obs = super().reset()
-        self._keep_masks([True] * self.num_envs, self.reset_infos, self.reset_infos)
-        return obs
 
     def step_wait(self) -> Any:
         for i, env in enumerate(self.envs):
