@@ -29,6 +29,7 @@ import hashlib
 import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import partial
 from types import MappingProxyType
 from typing import Any, SupportsFloat
 
@@ -52,55 +53,37 @@ def _klondike_layout() -> str:
     return f"size={o.OBS_SIZE};dtype={np.dtype(o.OBS_DTYPE).name};nvec={o.OBS_NVEC.tolist()};{views}"
 
 
-def _pyramid_actions_layout() -> str:
+def _pyramid_actions_slots(relaxed: bool) -> tuple[int, tuple[str, ...]]:
+    """Slot width and feature names of ``pyramid-actions`` (``relaxed``: ``pyramid-actions-relaxed``)."""
     from agents import pyramid_actions as a
 
-    return f"{_pyramid_layout()};slots={a.SLOTS}x{a.SLOT_WIDTH};features={','.join(a.ACTION_FEATURES)}"
+    return (a.RELAXED_SLOT_WIDTH, a.RELAXED_FEATURES) if relaxed else (a.SLOT_WIDTH, a.ACTION_FEATURES)
 
 
-def _pyramid_actions(observation: np.ndarray, mask: np.ndarray | None) -> np.ndarray:
+def _pyramid_actions_layout(relaxed: bool = False) -> str:
+    from agents.pyramid_actions import SLOTS
+
+    width, features = _pyramid_actions_slots(relaxed)
+    return f"{_pyramid_layout()};slots={SLOTS}x{width};features={','.join(features)}"
+
+
+def _pyramid_actions(observation: np.ndarray, mask: np.ndarray | None, relaxed: bool = False) -> np.ndarray:
     from agents.pyramid_actions import pyramid_actions
 
-    return pyramid_actions(observation, mask)
+    return pyramid_actions(observation, mask, relaxed=relaxed)
 
 
-def _pyramid_actions_relaxed_layout() -> str:
+def _pyramid_actions_policy_kwargs(relaxed: bool = False) -> dict[str, object]:
+    from agents.pyramid_actions import SLOTS
+    from envs.pyramid.observation import OBSERVATION_SIZE
+
+    return {"flat_size": OBSERVATION_SIZE, "slots": SLOTS, "slot_width": _pyramid_actions_slots(relaxed)[0]}
+
+
+def _pyramid_actions_size(relaxed: bool = False) -> int:
     from agents import pyramid_actions as a
 
-    features = ",".join(a.RELAXED_FEATURES)
-    return f"{_pyramid_layout()};slots={a.SLOTS}x{a.RELAXED_SLOT_WIDTH};features={features}"
-
-
-def _pyramid_actions_relaxed(observation: np.ndarray, mask: np.ndarray | None) -> np.ndarray:
-    from agents.pyramid_actions import pyramid_actions
-
-    return pyramid_actions(observation, mask, relaxed=True)
-
-
-def _pyramid_actions_relaxed_size() -> int:
-    from agents.pyramid_actions import PYRAMID_ACTIONS_RELAXED_SIZE
-
-    return PYRAMID_ACTIONS_RELAXED_SIZE
-
-
-def _pyramid_actions_relaxed_policy_kwargs() -> dict[str, object]:
-    from agents.pyramid_actions import RELAXED_SLOT_WIDTH, SLOTS
-    from envs.pyramid.observation import OBSERVATION_SIZE
-
-    return {"flat_size": OBSERVATION_SIZE, "slots": SLOTS, "slot_width": RELAXED_SLOT_WIDTH}
-
-
-def _pyramid_actions_size() -> int:
-    from agents.pyramid_actions import PYRAMID_ACTIONS_SIZE
-
-    return PYRAMID_ACTIONS_SIZE
-
-
-def _pyramid_actions_policy_kwargs() -> dict[str, object]:
-    from agents.pyramid_actions import SLOT_WIDTH, SLOTS
-    from envs.pyramid.observation import OBSERVATION_SIZE
-
-    return {"flat_size": OBSERVATION_SIZE, "slots": SLOTS, "slot_width": SLOT_WIDTH}
+    return a.PYRAMID_ACTIONS_RELAXED_SIZE if relaxed else a.PYRAMID_ACTIONS_SIZE
 
 
 KLONDIKE_CARD_FEATURES = (
@@ -239,9 +222,10 @@ ENCODINGS: Mapping[str, Encoding] = MappingProxyType({
         Encoding("pyramid-actions", 1, "pyramid", _pyramid_actions_layout, _pyramid_actions,
                  _pyramid_actions_size(), "agents.action_scoring_policy:ActionScoringPolicy",
                  _pyramid_actions_policy_kwargs),
-        Encoding("pyramid-actions-relaxed", 1, "pyramid", _pyramid_actions_relaxed_layout,
-                 _pyramid_actions_relaxed, _pyramid_actions_relaxed_size(),
-                 "agents.action_scoring_policy:ActionScoringPolicy", _pyramid_actions_relaxed_policy_kwargs),
+        Encoding("pyramid-actions-relaxed", 1, "pyramid", partial(_pyramid_actions_layout, relaxed=True),
+                 partial(_pyramid_actions, relaxed=True), _pyramid_actions_size(relaxed=True),
+                 "agents.action_scoring_policy:ActionScoringPolicy",
+                 partial(_pyramid_actions_policy_kwargs, relaxed=True)),
     )
 })
 DEFAULT_ENCODING: Mapping[str, str] = MappingProxyType(

@@ -207,6 +207,14 @@ def test_relaxed_lost_ignores_the_stock_order_and_refuses_bad_input() -> None:
             pyramid_relaxed_lost(*bad)
 
 
+def cards_left_of_rank(game: PyramidGame) -> tuple[int, ...]:
+    """Cards of each rank (index 1..13) still in play, read from the game itself."""
+    left = [0] * 14
+    for card in game.remaining_cards():
+        left[rank(card)] += 1
+    return tuple(left)
+
+
 @settings(max_examples=6, deadline=None)
 @given(variant=st.sampled_from(["pyramid-000", "pyramid-001"]), seed=st.integers(0, 2**31 - 1))
 def test_the_view_decodes_what_the_game_shows_and_greedys_terms_count_every_rank_pair(
@@ -215,10 +223,7 @@ def test_the_view_decodes_what_the_game_shows_and_greedys_terms_count_every_rank
         view = PyramidView.decode(obs)
         assert view.ranks == tuple(rank(c) for c in game.pyramid)
         assert view.removed == game.removed
-        left = [0] * 14
-        for card in game.remaining_cards():
-            left[rank(card)] += 1
-        assert view.left_of_rank == tuple(left)
+        assert view.left_of_rank == cards_left_of_rank(game)
         tops = {p: rank(game.card_at(p)) for p in game.usable_places() if p in (STOCK, WASTE)}
         assert view.top_ranks == tops
         short_now = partners_short(view.ranks, view.removed, view.left_of_rank)
@@ -229,9 +234,7 @@ def test_the_view_decodes_what_the_game_shows_and_greedys_terms_count_every_rank
             terms = action_terms(view, int(action))
             after = game.copy()
             after.push(move)
-            left_after = [0] * 14
-            for card in after.remaining_cards():
-                left_after[rank(card)] += 1
-            assert terms.left_after == tuple(left_after)
+            left_after = cards_left_of_rank(after)
+            assert terms.left_after == left_after
             # Only the rank pairs the move touches are recounted; all of them must agree.
             assert terms.short == partners_short(view.ranks, after.removed, left_after) - short_now
