@@ -161,13 +161,29 @@ def load_model(path: str | Path, variant: Variant, device: str = "cpu") -> tuple
     return model, metadata
 
 
+def plays_by_sampling(metadata: dict[str, Any]) -> bool:
+    """Whether a checkpoint is meant to sample its moves rather than play the most probable one.
+
+    True when training chose it by sampled evaluation (``--eval-sample``, kept in the record's
+    training arguments): the shipped Klondike policy's most probable move cycles, and only
+    sampling plays it as it was measured.
+    """
+    training = metadata.get("training")
+    args = training.get("args") if isinstance(training, dict) else None
+    return isinstance(args, dict) and args.get("eval_sample") is True
+
+
 class PpoPlayer(Player):
-    """Plays a MaskablePPO policy: the most probable legal action (or a sample, if not deterministic)."""
+    """Plays a MaskablePPO policy: the most probable legal action, or a sample from the policy.
+
+    ``deterministic=None`` (the default) plays as the checkpoint was chosen in training
+    (:func:`plays_by_sampling`); ``True`` or ``False`` force the most probable move or sampling.
+    """
 
     name = "ppo"
 
     def __init__(self, variant: Variant | str, checkpoint: str | Path | None = None,
-                 deterministic: bool = True, seed: int | None = None) -> None:
+                 deterministic: bool | None = None, seed: int | None = None) -> None:
         self.variant = find_variant(variant) if isinstance(variant, str) else variant
         self.checkpoint = Path(checkpoint) if checkpoint is not None else default_checkpoint(self.variant)
         if checkpoint is None and not self.checkpoint.is_file():
@@ -184,7 +200,7 @@ class PpoPlayer(Player):
         torch.set_num_threads(1)
         torch.distributions.Distribution.set_default_validate_args(False)
         self.encoding = find_encoding(self.metadata["encoding"]["name"], self.variant.game)
-        self.deterministic = deterministic
+        self.deterministic = not plays_by_sampling(self.metadata) if deterministic is None else deterministic
         self.rng = np.random.default_rng(seed)
 
     def action_probabilities(self, observation: np.ndarray, mask: np.ndarray) -> np.ndarray:
@@ -212,6 +228,6 @@ class PpoPlayer(Player):
 
 __all__ = [
     "CHECKPOINT_DIR", "METADATA_NAME", "CheckpointError", "CheckpointMismatchError", "PpoPlayer",
-    "build_metadata", "check_metadata", "default_checkpoint", "load_model", "read_metadata",
-    "save_checkpoint", "write_metadata",
+    "build_metadata", "check_metadata", "default_checkpoint", "load_model", "plays_by_sampling",
+    "read_metadata", "save_checkpoint", "write_metadata",
 ]

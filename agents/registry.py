@@ -33,7 +33,7 @@ def _greedy(variant: Variant) -> Player:
     return GreedyPlayer(variant)
 
 
-def _ppo(variant: Variant, checkpoint: str | Path | None = None, deterministic: bool = True,
+def _ppo(variant: Variant, checkpoint: str | Path | None = None, deterministic: bool | None = None,
          seed: int | None = None) -> Player:
     from agents.ppo import PpoPlayer
 

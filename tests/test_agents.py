@@ -19,6 +19,7 @@ from envs.errors import IllegalMoveError, MalformedInputError
 from envs.pyramid.actions import DRAW_ACTION, move_to_action
 from envs.pyramid.layout import NUM_PYRAMID
 from envs.pyramid.moves import Move
+from tests.checkpoint_helpers import chosen_by_sampling, rewrite_metadata
 
 PYRAMID_VARIANTS = [VARIANTS["pyramid-000"], VARIANTS["pyramid-001"]]
 OUTCOMES = {"win", "dead_end", "truncated"}
@@ -241,23 +242,6 @@ def tiny_checkpoint(tmp_path_factory: pytest.TempPathFactory):
     return path, metadata, model
 
 
-def rewrite_metadata(source, target, change) -> None:
-    """Copy a checkpoint with its metadata record changed by ``change(dict)``."""
-    import json
-    import zipfile
-
-    from agents.ppo import METADATA_NAME
-
-    with zipfile.ZipFile(source) as old, zipfile.ZipFile(target, "w") as new:
-        for item in old.namelist():
-            data = old.read(item)
-            if item == METADATA_NAME:
-                record = json.loads(data)
-                change(record)
-                data = json.dumps(record).encode()
-            new.writestr(item, data)
-
-
 @pytest.mark.parametrize("deterministic", [True, False])
 def test_ppo_player_never_picks_a_masked_action(tiny_checkpoint, deterministic: bool) -> None:
     from agents.ppo import PpoPlayer
@@ -278,6 +262,41 @@ def test_ppo_player_never_picks_a_masked_action(tiny_checkpoint, deterministic: 
         predicted, _ = model.predict(obs, action_masks=mask, deterministic=True)
         assert player.choose(obs, mask, info).action == int(predicted)
         assert "likely" in player.choose(obs, mask, info).reason
+
+
+def test_ppo_player_plays_as_its_checkpoint_was_chosen(tiny_checkpoint, tmp_path) -> None:
+    """By default a checkpoint chosen by sampled evaluation samples, any other one plays its most
+    probable move; an explicit ``deterministic`` overrides both, and an odd record means argmax."""
+    from agents.ppo import PpoPlayer, read_metadata
+
+    path, _, model = tiny_checkpoint
+    sampled = rewrite_metadata(path, tmp_path / "sampled.zip", chosen_by_sampling)
+    odd = rewrite_metadata(path, tmp_path / "odd.zip",
+                           lambda m: m["training"].update(args={"eval_sample": "yes"}))
+    assert read_metadata(sampled)["training"]["args"]["eval_sample"] is True
+    variant = find_variant("pyramid-000")
+    env = variant.make_env()
+    obs, info = env.reset(options={"deal": variant.deal_id(7)})
+    mask = np.asarray(info["action_mask"], bool)
+    predicted = int(model.predict(obs, action_masks=mask, deterministic=True)[0])
+
+    def picks(checkpoint, **options) -> set[int]:
+        return {PpoPlayer(variant, checkpoint, seed=seed, **options).choose(obs, mask, info).action
+                for seed in range(40)}
+
+    assert picks(path) == picks(odd) == picks(sampled, deterministic=True) == {predicted}
+    sampled_picks = picks(sampled)
+    assert len(sampled_picks) > 1 and all(mask[a] for a in sampled_picks)
+    assert sampled_picks == picks(path, deterministic=False)
+
+
+def test_the_shipped_klondike_agent_samples_and_the_pyramid_agents_do_not() -> None:
+    """The shipped Klondike checkpoint was chosen by sampled evaluation (its most probable move
+    cycles), so by default it samples; the Pyramid ones play their most probable move."""
+    from agents.ppo import PpoPlayer
+
+    assert not PpoPlayer("klondike").deterministic
+    assert PpoPlayer("pyramid-000").deterministic and PpoPlayer("pyramid-001").deterministic
 
 
 def test_loading_a_checkpoint_that_does_not_match_fails_clearly(tiny_checkpoint, tmp_path) -> None:

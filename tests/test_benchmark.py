@@ -11,6 +11,7 @@ import pytest
 from agents.registry import unavailable_reason
 from agents.variants import find_variant
 from envs.errors import MalformedInputError
+from tests.checkpoint_helpers import chosen_by_sampling, rewrite_metadata
 from training.benchmark import Args, Row, command_line, format_table, main, summarize
 
 PYRAMID = find_variant("pyramid-000")
@@ -108,3 +109,23 @@ def test_sampled_ppo_play_is_reproducible_whatever_the_workers() -> None:
     assert "--ppo-sample" in command_line(args)
     again, _, _ = main(args)
     assert [replace(r, seconds=0.0) for r in again] == [replace(r, seconds=0.0) for r in alone]
+
+
+def test_the_checkpoint_decides_how_ppo_plays_unless_a_flag_does(tmp_path: Path) -> None:
+    """A checkpoint chosen by sampled evaluation samples without a flag, as ``--ppo-sample`` plays
+    the same policy; ``--ppo-argmax`` plays it as the plain checkpoint plays by default."""
+    from agents.ppo import default_checkpoint
+
+    shipped = default_checkpoint(PYRAMID)
+    sampled = rewrite_metadata(shipped, tmp_path / "sampled.zip", chosen_by_sampling)
+
+    def rows(**options: object) -> list[Row]:
+        played, _, _ = main(Args(game="pyramid", deals="1-4", agents="ppo", workers=1, seed=3, **options))
+        return [replace(r, seconds=0.0) for r in played]
+
+    assert rows(checkpoint=sampled) == rows(checkpoint=shipped, ppo_sample=True)
+    assert rows(checkpoint=sampled, ppo_argmax=True) == rows(checkpoint=shipped)
+    assert rows(checkpoint=sampled) != rows(checkpoint=shipped)
+    assert "--ppo-argmax" in command_line(Args(game="pyramid", ppo_argmax=True))
+    with pytest.raises(MalformedInputError, match="contradict"):
+        main(Args(game="pyramid", deals="1-2", agents="ppo", workers=1, ppo_sample=True, ppo_argmax=True))

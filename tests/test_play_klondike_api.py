@@ -7,6 +7,7 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
+import numpy as np
 import pytest
 
 pytest.importorskip("fastapi")
@@ -18,17 +19,20 @@ from agents.solver import SearchLimits
 from agents.solver.klondike import solve_klondike
 from envs.cards import card_name, parse_card
 from envs.klondike import KlondikeGame, Move, to_solvitaire_json
+from envs.klondike.actions import move_of
 from play.server import create_app
 from play.server.klondike_advice import (
     KlondikeHintAdvisor,
     KlondikeVerdictService,
     klondike_verdict,
+    observation_of,
     verdict_json,
 )
 from play.server.klondike_api import KlondikeServer, mount_klondike
 from play.server.klondike_session import KlondikeSession, parse_place
 from play.server.klondike_view import waste_fan
 from play.server.session import SessionStore
+from tests.checkpoint_helpers import chosen_by_sampling, rewrite_metadata
 from tests.play_api_helpers import GameApi, save_tiny_ppo, server_fixture
 
 DEAL_1 = "klondike-random-v1-1"  # ends 10D 8H KC 8S 9S 8C AC; first draw 3H 6D QH; winnable
@@ -501,6 +505,21 @@ def test_the_ppo_agent_answers_klondike_hints_from_its_checkpoint(tiny_klondike_
     hint = advisor.hint(game)
     assert hint["agent"] == "ppo" and hint["fallback_reason"] is None
     assert game.is_legal(Move.parse(hint["move"]))
+
+
+def test_a_ppo_hint_is_the_most_probable_move_even_from_a_sampling_checkpoint(
+        tiny_klondike_checkpoint: Any, tmp_path: Any) -> None:
+    """The shipped Klondike agent samples its moves when it plays; its hint is the policy's most
+    probable move, the same every time it is asked."""
+    sampled = rewrite_metadata(tiny_klondike_checkpoint, tmp_path / "sampled.zip", chosen_by_sampling)
+    advisor = KlondikeHintAdvisor(options={"checkpoint": sampled})
+    player, _ = advisor.player()
+    game = KlondikeGame(DEAL_1)
+    game.replay(["draw"])
+    obs, mask, _ = observation_of(game)
+    probs = player.action_probabilities(obs, mask)  # type: ignore[attr-defined]
+    hints = {advisor.hint(game)["move"] for _ in range(20)}
+    assert hints == {str(move_of(game, int(np.argmax(probs))))}
 
 
 def test_a_verdict_for_an_old_position_is_cancelled() -> None:

@@ -60,7 +60,11 @@ class Args:
     """Checkpoint for the ppo agent (default: the shipped one of the variant)."""
     ppo_sample: bool = False
     """The ppo agent samples its moves from the policy (deal N seeded with (seed, N)) instead of
-    playing the most probable one: a deterministic policy can cycle where sampling gets out."""
+    playing the most probable one: a deterministic policy can cycle where sampling gets out.
+    With neither this nor ``--ppo-argmax``, the checkpoint decides: it samples when training chose
+    it by sampled evaluation (the shipped Klondike agent), else it plays the most probable move."""
+    ppo_argmax: bool = False
+    """The ppo agent plays the most probable move, whatever the checkpoint was chosen by."""
     solver_time_limit: float = 10.0
     """Seconds the solver may spend on one deal; past it the deal counts as unknown."""
     workers: int = os.cpu_count() or 1
@@ -109,7 +113,7 @@ class Summary:
 
 
 # --------------------------------------------------------------------------- playing (workers)
-_PLAYERS: dict[tuple[str, str], Player] = {}
+_PLAYERS: dict[tuple[str, str, tuple[tuple[str, Any], ...]], Player] = {}
 
 
 def _worker_init() -> None:
@@ -121,15 +125,16 @@ def _worker_init() -> None:
 def _player(agent: str, variant: Variant, deal_number: int, options: dict[str, Any]) -> Player:
     if agent == "random":  # a fresh generator per deal: results do not depend on the worker
         return make_player("random", variant, seed=[options.get("seed", 0), deal_number])
-    key = (agent, variant.key)
+    kwargs = {k: v for k, v in options.items() if k in {"ppo": ("checkpoint",), "solver": ("time_limit",)}
+              .get(agent, ())}
+    if agent == "ppo":
+        kwargs["deterministic"] = options.get("ppo_deterministic")
+    key = (agent, variant.key, tuple(sorted(kwargs.items())))  # one player per set of options
     if key not in _PLAYERS:
-        kwargs = {k: v for k, v in options.items() if k in {"ppo": ("checkpoint",), "solver": ("time_limit",)}
-                  .get(agent, ())}
-        if agent == "ppo":
-            kwargs["deterministic"] = not options.get("ppo_sample", False)
         _PLAYERS[key] = make_player(agent, variant, **kwargs)  # ppo: one torch thread (PpoPlayer sets it)
     player = _PLAYERS[key]
-    if (agent == "ppo" and options.get("ppo_sample")) or agent == "pimc":  # per-deal samples, any worker
+    if (agent == "ppo" and not player.deterministic) or agent == "pimc":  # type: ignore[attr-defined]
+        # per-deal samples, whatever the worker
         player.rng = np.random.default_rng([options.get("seed", 0), deal_number])  # type: ignore[attr-defined]
     return player
 
@@ -221,6 +226,8 @@ def command_line(args: Args) -> str:
         parts += ["--checkpoint", str(args.checkpoint)]
     if args.ppo_sample:
         parts.append("--ppo-sample")
+    if args.ppo_argmax:
+        parts.append("--ppo-argmax")
     parts += ["--solver-time-limit", f"{args.solver_time_limit:g}", "--seed", str(args.seed)]
     return " ".join(parts)
 
@@ -263,6 +270,8 @@ def plot(summaries: Sequence[Summary], variant: Variant, deals: str, path: Path)
 def main(args: Args) -> tuple[list[Row], list[Summary], list[str]]:
     """Run the benchmark; print the table (and notes); write JSON and plot if asked."""
     variant = find_variant(args.game, args.variant)
+    if args.ppo_sample and args.ppo_argmax:
+        raise MalformedInputError("--ppo-sample and --ppo-argmax contradict each other: give one at most")
     numbers = parse_deal_numbers(args.deals)
     requested = [a.strip() for a in args.agents.split(",") if a.strip()]
     unknown = [a for a in requested if a not in AGENT_NAMES]
@@ -281,7 +290,7 @@ def main(args: Args) -> tuple[list[Row], list[Summary], list[str]]:
     if in_training:
         notes.append(f"{in_training} of the deals are training deals (numbers {TRAIN.first}..): not held out")
     options = {"seed": args.seed, "checkpoint": args.checkpoint, "time_limit": args.solver_time_limit,
-               "ppo_sample": args.ppo_sample}
+               "ppo_deterministic": False if args.ppo_sample else True if args.ppo_argmax else None}
     rows = play_all(variant, agents, numbers, args.workers, options)
     summaries = summarize(rows)
     to_stdout = args.json == "-"

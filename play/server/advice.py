@@ -25,7 +25,7 @@ from agents.base import Player
 from agents.registry import make_player
 from agents.solver import NOT_WINNABLE, UNSEEN_STOCK, WINNABLE, CancelToken, SearchLimits, play_verdict
 from agents.solver.verdict import PlayVerdict
-from agents.variants import find_variant
+from agents.variants import Variant, find_variant
 from envs.pyramid import DRAW_MOVE, PyramidGame
 from envs.pyramid.actions import NUM_ACTIONS, action_to_move, fill_action_mask
 from envs.pyramid.observation import observe
@@ -33,6 +33,16 @@ from play.server.wording import describe_move
 
 PREFERRED_AGENT = "ppo"
 FALLBACK_AGENT = "greedy"
+HINT_OPTIONS: dict[str, dict[str, Any]] = {"ppo": {"deterministic": True}}
+"""Options every hint player of that name gets: a ``ppo`` hint is the policy's most probable move."""
+
+
+def build_hint_player(preferred: str, variant: Variant, options: dict[str, Any]) -> tuple[Player, str | None]:
+    """``preferred`` for ``variant`` and ``None``; when it cannot be built, the fallback and why."""
+    try:
+        return make_player(preferred, variant, **{**HINT_OPTIONS.get(preferred, {}), **options}), None
+    except Exception as exc:  # a missing or broken checkpoint, or no torch: fall back
+        return make_player(FALLBACK_AGENT, variant), f"{preferred} unavailable: {exc}"
 
 
 def observation_of(game: PyramidGame) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
@@ -59,13 +69,8 @@ class HintAdvisor:
         variant = find_variant("pyramid", variant_name)
         with self._lock:
             if variant.key not in self._players:
-                fallback_reason = None
-                try:
-                    player = make_player(self.preferred, variant, **self.options.get(variant.key, {}))
-                except Exception as exc:  # a missing or broken checkpoint, or no torch: fall back
-                    fallback_reason = f"{self.preferred} unavailable: {exc}"
-                    player = make_player(FALLBACK_AGENT, variant)
-                self._players[variant.key] = (player, fallback_reason)
+                self._players[variant.key] = build_hint_player(
+                    self.preferred, variant, self.options.get(variant.key, {}))
             return self._players[variant.key]
 
     def hint(self, game: PyramidGame) -> dict[str, Any] | None:

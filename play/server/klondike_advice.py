@@ -33,12 +33,10 @@ from envs.klondike.actions import ACTION_INDEX, NUM_ACTIONS, move_of
 from envs.klondike.messages import Notice
 from envs.klondike.moves import DRAW, RECYCLE
 from envs.klondike.observer import observe
-from play.server.advice import VerdictService
+from play.server.advice import FALLBACK_AGENT, PREFERRED_AGENT, VerdictService, build_hint_player
 from play.server.klondike_session import move_source, move_target
 
 VARIANT = "klondike-draw3"
-PREFERRED_AGENT = "ppo"
-FALLBACK_AGENT = "greedy"
 
 
 def observation_of(game: KlondikeGame) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
@@ -69,14 +67,7 @@ class KlondikeHintAdvisor:
         """The hint player and, when it is the fallback, why the preferred one is not used."""
         with self._lock:
             if self._player is None:
-                variant = find_variant(VARIANT)
-                reason = None
-                try:
-                    player = make_player(self.preferred, variant, **self.options)
-                except Exception as exc:  # a missing or broken checkpoint, or no torch: fall back
-                    reason = f"{self.preferred} unavailable: {exc}"
-                    player = make_player(FALLBACK_AGENT, variant)
-                self._player = (player, reason)
+                self._player = build_hint_player(self.preferred, find_variant(VARIANT), self.options)
             return self._player
 
     def hint(self, game: KlondikeGame) -> dict[str, Any] | None:
