@@ -281,8 +281,12 @@ def test_ppo_player_plays_as_its_checkpoint_was_chosen(tiny_checkpoint, tmp_path
     predicted = int(model.predict(obs, action_masks=mask, deterministic=True)[0])
 
     def picks(checkpoint, **options) -> set[int]:
-        return {PpoPlayer(variant, checkpoint, seed=seed, **options).choose(obs, mask, info).action
-                for seed in range(40)}
+        player = PpoPlayer(variant, checkpoint, **options)
+        chosen = set()
+        for seed in range(40):
+            player.rng = np.random.default_rng(seed)
+            chosen.add(player.choose(obs, mask, info).action)
+        return chosen
 
     assert picks(path) == picks(odd) == picks(sampled, deterministic=True) == {predicted}
     sampled_picks = picks(sampled)
