@@ -18,6 +18,8 @@ the digest catches a change of the environment's own layout.
 * ``pyramid-actions`` v1: the Pyramid observation followed by one feature row per legal action
   (:mod:`agents.pyramid_actions`); it reads the action mask too, and goes with the policy of
   :mod:`agents.action_scoring_policy`, which scores every legal action with one shared network.
+* ``klondike-actions`` v1: ``klondike-compact`` followed by one feature row per legal action
+  (:mod:`agents.klondike_actions`), for the action-scoring policy like ``pyramid-actions``.
 * ``pyramid-actions-relaxed`` v1: ``pyramid-actions`` with one more feature per action, whether
   the move leaves a pyramid that the solver's order-free pruning proves impossible to clear
   (:mod:`agents.pyramid_actions`).
@@ -84,6 +86,31 @@ def _pyramid_actions_size(relaxed: bool = False) -> int:
     from agents import pyramid_actions as a
 
     return a.PYRAMID_ACTIONS_RELAXED_SIZE if relaxed else a.PYRAMID_ACTIONS_SIZE
+
+
+def _klondike_actions_layout() -> str:
+    from agents import klondike_actions as a
+
+    return (f"{_klondike_layout()};compact={KLONDIKE_COMPACT_SIZE};slots={a.SLOTS}x{a.SLOT_WIDTH};"
+            f"features={','.join(a.ACTION_FEATURES)}")
+
+
+def _klondike_actions(observation: np.ndarray, mask: np.ndarray | None) -> np.ndarray:
+    from agents.klondike_actions import klondike_actions
+
+    return klondike_actions(observation, mask)
+
+
+def _klondike_actions_policy_kwargs() -> dict[str, object]:
+    from agents import klondike_actions as a
+
+    return {"flat_size": KLONDIKE_COMPACT_SIZE, "slots": a.SLOTS, "slot_width": a.SLOT_WIDTH}
+
+
+def _klondike_actions_size() -> int:
+    from agents.klondike_actions import KLONDIKE_ACTIONS_SIZE
+
+    return KLONDIKE_ACTIONS_SIZE
 
 
 KLONDIKE_CARD_FEATURES = (
@@ -219,6 +246,9 @@ ENCODINGS: Mapping[str, Encoding] = MappingProxyType({
         Encoding("klondike-cards", 1, "klondike", _klondike_layout),
         Encoding("klondike-compact", 1, "klondike", _klondike_layout, klondike_compact,
                  KLONDIKE_COMPACT_SIZE),
+        Encoding("klondike-actions", 1, "klondike", _klondike_actions_layout, _klondike_actions,
+                 _klondike_actions_size(), "agents.action_scoring_policy:ActionScoringPolicy",
+                 _klondike_actions_policy_kwargs),
         Encoding("pyramid-actions", 1, "pyramid", _pyramid_actions_layout, _pyramid_actions,
                  _pyramid_actions_size(), "agents.action_scoring_policy:ActionScoringPolicy",
                  _pyramid_actions_policy_kwargs),
