@@ -37,7 +37,7 @@ from envs.klondike.moves import (
     WASTE_FOUNDATION,
     Move,
 )
-from envs.klondike.observer import EMPTY, UNSEEN, VIEWS
+from envs.klondike.observer import UNSEEN
 from envs.klondike.rules import PARENTS
 
 ACTION_FEATURES = (
@@ -78,10 +78,8 @@ class _Table:
     each column's end card and the empty columns."""
 
     def __init__(self, observation: np.ndarray) -> None:
-        obs = np.asarray(observation)
-        self.view = view = KlondikeView(obs)
-        self.stock = [int(c) for c in obs[VIEWS["stock"]] if c != EMPTY]
-        self.waste = [int(c) for c in obs[VIEWS["waste"]] if c != EMPTY]
+        self.view = view = KlondikeView(observation)
+        self.stock, self.waste = view.stock, view.waste
         self.ends = {up[-1]: c for c, up in enumerate(view.face_up) if up}
         self.empty = {c for c, up in enumerate(view.face_up) if not up and not view.face_down[c]}
 

@@ -59,14 +59,21 @@ class KlondikeView:
     """What a player sees, decoded from one observation."""
 
     def __init__(self, observation: np.ndarray) -> None:
-        obs = np.asarray(observation, dtype=np.int64)
-        columns = obs[VIEWS["columns"]].reshape(NUM_COLUMNS, MAX_COLUMN)
-        self.face_down = [int((col == FACE_DOWN).sum()) for col in columns]
-        self.face_up = [[int(c) for c in col if c not in (FACE_DOWN, EMPTY)] for col in columns]
-        waste = obs[VIEWS["waste"]]
-        self.waste_top = int(waste[0]) if waste[0] != EMPTY else None
-        self.foundations = [int(f) for f in obs[VIEWS["foundations"]]]
-        self.recycles = int(obs[VIEWS["recycles"]][0])
+        values = np.asarray(observation).tolist()  # plain ints: faster to walk than numpy scalars
+        columns = values[VIEWS["columns"]]
+        self.face_down: list[int] = []
+        self.face_up: list[list[int]] = []
+        for c in range(0, NUM_COLUMNS * MAX_COLUMN, MAX_COLUMN):
+            col = columns[c:c + MAX_COLUMN]
+            self.face_down.append(col.count(FACE_DOWN))
+            self.face_up.append([card for card in col if card not in (FACE_DOWN, EMPTY)])
+        self.waste = [card for card in values[VIEWS["waste"]] if card != EMPTY]
+        """The waste from its top."""
+        self.stock = [card for card in values[VIEWS["stock"]] if card != EMPTY]
+        """The stock in draw order: a card if seen, else ``UNSEEN``."""
+        self.waste_top = self.waste[0] if self.waste else None
+        self.foundations = values[VIEWS["foundations"]]
+        self.recycles = values[VIEWS["recycles"]][0]
 
     def safe_to_foundation(self, card: int) -> bool:
         """Whether ``card`` can go up without any table card ever needing it as a place."""
