@@ -14,6 +14,7 @@ import pytest
 import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from sb3_contrib import MaskablePPO
 from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
 from agents.base import play_episode
@@ -257,9 +258,12 @@ def test_a_tiny_training_run_leaves_a_checkpoint_that_loads_and_plays(tmp_path: 
     assert all(torch.equal(a, b) for a, b in zip(chosen_net, shipped_net, strict=True))
 
     resumed = main(tiny_args(tmp_path, total_timesteps=3072, resume=result.final_checkpoint,
-                             eval_freq=0, checkpoint_freq=0))
+                             eval_freq=0, checkpoint_freq=0, ent_coef=0.0123, n_epochs=3, anneal_lr=False,
+                             learning_rate=7e-5))
     assert resumed.timesteps == 3072
     assert read_metadata(resumed.final_checkpoint)["training"]["timesteps"] == 3072
+    model = MaskablePPO.load(resumed.final_checkpoint)  # learnt with the resumed run's settings
+    assert (model.ent_coef, model.n_epochs, model.learning_rate) == (0.0123, 3, 7e-5)
 
 
 def test_the_same_seed_reproduces_a_run(tmp_path: Path) -> None:

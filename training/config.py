@@ -109,7 +109,8 @@ class Args:
     runs_dir: Path = Path("runs")
     """Folder of the runs: TensorBoard logs, checkpoints and the config of each."""
     resume: Path | None = None
-    """Checkpoint to continue from (its metadata must match GAME and the encoding)."""
+    """Checkpoint to continue from (its metadata must match GAME and the encoding); it goes on
+    learning with this run's PPO settings (learning rate, entropy coefficient, ...)."""
     save_to: Path | None = None
     """Also save the policy to ship here, without optimizer state (e.g. agents/checkpoints/pyramid-000.zip):
     best.zip or final.zip, whichever had the better held-out win rate (training.ship)."""

@@ -201,16 +201,22 @@ def seed_everything(seed: int, torch_threads: int) -> None:
     torch.distributions.Distribution.set_default_validate_args(False)
 
 
-def new_model(args: Args, env: VecEnv, encoding: Encoding) -> MaskablePPO:
+def learning_settings(args: Args) -> dict[str, Any]:
+    """The PPO settings of ``args`` that a new model takes and a resumed one has replaced."""
     lr = LinearSchedule(args.learning_rate, 0.0, 1.0) if args.anneal_lr else args.learning_rate
+    return {"learning_rate": lr, "n_steps": args.n_steps, "batch_size": args.batch_size,
+            "n_epochs": args.n_epochs, "gamma": args.gamma, "gae_lambda": args.gae_lambda,
+            "clip_range": args.clip_range, "ent_coef": args.ent_coef, "vf_coef": args.vf_coef,
+            "max_grad_norm": args.max_grad_norm}
+
+
+def new_model(args: Args, env: VecEnv, encoding: Encoding) -> MaskablePPO:
     activation = {"relu": torch.nn.ReLU, "tanh": torch.nn.Tanh}[args.activation]
     policy_kwargs = {"net_arch": list(args.net_arch), "activation_fn": activation,
                      **(encoding.policy_kwargs() if encoding.policy_kwargs else {})}
     return MaskablePPO(
-        encoding.policy_class(), env, learning_rate=lr, n_steps=args.n_steps, batch_size=args.batch_size,
-        n_epochs=args.n_epochs, gamma=args.gamma, gae_lambda=args.gae_lambda, clip_range=args.clip_range,
-        ent_coef=args.ent_coef, vf_coef=args.vf_coef, max_grad_norm=args.max_grad_norm,
-        policy_kwargs=policy_kwargs, seed=args.seed, device=args.device, verbose=args.verbose,
+        encoding.policy_class(), env, **learning_settings(args), policy_kwargs=policy_kwargs, seed=args.seed,
+        device=args.device, verbose=args.verbose,
     )
 
 
@@ -226,8 +232,11 @@ def check_resume(args: Args) -> None:
 
 
 def resumed_model(args: Args, env: VecEnv) -> MaskablePPO:
-    """The checkpoint's model on ``env``, reseeded with ``seed + steps done`` (fresh deals)."""
-    model = MaskablePPO.load(args.resume, env=env, device=args.device)
+    """The checkpoint's model on ``env``, reseeded with ``seed + steps done`` (fresh deals).
+
+    It learns with this run's settings (learning rate, entropy coefficient, ...), not the ones it
+    was saved with; the network (``net_arch``, the encoding) is the checkpoint's."""
+    model = MaskablePPO.load(args.resume, env=env, device=args.device, custom_objects=learning_settings(args))
     model.set_random_seed(args.seed + model.num_timesteps)
     return model
 
