@@ -27,6 +27,7 @@ import math
 import numpy as np
 
 from agents.greedy.klondike import KlondikeView, score_klondike_action
+from agents.klondike_compact import KLONDIKE_COMPACT_SIZE, klondike_compact
 from envs.errors import MalformedInputError
 from envs.klondike.actions import ACTION_MOVES, NUM_ACTIONS, STOCK_ACTION
 from envs.klondike.moves import (
@@ -60,13 +61,7 @@ _KINDS = {WASTE_FOUNDATION: "waste_to_foundation", WASTE_COLUMN: "waste_to_colum
           FOUNDATION_COLUMN: "foundation_to_column"}
 
 
-def _compact_size() -> int:
-    from agents.encodings import KLONDIKE_COMPACT_SIZE
-
-    return KLONDIKE_COMPACT_SIZE
-
-
-KLONDIKE_ACTIONS_SIZE = _compact_size() + SLOTS * SLOT_WIDTH
+KLONDIKE_ACTIONS_SIZE = KLONDIKE_COMPACT_SIZE + SLOTS * SLOT_WIDTH
 
 
 def _squash(score: float) -> float:
@@ -166,11 +161,9 @@ def action_slot(table: _Table, action: int, slot: np.ndarray) -> float:
 
 def klondike_actions(observation: np.ndarray, mask: np.ndarray | None) -> np.ndarray:
     """The ``klondike-actions`` vector of one Klondike observation and its action mask."""
-    from agents.encodings import klondike_compact
-
     if mask is None:
         raise MalformedInputError("the klondike-actions encoding needs the action mask")
-    flat = _compact_size()
+    flat = KLONDIKE_COMPACT_SIZE
     out = np.zeros(KLONDIKE_ACTIONS_SIZE, np.float32)
     out[:flat] = klondike_compact(observation)
     legal = np.flatnonzero(mask)

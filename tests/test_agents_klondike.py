@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from agents.base import play_episode
-from agents.encodings import KLONDIKE_CARD_FEATURES, find_encoding
+from agents.encodings import find_encoding
 from agents.greedy import GreedyPlayer
 from agents.greedy.klondike import (
     SAFE_FOUNDATION_SCORE,
@@ -14,6 +14,7 @@ from agents.greedy.klondike import (
     KlondikeView,
     score_klondike_action,
 )
+from agents.klondike_compact import KLONDIKE_CARD_FEATURES
 from agents.random_agent import RandomPlayer
 from agents.variants import find_variant
 from envs.deals import DealId, encode_deal_code

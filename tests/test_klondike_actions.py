@@ -10,9 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from agents.base import play_episode
-from agents.encodings import KLONDIKE_COMPACT_SIZE, find_encoding, klondike_compact
+from agents.encodings import find_encoding
 from agents.greedy.klondike import KlondikeView, score_klondike_action
 from agents.klondike_actions import ACTION_FEATURES, KLONDIKE_ACTIONS_SIZE, SLOT_WIDTH, SLOTS
+from agents.klondike_compact import KLONDIKE_COMPACT_SIZE, klondike_compact
 from agents.ppo import PpoPlayer, read_metadata
 from agents.variants import find_variant
 from envs.errors import MalformedInputError
