@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -173,3 +175,10 @@ def test_a_tiny_warm_started_run_on_klondike_actions_loads_and_plays_legal_moves
     _, obs, mask = positions(5, 1)[0]
     probs = player.action_probabilities(obs, mask)
     assert probs[~mask].sum() == 0 and probs[mask].sum() == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("module", ["agents.klondike_actions", "agents.klondike_compact", "agents.encodings"])
+def test_each_encoding_module_imports_first_in_a_fresh_interpreter(module: str) -> None:
+    done = subprocess.run([sys.executable, "-c", f"import {module}"], capture_output=True, text=True,
+                          cwd=Path(__file__).resolve().parents[1], check=False)
+    assert done.returncode == 0, done.stderr
