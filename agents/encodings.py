@@ -38,6 +38,7 @@ from typing import Any, SupportsFloat
 import gymnasium
 import numpy as np
 
+from agents import klondike_actions as ka
 from agents.klondike_compact import KLONDIKE_COMPACT_SIZE, klondike_compact
 from envs.errors import MalformedInputError
 
@@ -90,28 +91,12 @@ def _pyramid_actions_size(relaxed: bool = False) -> int:
 
 
 def _klondike_actions_layout() -> str:
-    from agents import klondike_actions as a
-
-    return (f"{_klondike_layout()};compact={KLONDIKE_COMPACT_SIZE};slots={a.SLOTS}x{a.SLOT_WIDTH};"
-            f"features={','.join(a.ACTION_FEATURES)}")
-
-
-def _klondike_actions(observation: np.ndarray, mask: np.ndarray | None) -> np.ndarray:
-    from agents.klondike_actions import klondike_actions
-
-    return klondike_actions(observation, mask)
+    return (f"{_klondike_layout()};compact={KLONDIKE_COMPACT_SIZE};slots={ka.SLOTS}x{ka.SLOT_WIDTH};"
+            f"features={','.join(ka.ACTION_FEATURES)}")
 
 
 def _klondike_actions_policy_kwargs() -> dict[str, object]:
-    from agents import klondike_actions as a
-
-    return {"flat_size": KLONDIKE_COMPACT_SIZE, "slots": a.SLOTS, "slot_width": a.SLOT_WIDTH}
-
-
-def _klondike_actions_size() -> int:
-    from agents.klondike_actions import KLONDIKE_ACTIONS_SIZE
-
-    return KLONDIKE_ACTIONS_SIZE
+    return {"flat_size": KLONDIKE_COMPACT_SIZE, "slots": ka.SLOTS, "slot_width": ka.SLOT_WIDTH}
 
 
 @dataclass(frozen=True)
@@ -193,8 +178,8 @@ ENCODINGS: Mapping[str, Encoding] = MappingProxyType({
         Encoding("klondike-cards", 1, "klondike", _klondike_layout),
         Encoding("klondike-compact", 1, "klondike", _klondike_layout, klondike_compact,
                  KLONDIKE_COMPACT_SIZE),
-        Encoding("klondike-actions", 1, "klondike", _klondike_actions_layout, _klondike_actions,
-                 _klondike_actions_size(), "agents.action_scoring_policy:ActionScoringPolicy",
+        Encoding("klondike-actions", 1, "klondike", _klondike_actions_layout, ka.klondike_actions,
+                 ka.KLONDIKE_ACTIONS_SIZE, "agents.action_scoring_policy:ActionScoringPolicy",
                  _klondike_actions_policy_kwargs),
         Encoding("pyramid-actions", 1, "pyramid", _pyramid_actions_layout, _pyramid_actions,
                  _pyramid_actions_size(), "agents.action_scoring_policy:ActionScoringPolicy",

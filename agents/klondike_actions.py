@@ -69,12 +69,10 @@ def _squash(score: float) -> float:
 
 
 class _Table:
-    """The view plus what the features ask of it: the stock in draw order, the waste from its top,
-    each column's end card and the empty columns."""
+    """The view plus what the features ask of it: each column's end card and the empty columns."""
 
     def __init__(self, observation: np.ndarray) -> None:
         self.view = view = KlondikeView(observation)
-        self.stock, self.waste = view.stock, view.waste
         self.ends = {up[-1]: c for c, up in enumerate(view.face_up) if up}
         self.empty = {c for c, up in enumerate(view.face_up) if not up and not view.face_down[c]}
 
@@ -89,7 +87,7 @@ class _Table:
                 foundations[moved & 3] += 1
             else:  # onto a column: the run's last card becomes that column's end
                 ends = {c: col for c, col in ends.items() if col != move.dst}
-                last = self.waste[0] if kind == WASTE_COLUMN else self.view.face_up[move.src][-1]
+                last = self.view.waste[0] if kind == WASTE_COLUMN else self.view.face_up[move.src][-1]
                 ends[last] = move.dst
                 empty.discard(move.dst)
             if own >= 0:
@@ -104,7 +102,7 @@ class _Table:
     def _moved(self, move: Move) -> int:
         """The first card ``move`` takes (the one that goes up, or the run's first card)."""
         if move.kind in (WASTE_FOUNDATION, WASTE_COLUMN):
-            return self.waste[0]
+            return self.view.waste[0]
         up = self.view.face_up[move.src]
         return up[-(1 if move.kind == COLUMN_FOUNDATION else move.count)]
 
@@ -116,11 +114,11 @@ def action_slot(table: _Table, action: int, slot: np.ndarray) -> float:
     score, _ = score_klondike_action(view, action, stuck=False)
     slot[_F["greedy_score"]] = _squash(score)
     if action == STOCK_ACTION:
-        if not table.stock:
+        if not view.stock:
             slot[_F["recycle"]] = 1.0
             return score
         slot[_F["draw"]] = 1.0
-        nxt = table.stock[min(2, len(table.stock) - 1)]  # the last of the (up to) three drawn
+        nxt = view.stock[min(2, len(view.stock) - 1)]  # the last of the (up to) three drawn
         if nxt != UNSEEN:
             slot[_F["next_card_known"]] = 1.0
             slot[_F["next_card_plays"]] = float(table.plays_after(nxt, None))
@@ -130,8 +128,8 @@ def action_slot(table: _Table, action: int, slot: np.ndarray) -> float:
     slot[_F[_KINDS[kind]]] = 1.0
     nxt, own = None, -1
     if kind in (WASTE_FOUNDATION, WASTE_COLUMN):
-        card = table.waste[0]
-        nxt = table.waste[1] if len(table.waste) > 1 else None
+        card = view.waste[0]
+        nxt = view.waste[1] if len(view.waste) > 1 else None
     elif kind == FOUNDATION_COLUMN:
         card = (view.foundations[move.src] - 1) * 4 + move.src
     else:
