@@ -2,7 +2,7 @@
 
 The Klondike counterpart of :mod:`agents.pyramid_actions`: each legal action is one *slot*, its
 action index and what the move does in the terms the greedy heuristic weighs
-(:func:`agents.greedy.klondike.score_klondike_action`), so that one shared network
+(:func:`agents.greedy.klondike.move_terms`), so that one shared network
 (:mod:`agents.action_scoring_policy`) learns one rule for all 590 actions.
 
 Layout (:data:`KLONDIKE_ACTIONS_SIZE` floats in [0, 1]): the 709 ``klondike-compact`` values, then
@@ -26,7 +26,7 @@ import math
 
 import numpy as np
 
-from agents.greedy.klondike import KlondikeView, score_klondike_action
+from agents.greedy.klondike import KlondikeView, move_terms, terms_score
 from agents.klondike_compact import KLONDIKE_COMPACT_SIZE, klondike_compact
 from envs.errors import MalformedInputError
 from envs.klondike.actions import ACTION_MOVES, NUM_ACTIONS, STOCK_ACTION
@@ -76,13 +76,14 @@ class _Table:
         self.ends = {up[-1]: c for c, up in enumerate(view.face_up) if up}
         self.empty = {c for c, up in enumerate(view.face_up) if not up and not view.face_down[c]}
 
-    def plays_after(self, card: int, move: Move | None, own: int = -1) -> bool:
-        """Whether ``card``, which ``move`` leaves on the waste top (``own`` = -1) or at the end of
-        column ``own``, can then go to its foundation, onto another column's end card, or (a King)
-        into an empty column. ``move`` None: a draw, which leaves the table as it is."""
+    def plays_after(self, card: int, move: Move | None, moved: int = -1, own: int = -1) -> bool:
+        """Whether ``card``, which ``move`` (taking ``moved`` first) leaves on the waste top (``own``
+        = -1) or at the end of column ``own``, can then go to its foundation, onto another column's
+        end card, or (a King) into an empty column. ``move`` None: a draw, which leaves the table
+        as it is."""
         foundations, ends, empty = list(self.view.foundations), dict(self.ends), set(self.empty)
         if move is not None:
-            kind, moved = move.kind, self._moved(move)
+            kind = move.kind
             if kind in (WASTE_FOUNDATION, COLUMN_FOUNDATION):
                 foundations[moved & 3] += 1
             else:  # onto a column: the run's last card becomes that column's end
@@ -99,19 +100,13 @@ class _Table:
             return bool(empty - {own})
         return any(ends.get(p, own) != own for p in PARENTS[card])
 
-    def _moved(self, move: Move) -> int:
-        """The first card ``move`` takes (the one that goes up, or the run's first card)."""
-        if move.kind in (WASTE_FOUNDATION, WASTE_COLUMN):
-            return self.view.waste[0]
-        up = self.view.face_up[move.src]
-        return up[-(1 if move.kind == COLUMN_FOUNDATION else move.count)]
-
 
 def action_slot(table: _Table, action: int, slot: np.ndarray) -> float:
     """Write the slot of one legal action into ``slot`` (zeros); return greedy's score of it."""
     view = table.view
     slot[0] = (action + 1) / NUM_ACTIONS
-    score, _ = score_klondike_action(view, action, stuck=False)
+    terms = move_terms(view, action)
+    score, _ = terms_score(view, action, terms, stuck=False)
     slot[_F["greedy_score"]] = _squash(score)
     if action == STOCK_ACTION:
         if not view.stock:
@@ -124,26 +119,20 @@ def action_slot(table: _Table, action: int, slot: np.ndarray) -> float:
             slot[_F["next_card_plays"]] = float(table.plays_after(nxt, None))
         return score
     move = ACTION_MOVES[action]
-    kind = move.kind
+    kind, card = move.kind, terms.card
+    assert card is not None
     slot[_F[_KINDS[kind]]] = 1.0
     nxt, own = None, -1
     if kind in (WASTE_FOUNDATION, WASTE_COLUMN):
-        card = view.waste[0]
         nxt = view.waste[1] if len(view.waste) > 1 else None
-    elif kind == FOUNDATION_COLUMN:
-        card = (view.foundations[move.src] - 1) * 4 + move.src
-    else:
-        up, down = view.face_up[move.src], view.face_down[move.src]
-        count = 1 if kind == COLUMN_FOUNDATION else move.count
-        card = up[-count]
-        slot[_F["cards_moved"]] = count / 13
-        slot[_F["source_face_down"]] = down / 6
+    elif kind != FOUNDATION_COLUMN:
+        slot[_F["cards_moved"]] = terms.count / 13
+        slot[_F["source_face_down"]] = terms.source_face_down / 6
         slot[_F["source_column"]] = (move.src + 1) / 7
-        if count == len(up):
-            slot[_F["turns_up"]] = float(down > 0)
-            slot[_F["empties_column"]] = float(down == 0)
-        else:
-            nxt, own = up[-count - 1], move.src
+        slot[_F["turns_up"]] = float(terms.turns_up)
+        slot[_F["empties_column"]] = float(terms.empties_column)
+        if not (terms.turns_up or terms.empties_column):
+            nxt, own = view.face_up[move.src][-terms.count - 1], move.src
     if kind in (WASTE_FOUNDATION, COLUMN_FOUNDATION):
         slot[_F["safe_up"]] = float(view.safe_to_foundation(card))
     else:
@@ -153,7 +142,7 @@ def action_slot(table: _Table, action: int, slot: np.ndarray) -> float:
     slot[_F["rank"]] = ((card >> 2) + 1) / 13
     if nxt is not None:
         slot[_F["next_card_known"]] = 1.0
-        slot[_F["next_card_plays"]] = float(table.plays_after(nxt, move, own))
+        slot[_F["next_card_plays"]] = float(table.plays_after(nxt, move, card, own))
     return score
 
 

@@ -27,6 +27,8 @@ lowest action index:
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from agents.base import Choice, legal_actions
@@ -91,22 +93,57 @@ class KlondikeView:
         return any(up and up[0] >> 2 == 12 and down for up, down in pairs)
 
 
+class MoveTerms(NamedTuple):
+    """What a legal action does, in the terms greedy weighs (the ``klondike-actions`` rows read them too)."""
+
+    card: int | None
+    """The card the move takes: the one going up, or the first of the run; ``None`` for the stock."""
+    count: int
+    """Cards taken from a column (0 for a move from the waste or a foundation, or the stock)."""
+    source_face_down: int
+    """Face-down cards in that column (0 for other moves)."""
+    turns_up: bool
+    """It takes every face-up card of a column that still has face-down cards."""
+    empties_column: bool
+    """It takes every card of a column."""
+
+
+_NO_COLUMN = (0, 0, False, False)
+
+
+def move_terms(view: KlondikeView, action: int) -> MoveTerms:
+    """The terms of one legal action in the position ``view``."""
+    if action == STOCK_ACTION:
+        return MoveTerms(None, *_NO_COLUMN)
+    move = ACTION_MOVES[action]
+    kind = move.kind
+    if kind in (WASTE_FOUNDATION, WASTE_COLUMN):
+        return MoveTerms(view.waste_top, *_NO_COLUMN)
+    if kind == FOUNDATION_COLUMN:
+        return MoveTerms((view.foundations[move.src] - 1) * 4 + move.src, *_NO_COLUMN)
+    up, down = view.face_up[move.src], view.face_down[move.src]
+    count = 1 if kind == COLUMN_FOUNDATION else move.count
+    whole = count == len(up)
+    return MoveTerms(up[-count], count, down, whole and down > 0, whole and down == 0)
+
+
 def score_klondike_action(view: KlondikeView, action: int, stuck: bool) -> tuple[float, str]:
     """The greedy score of a legal action and a few words on why."""
+    return terms_score(view, action, move_terms(view, action), stuck)
+
+
+def terms_score(view: KlondikeView, action: int, terms: MoveTerms, stuck: bool) -> tuple[float, str]:
+    """The greedy score of a legal action from its :func:`move_terms`, and a few words on why."""
     if action == STOCK_ACTION:
         return STOCK_SCORE, "nothing better on the table: tap the stock"
     move = ACTION_MOVES[action]
     kind = move.kind
-    if kind in (COLUMN_FOUNDATION, COLUMN_COLUMN):
-        src = move.src
-        count = 1 if kind == COLUMN_FOUNDATION else move.count
-        if view.face_down[src] and count == len(view.face_up[src]):
-            score = TURN_UP_SCORE + PER_FACE_DOWN_SCORE * view.face_down[src]
-            return score, f"turns up a face-down card in column {src + 1}"
+    if terms.turns_up:
+        score = TURN_UP_SCORE + PER_FACE_DOWN_SCORE * terms.source_face_down
+        return score, f"turns up a face-down card in column {move.src + 1}"
     if kind in (WASTE_FOUNDATION, COLUMN_FOUNDATION):
-        card = view.waste_top if kind == WASTE_FOUNDATION else view.face_up[move.src][-1]
-        assert card is not None
-        if view.safe_to_foundation(card):
+        assert terms.card is not None
+        if view.safe_to_foundation(terms.card):
             return SAFE_FOUNDATION_SCORE, "up to the foundation: no card needs it any more"
         if stuck:
             return STUCK_FOUNDATION_SCORE, "a whole pass changed nothing: send it up"
@@ -114,7 +151,7 @@ def score_klondike_action(view: KlondikeView, action: int, stuck: bool) -> tuple
     if kind == WASTE_COLUMN:
         return WASTE_TO_COLUMN_SCORE, "plays the waste card"
     if kind == COLUMN_COLUMN:
-        if count == len(view.face_up[move.src]) and view.king_waiting():
+        if terms.empties_column and view.king_waiting():
             return EMPTY_FOR_KING_SCORE, "empties a column for a King"
         return SHUFFLE_SCORE, "only moves cards around"
     assert kind == FOUNDATION_COLUMN
@@ -148,4 +185,5 @@ class KlondikeGreedy:
         return Choice(best[1], best[2])
 
 
-__all__ = ["KlondikeGreedy", "KlondikeView", "score_klondike_action"]
+__all__ = ["KlondikeGreedy", "KlondikeView", "MoveTerms", "move_terms", "score_klondike_action",
+           "terms_score"]
