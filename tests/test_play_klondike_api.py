@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
@@ -19,14 +20,17 @@ from agents.solver import SearchLimits
 from agents.solver.klondike import solve_klondike
 from envs.cards import card_name, parse_card
 from envs.klondike import KlondikeGame, Move, to_solvitaire_json
-from envs.klondike.actions import move_of
+from envs.klondike.actions import ACTION_INDEX, NUM_ACTIONS, move_of
 from play.server import create_app
 from play.server.klondike_advice import (
     KlondikeHintAdvisor,
     KlondikeVerdictService,
+    fresh_action,
     klondike_verdict,
+    line_visits,
     observation_of,
     verdict_json,
+    visible_key,
 )
 from play.server.klondike_api import KlondikeServer, mount_klondike
 from play.server.klondike_session import KlondikeSession, parse_place
@@ -510,7 +514,7 @@ def test_the_ppo_agent_answers_klondike_hints_from_its_checkpoint(tiny_klondike_
 def test_a_ppo_hint_is_the_most_probable_move_even_from_a_sampling_checkpoint(
         tiny_klondike_checkpoint: Any, tmp_path: Any) -> None:
     """The shipped Klondike agent samples its moves when it plays; its hint is the policy's most
-    probable move, the same every time it is asked."""
+    probable move (here none goes back to a position met before), the same every time it is asked."""
     sampled = rewrite_metadata(tiny_klondike_checkpoint, tmp_path / "sampled.zip", chosen_by_sampling)
     advisor = KlondikeHintAdvisor(options={"checkpoint": sampled})
     player, _ = advisor.player()
@@ -520,6 +524,57 @@ def test_a_ppo_hint_is_the_most_probable_move_even_from_a_sampling_checkpoint(
     probs = player.action_probabilities(obs, mask)  # type: ignore[attr-defined]
     hints = {advisor.hint(game)["move"] for _ in range(20)}
     assert hints == {str(move_of(game, int(np.argmax(probs))))}
+
+
+def after(game: KlondikeGame, action: int) -> KlondikeGame:
+    other = game.copy()
+    other.push(move_of(other, action))
+    return other
+
+
+def test_a_hint_never_goes_back_to_a_position_met_before_while_another_move_is_new() -> None:
+    columns = [["6H", "5S"], ["JC"], [], [], [], [], []]  # the other 21 cards in the stock
+    game = KlondikeGame.from_position(columns, [0] * 7, None, foundations=(10, 10, 5, 4))
+    start = visible_key(game)
+    game.replay(["c1>f"])  # 5S up; the only way back is fS>c1
+    legal = [ACTION_INDEX[m] for m in game.legal_moves()]
+    back = ACTION_INDEX[Move.parse("fS>c1")]
+    assert back in legal and visible_key(after(game, back)) == start
+    assert line_visits(game) == {start: 1, visible_key(game): 1}
+    probs = np.zeros(NUM_ACTIONS)
+    probs[legal] = np.linspace(0.1, 0.2, len(legal))
+    probs[back] = 0.9  # the policy's first choice goes back
+    new = [a for a in legal if a != back]
+    assert fresh_action(game, np.array(legal), probs) == max(new, key=lambda a: probs[a])
+    game.replay(["fS>c1"])  # back at the start: 5S up again is now met too
+    assert line_visits(game)[start] == 2
+
+
+def test_a_position_the_observation_cannot_show_gets_a_clear_refusal_not_a_crash(client: TestClient) -> None:
+    p = position([["6H", "5S"], ["JC"]], foundations=(0, 0, 0, 4), filler_end="KD")  # 44 face down under KD
+    s = new_game(client, position=p)
+    r = client.post(f"/api/klondike/games/{s['session']}/hint")
+    assert r.status_code == 400 and r.json()["error"] == "MALFORMED"
+    assert "column 7 holds 45 cards" in r.json()["message"]
+    assert client.get(f"/api/klondike/games/{s['session']}").json()["hints"] == 0
+
+
+def test_following_the_shipped_hints_goes_where_the_game_has_been_least(server: KlondikeServer) -> None:
+    """The play page's hint (the shipped policy) along 120 followed moves of three deals: every hint
+    is legal and leads to a visible position met no more often than any other legal move's."""
+    for deal in (DEAL_1, "klondike-random-v1-2", "klondike-random-v1-3"):
+        game = KlondikeGame(deal)
+        visits = Counter([visible_key(game)])
+        for _ in range(120):
+            hint = server.hints.hint(game)
+            if hint is None or hint["kind"] != "move":
+                break
+            move = Move.parse(hint["move"])
+            assert hint["agent"] == "ppo" and move in game.legal_moves()
+            met = {m: visits[visible_key(after(game, ACTION_INDEX[m]))] for m in game.legal_moves()}
+            assert met[move] == min(met.values())
+            game.push(move)
+            visits[visible_key(game)] += 1
 
 
 def test_a_verdict_for_an_old_position_is_cancelled() -> None:

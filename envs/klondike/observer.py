@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from envs.errors import MalformedInputError
 from envs.klondike.layout import MAX_COLUMN, NUM_COLUMNS, NUM_STOCK
 
 if TYPE_CHECKING:
@@ -79,6 +80,9 @@ def observe(game: KlondikeGame) -> np.ndarray:
     hidden = game.hidden
     parts = []
     for c, col in enumerate(game.columns):
+        if len(col) > MAX_COLUMN:  # only a hand-built position: a deal never gets there
+            raise MalformedInputError(f"column {c + 1} holds {len(col)} cards; the observation shows at "
+                                      f"most {MAX_COLUMN} (6 face down and a run of 13), as any deal has")
         h = hidden[c]
         parts += (down[h], bytes(col[h:]), pad[MAX_COLUMN - len(col)])
     waste, stock, seen = game.waste, game.stock, game.seen
