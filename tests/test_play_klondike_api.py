@@ -561,7 +561,9 @@ def test_a_position_the_observation_cannot_show_gets_a_clear_refusal_not_a_crash
 
 def test_following_the_shipped_hints_goes_where_the_game_has_been_least(server: KlondikeServer) -> None:
     """The play page's hint (the shipped policy) along 120 followed moves of three deals: every hint
-    is legal and leads to a visible position met no more often than any other legal move's."""
+    is legal and leads to a visible position met no more often than any other legal move's; and
+    the rule is at work (the policy's first choice, going back, is passed over)."""
+    passed_over = 0
     for deal in (DEAL_1, "klondike-random-v1-2", "klondike-random-v1-3"):
         game = KlondikeGame(deal)
         visits = Counter([visible_key(game)])
@@ -573,8 +575,10 @@ def test_following_the_shipped_hints_goes_where_the_game_has_been_least(server: 
             assert hint["agent"] == "ppo" and move in game.legal_moves()
             met = {m: visits[visible_key(after(game, ACTION_INDEX[m]))] for m in game.legal_moves()}
             assert met[move] == min(met.values())
+            passed_over += "its first choice goes back to a position met before" in hint["reason"]
             game.push(move)
             visits[visible_key(game)] += 1
+    assert passed_over > 0
 
 
 def test_a_verdict_for_an_old_position_is_cancelled() -> None:
