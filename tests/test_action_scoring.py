@@ -33,6 +33,7 @@ from envs.pyramid.actions import NUM_ACTIONS
 from envs.pyramid.layout import ALL_REMOVED
 from envs.pyramid.moves import DRAW, RECYCLE, STOCK, WASTE
 from envs.pyramid.observation import OBSERVATION_SIZE
+from tests.position_helpers import game_positions
 from training.config import Args
 from training.train import main
 
@@ -45,23 +46,6 @@ def slots_of(vector: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     rows = vector[OBSERVATION_SIZE:].reshape(SLOTS, SLOT_WIDTH)
     index = np.rint(rows[:, 0] * NUM_ACTIONS).astype(int) - 1
     return index[index >= 0], rows[index >= 0]
-
-
-def game_positions(variant_key: str, seed: int, steps: int) -> list[tuple[object, np.ndarray, np.ndarray]]:
-    """Games (copies), observations and masks along a random game."""
-    env = find_variant(variant_key).make_env()
-    rng = np.random.default_rng(seed)
-    obs, info = env.reset(seed=seed)
-    out = []
-    for _ in range(steps):
-        mask = np.asarray(info["action_mask"], np.bool_)
-        out.append((env.unwrapped.game.copy(), obs.copy(), mask))
-        if not mask.any():
-            break
-        obs, _, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(mask))))
-        if terminated or truncated:
-            obs, info = env.reset()
-    return out
 
 
 def random_positions(variant_key: str, seed: int, steps: int) -> list[tuple[np.ndarray, np.ndarray]]:

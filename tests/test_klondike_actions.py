@@ -29,6 +29,7 @@ from envs.klondike.moves import (
     WASTE_FOUNDATION,
     Move,
 )
+from tests.position_helpers import game_positions
 from training.config import Args
 from training.train import main
 
@@ -47,25 +48,15 @@ def slots_of(vector: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return index[index >= 0], rows[index >= 0]
 
 
+def table_first(rng: np.random.Generator, legal: np.ndarray) -> int:
+    """Mostly greedy-like: a move to the table 70% of the time, so that runs grow and columns empty."""
+    table = legal[legal != STOCK_ACTION]
+    return int(rng.choice(table) if table.size and rng.random() < 0.7 else rng.choice(legal))
+
+
 def positions(seed: int, steps: int) -> list[tuple[KlondikeGame, np.ndarray, np.ndarray]]:
-    """Games (copies), observations and masks along a game of mostly greedy-like random moves
-    (moves to the table first, so that runs grow and columns empty)."""
-    env = find_variant("klondike-draw3").make_env()
-    rng = np.random.default_rng(seed)
-    obs, info = env.reset(seed=seed)
-    out = []
-    for _ in range(steps):
-        mask = np.asarray(info["action_mask"], np.bool_)
-        out.append((env.unwrapped.game.copy(), obs.copy(), mask))
-        legal = np.flatnonzero(mask)
-        if legal.size == 0:
-            break
-        table = legal[legal != STOCK_ACTION]
-        action = rng.choice(table) if table.size and rng.random() < 0.7 else rng.choice(legal)
-        obs, _, terminated, truncated, info = env.step(int(action))
-        if terminated or truncated:
-            obs, info = env.reset()
-    return out
+    """Games (copies), observations and masks along a game of :func:`table_first` moves."""
+    return game_positions("klondike-draw3", seed, steps, table_first)  # type: ignore[return-value]
 
 
 def can_play(game: KlondikeGame, card: int) -> bool:
