@@ -155,3 +155,23 @@ def test_compact_encoding_puts_each_card_where_the_game_has_it() -> None:
         obs, _, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
         if terminated or truncated:
             obs, info = env.reset()
+
+
+def test_compact_encoding_globals_count_what_the_game_holds() -> None:
+    env = KLONDIKE.make_env()
+    obs, info = env.reset(options={"deal": KLONDIKE.deal_id(12)})
+    rng = np.random.default_rng(4)
+    for _ in range(400):
+        glob = COMPACT.encode(obs)[52 * len(KLONDIKE_CARD_FEATURES):]
+        game = env.unwrapped.game
+        down = np.array(game.hidden, np.float32)
+        up = np.array([len(col) for col in game.columns], np.float32) - down
+        expected = np.concatenate([
+            down / 6, up / 13, (down + up == 0),
+            [len(game.stock) / 24, len(game.waste) / 24, len(game.unseen_stock()) / 24],
+            np.array(game.foundations) / 13, np.array(game.best) / 13, [min(game.recycles, 31) / 31],
+        ]).astype(np.float32)
+        assert np.array_equal(glob, expected)
+        obs, _, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+        if terminated or truncated:
+            obs, info = env.reset()
