@@ -1,0 +1,57 @@
+"""Microseconds per call of an observation encoding, on positions from uniformly random play.
+
+Collects ``--positions`` observations (with their masks) by random play from deal 1 on, then
+times ``Encoding.encode`` over all of them ``--repeats`` times and prints the median, min and max
+per call. The encodings run once per environment step in training::
+
+    python benchmarks/encode_time.py klondike klondike-compact
+    python benchmarks/encode_time.py klondike klondike-actions
+    python benchmarks/encode_time.py pyramid pyramid-actions-relaxed
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from agents.encodings import find_encoding
+from agents.variants import find_variant
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("game", help="pyramid, pyramid-001 or klondike")
+    parser.add_argument("encoding", help="an encoding of that game (agents/encodings.py)")
+    parser.add_argument("--positions", type=int, default=5000)
+    parser.add_argument("--repeats", type=int, default=5)
+    args = parser.parse_args()
+    variant = find_variant(args.game)
+    encoding = find_encoding(args.encoding, variant.game)
+    env, rng = variant.make_env(), np.random.default_rng(0)
+    obs, info = env.reset(options={"deal": variant.deal_id(1)})
+    positions = []
+    for _ in range(args.positions):
+        positions.append((obs.copy(), np.asarray(info["action_mask"]).copy()))
+        obs, _, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+        if terminated or truncated:
+            obs, info = env.reset()
+    times = []
+    for _ in range(args.repeats):
+        start = time.perf_counter()
+        for observation, mask in positions:
+            encoding.encode(observation, mask)
+        times.append((time.perf_counter() - start) / len(positions) * 1e6)
+    print(f"{variant.key} {encoding.name}: median {statistics.median(times):.1f} us a call "
+          f"(min {min(times):.1f}, max {max(times):.1f}) over {args.repeats} passes "
+          f"of {len(positions):,} positions")
+
+
+if __name__ == "__main__":
+    main()
