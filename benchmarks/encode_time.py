@@ -20,6 +20,8 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+import _checkout  # noqa: F401  (stops if another checkout's code would load)
+
 from agents.encodings import find_encoding
 from agents.variants import find_variant
 

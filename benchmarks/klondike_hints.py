@@ -23,6 +23,8 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+import _checkout  # noqa: F401  (stops if another checkout's code would load)
+
 from agents.ppo import PpoPlayer
 from envs.klondike import KlondikeGame
 from envs.klondike.actions import move_of

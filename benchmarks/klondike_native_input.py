@@ -28,6 +28,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repository root, for envs
+import _checkout  # noqa: F401  (stops if another checkout's code would load)
 
 from envs.deals import DealId
 

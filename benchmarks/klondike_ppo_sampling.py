@@ -28,6 +28,8 @@ from typing import Any
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+import _checkout  # noqa: F401  (stops if another checkout's code would load)
+
 from agents.base import Choice, Player, legal_actions, play_episode
 from agents.ppo import PpoPlayer
 from agents.variants import find_variant

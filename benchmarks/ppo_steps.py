@@ -23,6 +23,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+import _checkout  # noqa: F401  (stops if another checkout's code would load)
 
 from training.config import parse_args
 from training.train import main as train

@@ -40,6 +40,8 @@ import gymnasium
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+import _checkout  # noqa: F401  (stops if another checkout's code would load)
+
 from agents.base import Choice, Player, legal_actions, play_episode
 from agents.greedy import GreedyPlayer
 from agents.greedy.pyramid import PyramidView, score_pyramid_action
