@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from envs.klondike.layout import MAX_COLUMN, NUM_COLUMNS, NUM_STOCK
-from envs.klondike.observer import EMPTY, FACE_DOWN, VIEWS
+from envs.klondike.observer import EMPTY, FACE_DOWN, UNSEEN, VIEWS
 
 KLONDIKE_CARD_FEATURES = (
     "column_1", "column_2", "column_3", "column_4", "column_5", "column_6", "column_7",
@@ -21,7 +21,7 @@ KLONDIKE_CARD_FEATURES = (
 """Per-card features of ``klondike-compact``: one location flag, and its depth (0 = reachable)."""
 KLONDIKE_GLOBALS = 7 * 3 + 3 + 4 + 4 + 1
 KLONDIKE_COMPACT_SIZE = 52 * len(KLONDIKE_CARD_FEATURES) + KLONDIKE_GLOBALS
-_UNKNOWN, _DEPTH = KLONDIKE_CARD_FEATURES.index("unknown"), KLONDIKE_CARD_FEATURES.index("depth")
+_FOUNDATION, _UNKNOWN, _DEPTH = (KLONDIKE_CARD_FEATURES.index(f) for f in ("foundation", "unknown", "depth"))
 _WIDTH = len(KLONDIKE_CARD_FEATURES)
 _RANK_INDEX = np.arange(13)[None, :]
 _FOUNDATION_CARDS = _RANK_INDEX * 4 + np.arange(4)[:, None]
@@ -46,6 +46,10 @@ def _slot_tables() -> tuple[np.ndarray, ...]:
 _SLOT_FLAG, _SLOT_COLUMN, _SLOT_OFFSET, _SLOT_SCALE, _SLOT_DIVISOR = _slot_tables()
 _PLACED = _SLOT_FLAG.size
 """Observation slots (columns, waste, stock) that may hold a card."""
+if (VIEWS["columns"].start, VIEWS["waste"].start, VIEWS["stock"].start, VIEWS["stock"].stop) != (
+        0, NUM_COLUMNS * MAX_COLUMN, NUM_COLUMNS * MAX_COLUMN + NUM_STOCK, _PLACED):
+    raise ImportError("klondike-compact's slot tables expect the observation to start with its columns, "
+                      "waste and stock")
 
 
 def klondike_compact(observation: np.ndarray, mask: np.ndarray | None = None) -> np.ndarray:
@@ -70,11 +74,11 @@ def klondike_compact(observation: np.ndarray, mask: np.ndarray | None = None) ->
     foundations = obs[VIEWS["foundations"]]
     rows = _FOUNDATION_CARDS[foundations[:, None] > _RANK_INDEX] * _WIDTH
     out[rows + _UNKNOWN] = 0.0
-    out[rows + 10] = 1.0
+    out[rows + _FOUNDATION] = 1.0
     stock_size = int((obs[VIEWS["stock"]] != EMPTY).sum())
     glob[0:7], glob[7:14], glob[14:21] = down / 6, (length - down) / 13, length == 0
     glob[21], glob[22] = stock_size / 24, int((obs[VIEWS["waste"]] != EMPTY).sum()) / 24
-    glob[23] = int((obs[VIEWS["stock"]] == 52).sum()) / 24
+    glob[23] = int((obs[VIEWS["stock"]] == UNSEEN).sum()) / 24
     glob[24:28] = foundations / 13
     glob[28:32] = obs[VIEWS["best"]] / 13
     glob[32] = obs[VIEWS["recycles"]][0] / 31
