@@ -147,6 +147,15 @@ def test_positions_the_observation_cannot_hold_are_refused() -> None:
     long_column = KlondikeGame.from_position([[]] * 6 + [list(range(52))], [0] * 6 + [51], stock=[])
     with pytest.raises(MalformedInputError, match="19 cards"):
         make().reset(options={"game": long_column})
+    long_stock = KlondikeGame.from_position([[c] for c in range(7)], [0] * 7, stock=list(range(7, 52)))
+    with pytest.raises(MalformedInputError, match="the stock 45; the observation shows at most 24"):
+        observe(long_stock)
+    env = make()
+    before, _ = env.reset(seed=3)
+    game = env.unwrapped.game
+    with pytest.raises(MalformedInputError, match="24 stock and waste cards"):
+        env.reset(options={"game": long_stock})
+    assert env.unwrapped.game is game and np.array_equal(env.unwrapped._obs, before)
 
 
 def test_no_progress_terminates_the_episode() -> None:

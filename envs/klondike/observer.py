@@ -86,6 +86,9 @@ def observe(game: KlondikeGame) -> np.ndarray:
         h = hidden[c]
         parts += (down[h], bytes(col[h:]), pad[MAX_COLUMN - len(col)])
     waste, stock, seen = game.waste, game.stock, game.seen
+    if len(waste) > NUM_STOCK or len(stock) > NUM_STOCK:  # likewise; the padding would go wrong
+        raise MalformedInputError(f"the waste holds {len(waste)} cards and the stock {len(stock)}; the "
+                                  f"observation shows at most {NUM_STOCK} of each, as any deal has")
     parts += (bytes(waste[::-1]), pad[NUM_STOCK - len(waste)])
     if all((seen >> c) & 1 for c in stock):
         parts.append(bytes(stock[::-1]))
