@@ -40,6 +40,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -181,10 +182,21 @@ def move_kind(action: int) -> str:
     return "+".join("pyramid" if p < NUM_PYRAMID else "stock" if p == STOCK else "waste" for p in places)
 
 
-def first_mistakes(variant: Any, numbers: list[int]) -> Counter[tuple[str, tuple[str, ...], int]]:
-    """(the move, the winning moves' kinds, the pass) of each deal's first full-knowledge mistake."""
+KnownStockPosition = tuple[int, PyramidGame, np.ndarray, int, np.ndarray]
+
+
+def known_stock_positions(variant: Any, numbers: list[int], epsilon: float = 0.0,
+                          rng: np.random.Generator | None = None) -> Iterator[KnownStockPosition]:
+    """:class:`RelaxedGreedy`'s games, with the exact value of every legal move once the stock is known.
+
+    Yields ``(deal number, game, legal actions, greedy's action, values)`` at each position with
+    the whole stock seen and more than one legal move (``values`` as
+    :func:`agents.pimc.afterstate_values`); ``game`` is the environment's own, valid until the
+    generator resumes. A deal is left once no move keeps it winnable (or the searches ran out).
+    With ``epsilon`` > 0 a random legal move (from ``rng``) replaces greedy's that often, to vary
+    the positions.
+    """
     env, player = variant.make_env(), RelaxedGreedy()
-    found: Counter[tuple[str, tuple[str, ...], int]] = Counter()
     for number in numbers:
         observation, info = env.reset(options={"deal": variant.deal_id(number)})
         done = False
@@ -192,17 +204,26 @@ def first_mistakes(variant: Any, numbers: list[int]) -> Counter[tuple[str, tuple
             legal = legal_actions(np.asarray(info["action_mask"], np.bool_))
             action = player.best(observation, legal)
             game = env.unwrapped.game
-            if not unseen_places(game):
+            if len(legal) > 1 and not unseen_places(game):
                 values = afterstate_values(game, legal, EXACT_LIMITS)
                 if values.max() < 1:
                     break  # lost already (or past the search's budget)
-                if values[list(legal).index(action)] < 1:
-                    winning = tuple(sorted({move_kind(int(a))
-                                            for a, v in zip(legal, values, strict=True) if v == 1}))
-                    found[(move_kind(action), winning, game.pass_number)] += 1
-                    break
+                yield number, game, legal, action, values
+            if epsilon > 0 and rng is not None and rng.random() < epsilon:
+                action = int(rng.choice(legal))
             observation, _, terminated, truncated, info = env.step(action)
             done = terminated or truncated
+
+
+def first_mistakes(variant: Any, numbers: list[int]) -> Counter[tuple[str, tuple[str, ...], int]]:
+    """(the move, the winning moves' kinds, the pass) of each deal's first full-knowledge mistake."""
+    found: Counter[tuple[str, tuple[str, ...], int]] = Counter()
+    counted: set[int] = set()
+    for number, game, legal, action, values in known_stock_positions(variant, numbers):
+        if number not in counted and values[list(legal).index(action)] < 1:
+            winning = tuple(sorted({move_kind(int(a)) for a, v in zip(legal, values, strict=True) if v == 1}))
+            found[(move_kind(action), winning, game.pass_number)] += 1
+            counted.add(number)
     return found
 
 

@@ -41,10 +41,10 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import _checkout  # noqa: F401  (stops if another checkout's code would load)
-from pyramid_relaxed_greedy import EXACT_LIMITS, RelaxedGreedy
+from pyramid_relaxed_greedy import RelaxedGreedy, known_stock_positions
 
 from agents.base import Choice, legal_actions, play_episode
-from agents.pimc import afterstate_values, unseen_places
+from agents.pimc import unseen_places
 from agents.variants import find_variant
 from envs.cards import rank
 from envs.pyramid.actions import ACTION_MOVES
@@ -97,29 +97,15 @@ def afterstates(game: PyramidGame, legal: np.ndarray) -> np.ndarray:
 def generate(args: argparse.Namespace) -> None:
     variant = find_variant(args.game)
     rng = np.random.default_rng(args.seed)
-    env, player = variant.make_env(), RelaxedGreedy()
     features, labels, groups, greedy_pick = [], [], [], []
     group = 0
-    for number in parse_deal_numbers(args.deals):
-        observation, info = env.reset(options={"deal": variant.deal_id(number)})
-        done = False
-        while not done:
-            legal = legal_actions(np.asarray(info["action_mask"], np.bool_))
-            action = player.best(observation, legal)
-            game = env.unwrapped.game
-            if not unseen_places(game) and len(legal) > 1:
-                values = afterstate_values(game, legal, EXACT_LIMITS)
-                if values.max() < 1:
-                    break  # lost whatever is played: nothing more to learn from this deal
-                features.append(afterstates(game, legal))
-                labels.extend(values)
-                groups.extend([group] * len(legal))
-                greedy_pick.extend(legal == action)
-                group += 1
-            if rng.random() < args.epsilon:
-                action = int(rng.choice(legal))
-            observation, _, terminated, truncated, info = env.step(action)
-            done = terminated or truncated
+    positions = known_stock_positions(variant, parse_deal_numbers(args.deals), args.epsilon, rng)
+    for _, game, legal, action, values in positions:
+        features.append(afterstates(game, legal))
+        labels.extend(values)
+        groups.extend([group] * len(legal))
+        greedy_pick.extend(legal == action)
+        group += 1
     np.savez_compressed(args.out, features=np.concatenate(features), labels=np.array(labels, np.float32),
                         groups=np.array(groups), greedy_pick=np.array(greedy_pick))
     print(f"{args.out}: {len(labels)} afterstates of {group} positions")
