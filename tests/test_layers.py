@@ -1,0 +1,45 @@
+"""Data flows one way: rules and environments (``envs``) <- ``agents`` <- ``training`` <- ``play``.
+
+Every module of a package is read (imports inside functions too) and none may import a package
+above it.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+ABOVE = {
+    "envs": {"agents", "training", "play"},
+    "agents": {"training", "play"},
+    "training": {"play"},
+}
+
+
+def imported_packages(path: Path) -> set[str]:
+    """The top-level names of every absolute import in the module at ``path``."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found.add(node.module.split(".")[0])
+    return found
+
+
+@pytest.mark.parametrize("package", sorted(ABOVE))
+def test_no_module_imports_a_package_above_its_own(package: str) -> None:
+    modules = sorted((ROOT / package).rglob("*.py"))
+    assert len(modules) > 3
+    wrong = {str(path.relative_to(ROOT)): sorted(imported_packages(path) & ABOVE[package])
+             for path in modules}
+    assert {path: names for path, names in wrong.items() if names} == {}
+
+
+def test_the_scan_sees_imports_inside_functions(tmp_path: Path) -> None:
+    module = tmp_path / "m.py"
+    module.write_text("import os\n\ndef f():\n    from play.server import app\n    import training.train\n")
+    assert imported_packages(module) == {"os", "play", "training"}
