@@ -26,7 +26,7 @@ hold a card that pairs with it (ranks summing to 13), so that the network need n
 relation itself. Commands (Pyramid 000; the figures are in ``training/README.md``)::
 
     python benchmarks/pyramid_value_net.py generate pyramid --deals 1000000-1014999 --out d0.npz &
-    python benchmarks/pyramid_value_net.py generate pyramid --deals 1015000-1029999 --out d1.npz
+    python benchmarks/pyramid_value_net.py generate pyramid --deals 1015000-1029999 --seed 1 --out d1.npz
     python benchmarks/pyramid_value_net.py fit d0.npz d1.npz --out value.pt
     python benchmarks/pyramid_value_net.py play pyramid value.pt --deals 1-300 --margins 0.3,0.6,0.9
 """
