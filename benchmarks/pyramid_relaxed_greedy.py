@@ -89,10 +89,10 @@ class RelaxedGreedy(Player):
         return Choice(best, "greedy's best move of those not proved lost")
 
 
-class ExactWhenSeen(RelaxedGreedy):
-    """:class:`RelaxedGreedy`, but exact once the whole stock has been seen (a diagnostic)."""
-
-    name = "greedy+relaxed, exact once all seen"
+class WhenSeen(RelaxedGreedy):
+    """:class:`RelaxedGreedy` while a stock card is unseen; once the whole stock has been seen (the
+    player then knows the whole deal), :meth:`known` chooses. The base of the diagnostic players
+    that play the known-stock passes differently."""
 
     def __init__(self) -> None:
         self._env: gymnasium.Env | None = None
@@ -105,7 +105,19 @@ class ExactWhenSeen(RelaxedGreedy):
         game = self._env.unwrapped.game
         if unseen_places(game):
             return super().choose(observation, mask, info)
-        legal = legal_actions(mask)
+        return self.known(game, observation, legal_actions(mask))
+
+    def known(self, game: PyramidGame, observation: np.ndarray, legal: np.ndarray) -> Choice:
+        """The choice among ``legal`` in ``game``, whose whole stock has been seen."""
+        raise NotImplementedError
+
+
+class ExactWhenSeen(WhenSeen):
+    """:class:`RelaxedGreedy`, but exact once the whole stock has been seen (a diagnostic)."""
+
+    name = "greedy+relaxed, exact once all seen"
+
+    def known(self, game: PyramidGame, observation: np.ndarray, legal: np.ndarray) -> Choice:
         values = afterstate_values(game, legal, EXACT_LIMITS)
         best = self.best(observation, legal, values)
         return Choice(best, "the whole deal is known: a move that keeps it winnable")
@@ -134,17 +146,14 @@ class PimcFirst(RelaxedGreedy):
         return Choice(best, "some stock card is unseen: the move that wins in most sampled stocks")
 
 
-class RolloutWhenSeen(RelaxedGreedy):
+class RolloutWhenSeen(WhenSeen):
     """:class:`RelaxedGreedy`, but once the whole stock has been seen it looks ahead ``depth``
     moves, each move's line played out by :class:`RelaxedGreedy` (a diagnostic)."""
 
     def __init__(self, depth: int) -> None:
+        super().__init__()
         self.depth = depth
         self.name = f"greedy+relaxed, {depth}-move lookahead with its own rollouts once all seen"
-        self._env: gymnasium.Env | None = None
-
-    def reset(self, env: gymnasium.Env) -> None:
-        self._env = env
 
     def pick(self, game: PyramidGame, legal: np.ndarray, depth: int) -> int:
         """The best of ``legal``, moves whose rollout clears the pyramid first."""
@@ -162,12 +171,8 @@ class RolloutWhenSeen(RelaxedGreedy):
             line.push(ACTION_MOVES[choice])
         return line.is_won()
 
-    def choose(self, observation: np.ndarray, mask: np.ndarray, info: dict[str, Any]) -> Choice:
-        assert self._env is not None
-        game = self._env.unwrapped.game
-        if unseen_places(game):
-            return super().choose(observation, mask, info)
-        best = self.pick(game, legal_actions(mask), self.depth)
+    def known(self, game: PyramidGame, observation: np.ndarray, legal: np.ndarray) -> Choice:
+        best = self.pick(game, legal, self.depth)
         return Choice(best, "the whole deal is known: a move whose greedy line clears the pyramid")
 
 

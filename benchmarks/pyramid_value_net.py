@@ -41,10 +41,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import _checkout  # noqa: F401  (stops if another checkout's code would load)
-from pyramid_relaxed_greedy import RelaxedGreedy, known_stock_positions
+from pyramid_relaxed_greedy import RelaxedGreedy, WhenSeen, known_stock_positions
 
-from agents.base import Choice, legal_actions, play_episode
-from agents.pimc import unseen_places
+from agents.base import Choice, play_episode
 from agents.variants import find_variant
 from envs.cards import rank
 from envs.pyramid.actions import ACTION_MOVES
@@ -181,25 +180,20 @@ def held_out_choices(p: np.ndarray, y: np.ndarray, groups: np.ndarray,
     return (fixed, losing), (broken, winning)
 
 
-class ValueWhenSeen(RelaxedGreedy):
+class ValueWhenSeen(WhenSeen):
     """Greedy with the relaxation rule; with the whole stock seen, the network's move when it
     rates it more than ``margin`` above greedy's."""
 
     def __init__(self, net: object, margin: float) -> None:
+        super().__init__()
         self.net, self.margin = net, margin
         self.name = f"greedy+relaxed, network's move by a margin of {margin}"
-        self._env = None
 
-    def reset(self, env: object) -> None:
-        self._env = env
-
-    def choose(self, observation: np.ndarray, mask: np.ndarray, info: dict) -> Choice:
+    def known(self, game: PyramidGame, observation: np.ndarray, legal: np.ndarray) -> Choice:
         import torch
 
-        game = self._env.unwrapped.game
-        legal = legal_actions(mask)
         greedy = self.best(observation, legal)
-        if unseen_places(game) or len(legal) == 1:
+        if len(legal) == 1:
             return Choice(greedy, "greedy's move")
         with torch.no_grad():
             p = torch.sigmoid(self.net(torch.tensor(afterstates(game, legal))).squeeze(1)).numpy()

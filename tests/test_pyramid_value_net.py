@@ -17,27 +17,21 @@ import pyramid_value_net as vn  # noqa: E402
 
 from agents.pimc import unseen_places  # noqa: E402
 from envs.cards import rank  # noqa: E402
-from envs.pyramid.actions import ACTION_MOVES  # noqa: E402
+from envs.pyramid.actions import ACTION_MOVES, NUM_ACTIONS, fill_action_mask  # noqa: E402
 from envs.pyramid.game import PyramidGame  # noqa: E402
 from envs.pyramid.layout import NUM_PYRAMID  # noqa: E402
+from tests.position_helpers import game_positions  # noqa: E402
 
 
-def known_stock_positions(seed: int) -> list[PyramidGame]:
-    """Positions of a random game from the moment its whole stock has been seen."""
-    rng = np.random.default_rng(seed)
-    game = PyramidGame(f"pyramid-random-v1-{1_000_000 + seed}", stock_top_playable=bool(seed % 2))
-    found = []
-    while not game.is_terminal():
-        if not unseen_places(game):
-            found.append(game.copy())
-        moves = game.legal_moves()
-        game.push(moves[rng.integers(len(moves))])
-    return found
+def known_stock_games(seed: int) -> list[PyramidGame]:
+    """Positions of random play (both variants, by ``seed``) whose whole stock has been seen."""
+    variant = "pyramid" if seed % 2 else "pyramid-001"
+    return [game for game, _, _ in game_positions(variant, seed, 300) if not unseen_places(game)]
 
 
 @pytest.mark.parametrize("seed", range(6))
 def test_features_hold_the_position_and_the_pairs(seed: int) -> None:
-    positions = known_stock_positions(seed)
+    positions = known_stock_games(seed)
     assert positions
     for game in positions:
         x = vn.afterstate_features(game)
@@ -62,14 +56,15 @@ def test_features_hold_the_position_and_the_pairs(seed: int) -> None:
 
 
 def test_afterstates_are_the_positions_after_each_move() -> None:
-    game = known_stock_positions(0)[0]
-    legal = np.array([k for k, move in enumerate(ACTION_MOVES) if game.is_legal(move)])
+    game = known_stock_games(0)[0]
+    key = game.key()
+    legal = np.flatnonzero(fill_action_mask(game.legal_moves(), np.zeros(NUM_ACTIONS, np.int8)))
     rows = vn.afterstates(game, legal)
     for action, row in zip(legal, rows, strict=True):
         after = game.copy()
         after.push(ACTION_MOVES[int(action)])
         assert np.array_equal(row, vn.afterstate_features(after))
-    assert game.key() == known_stock_positions(0)[0].key()  # the position itself is left as it was
+    assert game.key() == key  # the position itself is left as it was
 
 
 def test_generate_fit_and_play_run_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
