@@ -27,7 +27,7 @@ import math
 import numpy as np
 
 from agents.greedy.klondike import KlondikeView, move_terms, terms_score
-from agents.klondike_compact import KLONDIKE_COMPACT_SIZE, klondike_compact
+from agents.klondike_compact import KLONDIKE_COMPACT_SIZE, compact_vector
 from envs.errors import MalformedInputError
 from envs.klondike.actions import ACTION_MOVES, NUM_ACTIONS, STOCK_ACTION
 from envs.klondike.moves import (
@@ -101,7 +101,7 @@ class _Table:
         return any(ends.get(p, own) != own for p in PARENTS[card])
 
 
-def action_slot(table: _Table, action: int, slot: np.ndarray) -> float:
+def action_slot(table: _Table, action: int, slot: list[float]) -> float:
     """Write the slot of one legal action into ``slot`` (zeros); return greedy's score of it."""
     view = table.view
     slot[0] = (action + 1) / NUM_ACTIONS
@@ -151,17 +151,18 @@ def klondike_actions(observation: np.ndarray, mask: np.ndarray | None) -> np.nda
     if mask is None:
         raise MalformedInputError("the klondike-actions encoding needs the action mask")
     flat = KLONDIKE_COMPACT_SIZE
-    out = np.zeros(KLONDIKE_ACTIONS_SIZE, np.float32)
-    out[:flat] = klondike_compact(observation)
     legal = np.flatnonzero(mask)
-    if legal.size == 0:
-        return out
     if legal.size > SLOTS:  # cannot happen (see the module docstring); never drop a legal move silently
         raise MalformedInputError(f"{legal.size} legal actions do not fit {SLOTS} slots")
     table = _Table(observation)
-    slots = out[flat:].reshape(SLOTS, SLOT_WIDTH)
-    scores = [action_slot(table, int(action), slots[i]) for i, action in enumerate(legal)]
-    slots[int(np.argmax(scores)), _F["greedy_choice"]] = 1.0  # ties to the lowest index, as greedy
+    out = np.zeros(KLONDIKE_ACTIONS_SIZE, np.float32)
+    out[:flat] = compact_vector(table.view)
+    if legal.size == 0:
+        return out
+    rows = [[0.0] * SLOT_WIDTH for _ in range(legal.size)]  # filled as lists, copied in at once
+    scores = [action_slot(table, action, row) for action, row in zip(legal.tolist(), rows, strict=True)]
+    rows[scores.index(max(scores))][_F["greedy_choice"]] = 1.0  # ties to the lowest index, as greedy
+    out[flat:flat + legal.size * SLOT_WIDTH] = np.ravel(rows)
     return out
 
 

@@ -66,15 +66,19 @@ class KlondikeView:
         self.face_down: list[int] = []
         self.face_up: list[list[int]] = []
         for c in range(0, NUM_COLUMNS * MAX_COLUMN, MAX_COLUMN):
-            col = columns[c:c + MAX_COLUMN]
-            self.face_down.append(col.count(FACE_DOWN))
-            self.face_up.append([card for card in col if card not in (FACE_DOWN, EMPTY)])
-        self.waste = [card for card in values[VIEWS["waste"]] if card != EMPTY]
+            col = columns[c:c + MAX_COLUMN]  # face down, face up, then EMPTY to the end
+            down = col.count(FACE_DOWN)
+            self.face_down.append(down)
+            self.face_up.append(col[down:MAX_COLUMN - col.count(EMPTY)])
+        waste, stock = values[VIEWS["waste"]], values[VIEWS["stock"]]  # each EMPTY after its cards
+        self.waste = waste[:len(waste) - waste.count(EMPTY)]
         """The waste from its top."""
-        self.stock = [card for card in values[VIEWS["stock"]] if card != EMPTY]
+        self.stock = stock[:len(stock) - stock.count(EMPTY)]
         """The stock in draw order: a card if seen, else ``UNSEEN``."""
         self.waste_top = self.waste[0] if self.waste else None
         self.foundations = values[VIEWS["foundations"]]
+        self.best = values[VIEWS["best"]]
+        """Each foundation's record: the most cards it has held."""
         self.recycles = values[VIEWS["recycles"]][0]
 
     def safe_to_foundation(self, card: int) -> bool:
