@@ -14,12 +14,13 @@ from agents.greedy.pyramid import PyramidView, partners_short, score_pyramid_act
 from agents.random_agent import RandomPlayer
 from agents.registry import AGENT_NAMES, make_player, unavailable_reason
 from agents.variants import VARIANTS, find_variant
-from envs.deals import DealId, encode_deal_code
+from envs.deals import DealId
 from envs.errors import IllegalMoveError, MalformedInputError
 from envs.pyramid.actions import DRAW_ACTION, move_to_action
 from envs.pyramid.layout import NUM_PYRAMID
 from envs.pyramid.moves import Move
 from tests.checkpoint_helpers import chosen_by_sampling, rewrite_metadata
+from tests.position_helpers import choices_while_observations_agree
 
 PYRAMID_VARIANTS = [VARIANTS["pyramid-000"], VARIANTS["pyramid-001"]]
 OUTCOMES = {"win", "dead_end", "truncated"}
@@ -163,20 +164,7 @@ def test_greedy_never_reads_unseen_stock_cards(variant, number: int) -> None:
     observations agree (the heuristic reads only the observation)."""
     cards = list(DealId.parse(f"pyramid-random-v1-{number}").cards())
     other = cards[:NUM_PYRAMID + 1] + list(reversed(cards[NUM_PYRAMID + 1:]))
-    env_a, env_b = variant.make_env(), variant.make_env()
-    obs_a, info_a = env_a.reset(options={"deal": encode_deal_code(cards)})
-    obs_b, info_b = env_b.reset(options={"deal": encode_deal_code(other)})
-    player = GreedyPlayer(variant)
-    compared = 0
-    while np.array_equal(obs_a, obs_b):
-        a = player.choose(obs_a, np.asarray(info_a["action_mask"], bool), info_a)
-        b = player.choose(obs_b, np.asarray(info_b["action_mask"], bool), info_b)
-        assert a == b
-        compared += 1
-        obs_a, _, done_a, _, info_a = env_a.step(a.action)
-        obs_b, _, done_b, _, info_b = env_b.step(b.action)
-        if done_a or done_b:
-            break
+    compared = choices_while_observations_agree(variant.key, cards, other, lambda: GreedyPlayer(variant))
     assert compared >= 1
 
 

@@ -17,12 +17,13 @@ from agents.greedy.klondike import (
 from agents.klondike_compact import KLONDIKE_CARD_FEATURES
 from agents.random_agent import RandomPlayer
 from agents.variants import find_variant
-from envs.deals import DealId, encode_deal_code
+from envs.deals import DealId
 from envs.klondike.actions import ACTION_INDEX, STOCK_ACTION
 from envs.klondike.game import KlondikeGame
 from envs.klondike.layout import DEAL_SLOTS
 from envs.klondike.moves import Move
 from envs.klondike.observer import observe
+from tests.position_helpers import choices_while_observations_agree
 
 KLONDIKE = find_variant("klondike")
 COMPACT = find_encoding("klondike-compact", "klondike")
@@ -46,20 +47,8 @@ def test_greedy_never_reads_face_down_cards() -> None:
     down = [i for i, (col, depth) in enumerate(DEAL_SLOTS) if depth < col]
     other = list(cards)
     other[down[0]], other[down[-1]] = other[down[-1]], other[down[0]]
-    env_a, env_b = KLONDIKE.make_env(), KLONDIKE.make_env()
-    obs_a, info_a = env_a.reset(options={"deal": encode_deal_code(cards)})
-    obs_b, info_b = env_b.reset(options={"deal": encode_deal_code(other)})
-    player_a, player_b = GreedyPlayer(KLONDIKE), GreedyPlayer(KLONDIKE)
-    compared = 0
-    while np.array_equal(obs_a, obs_b) and compared < 60:
-        a = player_a.choose(obs_a, np.asarray(info_a["action_mask"], bool), info_a)
-        b = player_b.choose(obs_b, np.asarray(info_b["action_mask"], bool), info_b)
-        assert a == b
-        compared += 1
-        obs_a, _, done_a, _, info_a = env_a.step(a.action)
-        obs_b, _, done_b, _, info_b = env_b.step(b.action)
-        if done_a or done_b:
-            break
+    compared = choices_while_observations_agree(KLONDIKE.key, cards, other, lambda: GreedyPlayer(KLONDIKE),
+                                                limit=60)
     assert compared >= 1
 
 
