@@ -22,8 +22,8 @@ from envs.klondike.actions import ACTION_INDEX, STOCK_ACTION
 from envs.klondike.game import KlondikeGame
 from envs.klondike.layout import DEAL_SLOTS
 from envs.klondike.moves import Move
-from envs.klondike.observer import observe
-from tests.position_helpers import choices_while_observations_agree
+from envs.klondike.observer import UNSEEN, observe
+from tests.position_helpers import choices_while_observations_agree, game_positions
 
 KLONDIKE = find_variant("klondike")
 COMPACT = find_encoding("klondike-compact", "klondike")
@@ -61,6 +61,21 @@ def game_at(columns: list[list[int]], hidden: list[int], spare: list[int],
 
 def position(*args, **kwargs) -> KlondikeView:
     return KlondikeView(observe(game_at(*args, **kwargs)))
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_view_decodes_what_the_game_shows(seed: int) -> None:
+    """Greedy's view (which both Klondike encodings read) holds the game's piles as a player sees
+    them, along random games: never a face-down or unseen card."""
+    for game, obs, _ in game_positions("klondike", seed, 400):
+        view = KlondikeView(obs)
+        assert view.face_down == list(game.hidden)
+        assert view.face_up == [list(col[down:]) for col, down in zip(game.columns, game.hidden, strict=True)]
+        assert view.waste == list(reversed(game.waste))
+        assert view.waste_top == (game.waste[-1] if game.waste else None)
+        assert view.stock == [c if (game.seen >> c) & 1 else UNSEEN for c in reversed(game.stock)]
+        assert view.foundations == list(game.foundations) and view.best == list(game.best)
+        assert view.recycles == min(game.recycles, 31)
 
 
 def test_greedy_turns_up_face_down_cards_first_and_prefers_the_longer_column() -> None:
