@@ -10,7 +10,9 @@
 
 #include "common/cancel_token.hpp"
 #include "common/limits.hpp"
+#include "common/sample_loop.hpp"
 #include "common/search_status.hpp"
+#include "klondike/hop.hpp"
 #include "klondike/position.hpp"
 #include "klondike/queries.hpp"
 #include "klondike/solver.hpp"
@@ -62,6 +64,29 @@ kl::Position make_klondike_position(const std::vector<std::vector<int>>& face_do
   return p;
 }
 
+kl::Action action_of(const ActionTuple& t) {
+  kl::Action a;
+  a.kind = static_cast<kl::ActionKind>(std::get<0>(t));
+  a.src = std::get<1>(t);
+  a.dst = std::get<2>(t);
+  a.count = std::get<3>(t);
+  a.card = std::get<4>(t);
+  return a;
+}
+
+solitaire::SampleBudget sample_budget(int max_samples, std::uint64_t max_states, double time_limit_s, int threads,
+                                      const CancelToken* cancel) {
+  if (max_samples < 1) throw nb::value_error("max_samples must be at least 1");
+  if (threads < 1) throw nb::value_error("threads must be at least 1");
+  solitaire::SampleBudget budget;
+  budget.max_samples = max_samples;
+  budget.max_states = max_states;
+  budget.time_limit_s = time_limit_s;
+  budget.threads = threads;
+  budget.cancel = cancel;
+  return budget;
+}
+
 kl::SolveOptions klondike_options(int draw_count, std::uint64_t order_seed, bool dominances) {
   kl::SolveOptions options;
   options.draw_count = draw_count;
@@ -106,6 +131,16 @@ NB_MODULE(solitaire_native, m) {
       .def_rw("time_limit_s", &Limits::time_limit_s)
       .def_rw("max_states", &Limits::max_states)
       .def_rw("max_memory_bytes", &Limits::max_memory_bytes);
+
+  nb::class_<solitaire::SampleTally>(m, "SampleTally")
+      .def_ro("won", &solitaire::SampleTally::won)
+      .def_ro("lost", &solitaire::SampleTally::lost)
+      .def_ro("unknown", &solitaire::SampleTally::unknown)
+      .def_ro("first", &solitaire::SampleTally::first)
+      .def_ro("samples", &solitaire::SampleTally::samples)
+      .def_ro("states", &solitaire::SampleTally::states)
+      .def_ro("seconds", &solitaire::SampleTally::seconds)
+      .def_ro("stop_reason", &solitaire::SampleTally::stop_reason);
 
   nb::class_<pyr::Position>(m, "PyramidPosition")
       .def(nb::init<>())
@@ -215,5 +250,26 @@ NB_MODULE(solitaire_native, m) {
       "klondike_legal_actions",
       [](const kl::Position& position, int draw_count) { return to_tuples(kl::legal_actions(position, draw_count)); },
       "position"_a, "draw_count"_a);
+  m.def(
+      "klondike_hop",
+      [](const kl::Position& position, const std::vector<std::tuple<int, int>>& unknown,
+         const std::vector<ActionTuple>& candidates, int draw_count, std::uint64_t seed,
+         std::uint64_t states_per_solve, int max_samples, std::uint64_t max_states, double time_limit_s,
+         int threads, const CancelToken* cancel) {
+        kl::HopOptions options;
+        options.draw_count = draw_count;
+        options.seed = seed;
+        options.states_per_solve = states_per_solve;
+        options.budget = sample_budget(max_samples, max_states, time_limit_s, threads, cancel);
+        std::vector<kl::UnknownSlot> slots;
+        for (const auto& [column, index] : unknown) slots.push_back({column, index});
+        std::vector<kl::Action> moves;
+        for (const ActionTuple& t : candidates) moves.push_back(action_of(t));
+        const kl::Position own = position;
+        nb::gil_scoped_release release;
+        return kl::hop_evaluate(own, slots, moves, options);
+      },
+      "position"_a, "unknown"_a, "candidates"_a, "draw_count"_a, "seed"_a, "states_per_solve"_a,
+      "max_samples"_a, "max_states"_a, "time_limit_s"_a, "threads"_a, "cancel"_a.none() = nb::none());
   m.def("klondike_proved_lost_without_search", &kl::proved_lost_without_search, "position"_a, "draw_count"_a);
 }

@@ -173,19 +173,27 @@ class KlondikeGreedy:
         self._played_since_recycle = True
         self.stuck = False
 
-    def choose(self, observation: np.ndarray, mask: np.ndarray) -> Choice:
-        view = KlondikeView(observation)
-        if view.recycles != self._recycles:  # a pass through the stock just ended
+    def look(self, view: KlondikeView) -> None:
+        """Take in the position about to be played (a pass through the stock may just have ended)."""
+        if view.recycles != self._recycles:
             self.stuck = self.stuck or not self._played_since_recycle
             self._recycles, self._played_since_recycle = view.recycles, False
+
+    def played(self, action: int) -> None:
+        """Note the action chosen in the position last looked at."""
+        if action != STOCK_ACTION:
+            self._played_since_recycle, self.stuck = True, False
+
+    def choose(self, observation: np.ndarray, mask: np.ndarray) -> Choice:
+        view = KlondikeView(observation)
+        self.look(view)
         best: tuple[float, int, str] | None = None
         for action in legal_actions(mask):
             score, reason = score_klondike_action(view, int(action), self.stuck)
             if best is None or score > best[0]:
                 best = (score, int(action), reason)
         assert best is not None
-        if best[1] != STOCK_ACTION:
-            self._played_since_recycle, self.stuck = True, False
+        self.played(best[1])
         return Choice(best[1], best[2])
 
 

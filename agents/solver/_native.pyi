@@ -150,6 +150,34 @@ def klondike_generated_moves(
 ) -> list[list[ActionTuple]]:
     """The moves the search tries, in its order, each as atomic actions."""
 
+class SampleTally:
+    """What the samples of a planner's decision said of each candidate move."""
+
+    @property
+    def won(self) -> list[int]: ...
+    @property
+    def lost(self) -> list[int]: ...
+    @property
+    def unknown(self) -> list[int]: ...
+    @property
+    def first(self) -> list[int]: ...
+    @property
+    def samples(self) -> int: ...
+    @property
+    def states(self) -> int: ...
+    @property
+    def seconds(self) -> float: ...
+    @property
+    def stop_reason(self) -> StopReason: ...
+
+def klondike_hop(
+    position: KlondikePosition, unknown: list[tuple[int, int]], candidates: list[ActionTuple], draw_count: int,
+    seed: int, states_per_solve: int, max_samples: int, max_states: int, time_limit_s: float, threads: int,
+    cancel: CancelToken | None = None,
+) -> SampleTally:
+    """Hindsight-optimisation tallies of the candidates over samples of the unknown places
+    (``(column, index)`` of a face-down card, ``(-1, index)`` of a stock card); releases the GIL."""
+
 def klondike_forced_move(position: KlondikePosition, draw_count: int) -> list[ActionTuple]:
     """The step the search plays at once (atomic actions), or an empty list."""
 

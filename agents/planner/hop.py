@@ -1,0 +1,283 @@
+"""The ``hop`` player for Klondike: hindsight optimisation over what the player has seen.
+
+For each legal move it asks how often the move leaves a winnable game across samples of the
+unknown cards (the face-down cards and the never-seen stock cards, one set shuffled over their
+places; every seen card stays where it is known to be). Each sample is solved by the exact
+native solver under a small state budget; a search that runs out counts half, never as a loss.
+The loop runs natively (:func:`solitaire_native.klondike_hop`: one call a decision, the GIL
+released, samples spread over threads) and stops at a budget of states (the same answer on
+every machine) or of time (the play page).
+
+Ties, which are common while most samples are winnable, go in this order to the move that
+1. does not lead back to a position the player has already seen in this game, when another
+   move is worth as much (so following the planner never goes round in circles);
+2. makes progress (:meth:`envs.klondike.KlondikeGame.is_progress`);
+3. the tie-break player prefers: ``greedy``'s score, or the trained ``ppo`` policy's probability.
+
+Two cases need no sampling: a safe move to a foundation (the solver's own forced step, which
+loses no win whatever the unknown cards are) and, once no card is unknown, the solver's winning
+line, which is then followed to the end.
+
+It never reads a hidden card: everything comes from the observation
+(:mod:`agents.planner.knowledge`).
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+import gymnasium
+import numpy as np
+
+from agents.base import Choice, Player, legal_actions
+from agents.greedy.klondike import KlondikeGreedy, KlondikeView, score_klondike_action
+from agents.planner.knowledge import KlondikeKnowledge, klondike_knowledge, visible_after, visible_key
+from agents.variants import Variant
+from envs.errors import MalformedInputError
+from envs.klondike.actions import ACTION_INDEX, move_of
+from envs.klondike.moves import COLUMN_FOUNDATION, FOUNDATION_COLUMN, Move
+from envs.klondike.observer import observe
+
+DEFAULT_STATES_PER_SOLVE = 2_000
+"""States one solve of one sample may enter; past it that sample counts half for the move."""
+DEFAULT_DECISION_STATES = 200_000
+"""States one decision may spend over all its samples (the benchmark's budget)."""
+DEFAULT_MAX_SAMPLES = 32
+ENDGAME_STATES = 500_000
+"""Budget of the one exact solve once every card is known."""
+
+
+@dataclass(frozen=True)
+class MoveValues:
+    """What the samples said of each candidate action."""
+
+    actions: np.ndarray
+    won: np.ndarray
+    lost: np.ndarray
+    unknown: np.ndarray
+    first: np.ndarray
+    """Samples whose winning line (from the position before the move) starts with the move."""
+    samples: int
+    states: int
+    seconds: float
+    stop_reason: str | None
+
+    @property
+    def values(self) -> np.ndarray:
+        """Share of samples won, an unfinished search counting half (zeros when no sample ran)."""
+        return (self.won + 0.5 * self.unknown) / max(self.samples, 1)
+
+
+def hop_values(knowledge: KlondikeKnowledge, actions: np.ndarray, *, seed: int = 0,
+               states_per_solve: int = DEFAULT_STATES_PER_SOLVE, max_samples: int = DEFAULT_MAX_SAMPLES,
+               max_states: int | None = DEFAULT_DECISION_STATES, time_limit: float | None = None,
+               threads: int = 1, cancel: Any = None) -> MoveValues:
+    """Sample-and-solve values of ``actions`` (legal action indices) in the known position."""
+    from agents.solver import _native
+
+    game = knowledge.game
+    candidates = []
+    for action in actions:
+        move = move_of(game, int(action))
+        candidates.append((move.kind, move.src, move.dst, move.count, -1))
+    tally = _native.klondike_hop(
+        knowledge.position.to_native(), list(knowledge.unknown), candidates, game.draw_count,
+        seed % 2**64, states_per_solve, max_samples, max_states or 0, time_limit or 0.0, threads, cancel,
+    )
+    reason = None if tally.stop_reason == _native.StopReason.none else tally.stop_reason.name
+    return MoveValues(np.asarray(actions), np.asarray(tally.won, float), np.asarray(tally.lost, float),
+                      np.asarray(tally.unknown, float), np.asarray(tally.first, float), tally.samples, tally.states, tally.seconds, reason)
+
+
+def tie_margin(samples: int) -> float:
+    """Values this close to the best are ties: about one standard error of a share over ``samples``."""
+    return 0.5 / max(samples, 1) ** 0.5
+
+
+def decision_seed(seed: int, decision: int) -> int:
+    """The sampling seed of a game's ``decision``-th decision (SplitMix64 of the pair)."""
+    z = (seed * 0x9E3779B97F4A7C15 + decision + 1) % 2**64
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) % 2**64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) % 2**64
+    return z ^ (z >> 31)
+
+
+def safe_step(knowledge: KlondikeKnowledge) -> Move | None:
+    """A column card that the solver would put up at once (safe whatever the unknown cards are)."""
+    from agents.solver.klondike import klondike_forced_move
+
+    forced = klondike_forced_move(knowledge.position, knowledge.game.draw_count)
+    if forced and forced[0][0] == COLUMN_FOUNDATION:
+        return Move(COLUMN_FOUNDATION, forced[0][1])
+    return None
+
+
+def useful_actions(knowledge: KlondikeKnowledge, legal: np.ndarray) -> np.ndarray:
+    """``legal`` less the moves that bring a card down from its foundation only for the solver's
+    forced step to put it straight back up (rule 2 of the solver's design note): pointless."""
+    from agents.solver.klondike import KlondikePosition, klondike_forced_move
+
+    game = knowledge.game
+    keep = []
+    for action in legal:
+        move = move_of(game, int(action))
+        if move.kind == FOUNDATION_COLUMN:
+            after = game.copy()
+            after.push(move)
+            forced = klondike_forced_move(KlondikePosition.from_game(after), game.draw_count)
+            if forced and forced[0][0] == COLUMN_FOUNDATION and forced[0][1] == move.dst:
+                continue
+        keep.append(int(action))
+    return np.asarray(keep) if keep else legal
+
+
+class HopPlayer(Player):
+    """Plays the move that wins in most samples of the unknown cards (see the module docstring)."""
+
+    name = "hop"
+
+    def __init__(self, variant: Variant, *, seed: int | None = None,
+                 states_per_solve: int = DEFAULT_STATES_PER_SOLVE, max_samples: int = DEFAULT_MAX_SAMPLES,
+                 max_states: int | None = DEFAULT_DECISION_STATES, time_limit: float | None = None,
+                 threads: int = 1, prior: str = "greedy") -> None:
+        if variant.game != "klondike":
+            raise MalformedInputError(f"the hop player plays Klondike, not {variant.game}")
+        if states_per_solve < 1 or max_samples < 1 or threads < 1:
+            raise MalformedInputError("states_per_solve, max_samples and threads must be positive")
+        if max_states is None and time_limit is None:
+            raise MalformedInputError("give the planner a budget: max_states, time_limit or both")
+        if prior not in ("greedy", "ppo"):
+            raise MalformedInputError(f"prior must be 'greedy' or 'ppo', not {prior!r}")
+        self.variant = variant
+        self.seed = 0 if seed is None else seed
+        self.states_per_solve, self.max_samples = states_per_solve, max_samples
+        self.max_states, self.time_limit, self.threads = max_states, time_limit, threads
+        self.draw_count = int(variant.env_kwargs.get("draw_count", 3))
+        self.prior = prior
+        self._ppo: Any = None
+        if prior == "ppo":
+            from agents.ppo import PpoPlayer
+
+            self._ppo = PpoPlayer(variant, deterministic=True)
+        self._greedy = KlondikeGreedy()
+        self.reset_memory()
+
+    def reset_memory(self) -> None:
+        """Forget the game: positions seen, the endgame line, the decision counter."""
+        self.visits: Counter[bytes] = Counter()
+        self._line: list[Move] = []
+        self._line_at: bytes | None = None
+        """What the player sees where ``_line[0]`` is to be played."""
+        self._decisions = 0
+        self.decision_seconds: list[float] = []
+        self._greedy.reset()
+
+    def reset(self, env: gymnasium.Env) -> None:
+        self.reset_memory()
+
+    def remember(self, observation: np.ndarray) -> None:
+        """Count the position of ``observation`` as met (``choose`` does it for the positions it sees)."""
+        self.visits[visible_key(observation)] += 1
+
+    def choose(self, observation: np.ndarray, mask: np.ndarray, info: dict[str, Any]) -> Choice:
+        start = time.perf_counter()
+        self.remember(observation)
+        self._greedy.look(KlondikeView(observation))
+        choice = self.plan(observation, mask)
+        self._greedy.played(choice.action)
+        self._decisions += 1
+        self.decision_seconds.append(time.perf_counter() - start)
+        return choice
+
+    # ------------------------------------------------------------------ the decision
+    def plan(self, observation: np.ndarray, mask: np.ndarray, cancel: Any = None,
+             time_limit: float | None = None) -> Choice:
+        """The move for the position of ``observation`` (without counting it as met)."""
+        legal = legal_actions(mask)
+        knowledge = klondike_knowledge(observation, self.draw_count)
+        game = knowledge.game
+        if legal.size == 1:
+            return Choice(int(legal[0]), "the only legal move")
+        if knowledge.all_known:
+            line_choice = self._endgame(knowledge, mask)
+            if line_choice is not None:
+                return line_choice
+        safe = safe_step(knowledge)
+        if safe is not None and mask[ACTION_INDEX[safe]]:
+            return Choice(ACTION_INDEX[safe], "safe to put up: no card can need it any more")
+        legal = useful_actions(knowledge, legal)
+        if legal.size == 1:
+            return Choice(int(legal[0]), "the only useful move")
+        values = hop_values(
+            knowledge, legal, seed=decision_seed(self.seed, self._decisions),
+            states_per_solve=self.states_per_solve, max_samples=self.max_samples,
+            max_states=self.max_states, time_limit=self.time_limit if time_limit is None else time_limit,
+            threads=self.threads, cancel=cancel,
+        )
+        return self.pick(observation, mask, knowledge, values)
+
+    def pick(self, observation: np.ndarray, mask: np.ndarray, knowledge: KlondikeKnowledge,
+             values: MoveValues) -> Choice:
+        """The best action by value, then the tie-breaks of the module docstring."""
+        game = knowledge.game
+        prior = self._prior(observation, mask, values.actions)
+        value = values.values
+        near = value.max() - tie_margin(values.samples)
+        here = self.visits[visible_key(observation)]
+        keys = []
+        for k, action in enumerate(values.actions):
+            move = move_of(game, int(action))
+            after = visible_after(game, move)
+            seen_before = 0 if after is None else self.visits[after]
+            keys.append(self.rank_key(bool(value[k] >= near), seen_before, round(float(value[k]), 9), prior[k],
+                                      game.is_progress(move), int(action), here, int(values.first[k])))
+        best = max(range(len(keys)), key=keys.__getitem__)
+        action = int(values.actions[best])
+        if values.samples == 0:
+            return Choice(action, "no sample finished in time: the tie-break player's move")
+        won = int(values.won[best])
+        unknown = int(values.unknown[best])
+        reason = f"wins in {won} of {values.samples} sampled deals"
+        if unknown:
+            reason += f" ({unknown} more undecided)"
+        return Choice(action, reason)
+
+    @staticmethod
+    def rank_key(near: bool, seen_before: int, value: float, prior: float, progress: bool,
+                 action: int, here: int, first: int) -> tuple[Any, ...]:
+        """The order of the candidates: the greatest key is played. ``here``: times the player has
+        met the current position (3 or more: a loop the other rules did not stop; progress first)."""
+        if here >= 3:
+            return progress, near, -seen_before, first, prior, value, -action
+        return near, -seen_before, progress and here > 1, first, prior, value, progress, -action
+
+    def _endgame(self, knowledge: KlondikeKnowledge, mask: np.ndarray) -> Choice | None:
+        """Every card known: follow the solver's winning line (found once, then kept)."""
+        from agents.solver.klondike import solve_klondike
+
+        game = knowledge.game
+        here = visible_key(observe(game))
+        if not self._line or self._line_at != here:
+            result = solve_klondike(knowledge.position, draw_count=game.draw_count, time_limit=None,
+                                    max_states=ENDGAME_STATES)
+            self._line = list(result.line or ())
+        if not self._line or not mask[ACTION_INDEX[self._line[0]]]:
+            self._line = []
+            return None
+        move = self._line.pop(0)
+        self._line_at = visible_after(game, move)
+        return Choice(ACTION_INDEX[move], "every card is known: the solver's winning line")
+
+    def _prior(self, observation: np.ndarray, mask: np.ndarray, actions: np.ndarray) -> list[float]:
+        if self._ppo is not None:
+            probs = self._ppo.action_probabilities(observation, mask)
+            return [float(probs[int(a)]) for a in actions]
+        view = KlondikeView(observation)
+        return [score_klondike_action(view, int(a), self._greedy.stuck)[0] for a in actions]
+
+
+__all__ = ["DEFAULT_DECISION_STATES", "DEFAULT_MAX_SAMPLES", "DEFAULT_STATES_PER_SOLVE", "HopPlayer",
+           "MoveValues", "hop_values", "safe_step"]

@@ -1,0 +1,111 @@
+#include "klondike/hop.hpp"
+
+#include <stdexcept>
+#include <string>
+
+#include "klondike/replay.hpp"
+#include "klondike/solver.hpp"
+
+namespace solitaire::klondike {
+
+namespace {
+
+Card& slot_card(Position& p, const UnknownSlot& slot) {
+  if (slot.column < 0) return p.stock[static_cast<std::size_t>(slot.index)];
+  return p.columns[static_cast<std::size_t>(slot.column)].face_down[static_cast<std::size_t>(slot.index)];
+}
+
+// The same move: a draw is named by its kind alone (the cards it turns depend on the sample).
+bool same_move(const Action& a, const Action& b) {
+  if (a.kind != b.kind) return false;
+  if (a.kind == ActionKind::draw || a.kind == ActionKind::recycle) return true;
+  return a.src == b.src && a.dst == b.dst && a.count == b.count;
+}
+
+SampleOutcome outcome_of(Status status) {
+  if (status == Status::winnable) return SampleOutcome::won;
+  if (status == Status::not_winnable) return SampleOutcome::lost;
+  return SampleOutcome::unknown;
+}
+
+}  // namespace
+
+SampleTally hop_evaluate(const Position& base, const std::vector<UnknownSlot>& unknown,
+                         const std::vector<Action>& candidates, const HopOptions& options) {
+  const std::string error = validate(base);
+  if (!error.empty()) throw std::invalid_argument("hop: " + error);
+  if (options.draw_count < 1) throw std::invalid_argument("hop: draw_count must be at least 1");
+  if (options.states_per_solve < 1) throw std::invalid_argument("hop: states_per_solve must be at least 1");
+  std::vector<bool> used_stock(base.stock.size(), false);
+  std::vector<std::vector<bool>> used_down;
+  for (const ColumnCards& col : base.columns) used_down.emplace_back(col.face_down.size(), false);
+  for (const UnknownSlot& slot : unknown) {
+    const bool ok = slot.column < 0
+        ? slot.column == -1 && slot.index >= 0 && slot.index < static_cast<int>(base.stock.size())
+        : slot.column < static_cast<int>(base.columns.size()) && slot.index >= 0 &&
+              slot.index < static_cast<int>(base.columns[static_cast<std::size_t>(slot.column)].face_down.size());
+    if (!ok) throw std::invalid_argument("hop: an unknown slot is outside the position");
+    std::vector<bool>::reference used = slot.column < 0
+        ? used_stock[static_cast<std::size_t>(slot.index)]
+        : used_down[static_cast<std::size_t>(slot.column)][static_cast<std::size_t>(slot.index)];
+    if (used) throw std::invalid_argument("hop: an unknown slot is listed twice");
+    used = true;
+  }
+  std::vector<Action> moves = candidates;
+  for (Action& move : moves) {
+    if (move.kind == ActionKind::draw) {
+      move.count = std::min(options.draw_count, static_cast<int>(base.stock.size()));
+    }
+    ReplayGame check(base, options.draw_count);
+    const std::string why = check.apply(move);
+    if (!why.empty()) throw std::invalid_argument("hop: a candidate is not legal: " + why);
+  }
+  std::vector<Card> cards;
+  {
+    Position copy = base;
+    for (const UnknownSlot& slot : unknown) cards.push_back(slot_card(copy, slot));
+  }
+
+  SolveOptions solve_options;
+  solve_options.draw_count = options.draw_count;
+  const int n = static_cast<int>(moves.size());
+
+  auto evaluate = [&](int sample, std::vector<SampleOutcome>& out, const auto& stop) -> std::int64_t {
+    Position deal = base;
+    std::vector<Card> shuffled = cards;
+    SplitMix64 rng = sample_rng(options.seed, sample);
+    rng.shuffle(shuffled);
+    for (std::size_t i = 0; i < unknown.size(); ++i) slot_card(deal, unknown[i]) = shuffled[i];
+    SolveBudget per_solve;
+    per_solve.max_states = options.states_per_solve;
+    per_solve.cancel = options.budget.cancel;
+    std::int64_t states = 0;
+    const SolveResult root = solve(deal, solve_options, per_solve);
+    states += static_cast<std::int64_t>(root.states);
+    if (root.status == Status::not_winnable) {
+      out.assign(out.size(), SampleOutcome::lost);
+      return states;
+    }
+    for (int c = 0; c < n; ++c) {
+      const Action& move = moves[static_cast<std::size_t>(c)];
+      if (root.status == Status::winnable && !root.line.empty() && same_move(root.line.front(), move)) {
+        out[static_cast<std::size_t>(c)] = SampleOutcome::first;
+        continue;
+      }
+      if (stop()) return -1;
+      ReplayGame game(deal, options.draw_count);
+      game.apply(move);
+      if (game.won()) {
+        out[static_cast<std::size_t>(c)] = SampleOutcome::won;
+        continue;
+      }
+      const SolveResult after = solve(game.position(), solve_options, per_solve);
+      states += static_cast<std::int64_t>(after.states);
+      out[static_cast<std::size_t>(c)] = outcome_of(after.status);
+    }
+    return states;
+  };
+  return run_samples(n, options.budget, evaluate);
+}
+
+}  // namespace solitaire::klondike
