@@ -2,15 +2,21 @@
 
 Perfect-information Monte Carlo (as in Bjarnason, Fern and Tadepalli's Klondike planners): the
 player knows the pyramid, the cards it has seen and where they lie; the unseen stock cards are
-known only as a set (every card not seen). For each of ``samples`` deals consistent with what it
-knows (the unseen cards shuffled over the unseen places, one shuffle per sample, the same for
-every action), it asks the exact solver (:mod:`agents.solver`) whether each legal move leaves a
-winnable position, and plays the move that wins in most samples; ties go to the greedy
-heuristic's preference. A search that runs out of its small budget counts half.
+known only as a set (every card not seen). For each of up to ``samples`` deals consistent with
+what it knows (the unseen cards shuffled over the unseen places, one shuffle per sample, the same
+for every action), the exact solver decides whether each legal move leaves a winnable position,
+and the move that wins in most samples is played; ties go to the move that the most samples'
+winning lines start with, then to the greedy heuristic's preference. A search that runs out of
+its small budget (``max_states``) counts half, never as a loss.
 
-It never reads an unseen card's identity from the game: the shuffle replaces all of them. Its
-choices are a training signal for the ``ppo`` policy (:mod:`training.imitation`) and a benchmark
-agent; they cost about ``samples x legal moves`` small searches per move.
+The loop runs natively (``solitaire_native.pyramid_pimc``: one call a decision, the GIL
+released, samples over ``threads`` threads, the position before the move solved first and its
+answer shared by all moves) within a budget of states for the whole decision
+(``decision_states``: the same answer on every machine) and optionally of time (``time_limit``,
+the play page's hint). Pyramid cannot go round in circles: every move removes cards, draws or
+starts a new pass. It never reads an unseen card's identity from the game: the shuffle replaces
+all of them. Its choices are also a training signal for the ``ppo`` policy
+(:mod:`training.imitation`).
 """
 
 from __future__ import annotations
@@ -27,9 +33,11 @@ from envs.errors import MalformedInputError
 from envs.pyramid.actions import ACTION_MOVES
 from envs.pyramid.game import PyramidGame
 
-DEFAULT_SAMPLES = 12
+DEFAULT_SAMPLES = 24
 DEFAULT_MAX_STATES = 20_000
 """States one search may enter; past it the sample counts half for that move."""
+DEFAULT_DECISION_STATES = 400_000
+"""States one decision may spend over all its samples: fewer samples where searches are long."""
 
 
 def unseen_places(game: PyramidGame) -> list[int]:
@@ -46,72 +54,75 @@ def determinized(game: PyramidGame, order: list[int]) -> PyramidGame:
     return other
 
 
-def afterstate_values(game: PyramidGame, actions: np.ndarray, limits: Any) -> np.ndarray:
-    """For each action, 1 if the position after it is winnable, 0 if not, 0.5 if the search ran out.
-
-    ``game`` must be fully known (a determinized sample, or the true deal): the exact solver reads
-    every card of it.
-    """
-    from agents.solver import solve_pyramid
-
-    values = np.zeros(len(actions))
-    for k, action in enumerate(actions):
-        after = game.copy()
-        after.push(ACTION_MOVES[int(action)])
-        if after.is_won():
-            values[k] = 1.0
-            continue
-        values[k] = {"winnable": 1.0, "unknown": 0.5}.get(solve_pyramid(after, limits=limits).status, 0.0)
-    return values
-
-
 class PimcPlayer(Player):
     """Plays the move that wins in most sampled completions of what the player has seen."""
 
     name = "pimc"
 
     def __init__(self, variant: Variant, samples: int = DEFAULT_SAMPLES,
-                 max_states: int = DEFAULT_MAX_STATES, seed: int | None = None) -> None:
+                 max_states: int = DEFAULT_MAX_STATES, seed: int | None = None, *,
+                 decision_states: int | None = DEFAULT_DECISION_STATES, time_limit: float | None = None,
+                 threads: int = 1) -> None:
         if variant.game != "pyramid":
             raise MalformedInputError(f"the pimc player plays Pyramid, not {variant.game}")
-        if samples < 1 or max_states < 1:
-            raise MalformedInputError("samples and max_states must be positive")
-        from agents.solver import SearchLimits
-
-        self.variant, self.samples = variant, samples
-        self._limits = SearchLimits(max_states=max_states, time_limit=None)
+        if samples < 1 or max_states < 1 or threads < 1:
+            raise MalformedInputError("samples, max_states and threads must be positive")
+        self.variant, self.samples, self.max_states = variant, samples, max_states
+        self.decision_states, self.time_limit, self.threads = decision_states, time_limit, threads
         self.rng = np.random.default_rng(seed)
         self._env: gymnasium.Env | None = None
 
     def reset(self, env: gymnasium.Env) -> None:
         self._env = env
 
-    def move_values(self, game: PyramidGame, actions: np.ndarray) -> np.ndarray:
-        """For each action, the share of sampled completions in which it leaves a winnable game."""
-        order = game.stock_order()
+    def tally(self, game: PyramidGame, actions: np.ndarray, cancel: Any = None,
+              time_limit: float | None = None) -> Any:
+        """The native sample-and-solve tally of ``actions`` (one sample when nothing is unseen)."""
+        from agents.solver import _native
+        from agents.solver.pyramid import PyramidPosition
+
         hidden = unseen_places(game)
-        wins = np.zeros(len(actions))
-        for _ in range(self.samples):
-            sample = list(order)
-            cards = sorted(order[i] for i in hidden)  # the unseen set, whatever their true order
-            self.rng.shuffle(cards)
-            for i, card in zip(hidden, cards, strict=True):
-                sample[i] = card
-            wins += afterstate_values(determinized(game, sample), actions, self._limits)
-            if not hidden:  # nothing to sample: one exact answer is all there is
-                return wins
-        return wins / self.samples
+        candidates = [ACTION_MOVES[int(a)] for a in actions]
+        return _native.pyramid_pimc(
+            PyramidPosition.from_game(game).to_native(), hidden, [(m.kind, m.a, m.b) for m in candidates],
+            int(self.rng.integers(2**63)), self.max_states, self.samples if hidden else 1,
+            self.decision_states or 0, (self.time_limit if time_limit is None else time_limit) or 0.0,
+            self.threads, cancel,
+        )
+
+    def move_values(self, game: PyramidGame, actions: np.ndarray) -> np.ndarray:
+        """For each action, the share of sampled completions in which it leaves a winnable game
+        (a search out of budget counting half)."""
+        tally = self.tally(game, actions)
+        return (np.asarray(tally.won) + 0.5 * np.asarray(tally.unknown)) / max(tally.samples, 1)
 
     def choose(self, observation: np.ndarray, mask: np.ndarray, info: dict[str, Any]) -> Choice:
         if self._env is None:
             raise MalformedInputError("reset(env) first: the pimc player reads the game it plays")
+        return self.plan(self._env.unwrapped.game, observation, mask)
+
+    def plan(self, game: PyramidGame, observation: np.ndarray, mask: np.ndarray, cancel: Any = None,
+             time_limit: float | None = None) -> Choice:
+        """The move for ``game`` (whose observation and mask are given) within the budget."""
         legal = legal_actions(mask)
-        game: PyramidGame = self._env.unwrapped.game
-        values = self.move_values(game, legal)
+        if legal.size == 1:
+            return Choice(int(legal[0]), "the only legal move")
+        tally = self.tally(game, legal, cancel, time_limit)
+        won, unknown = np.asarray(tally.won), np.asarray(tally.unknown)
+        values = (won + 0.5 * unknown) / max(tally.samples, 1)
+        first = np.asarray(tally.first)
         view = PyramidView.decode(observation)
-        best = max(range(len(legal)),
-                   key=lambda k: (values[k], score_pyramid_action(view, int(legal[k]))[0], -legal[k]))
-        return Choice(int(legal[best]), f"wins in {values[best]:.0%} of {self.samples} sampled stocks")
+        best = max(range(len(legal)), key=lambda k: (values[k], first[k],
+                                                     score_pyramid_action(view, int(legal[k]))[0], -legal[k]))
+        if tally.samples == 0:
+            return Choice(int(legal[best]), "no sample finished in time: the greedy choice")
+        if not unseen_places(game):
+            return Choice(int(legal[best]), "every card is known: the solver's move" if won[best] else
+                          "every card is known and no line clears the pyramid")
+        reason = f"wins in {int(won[best])} of {tally.samples} sampled stocks"
+        if unknown[best]:
+            reason += f" ({int(unknown[best])} more undecided)"
+        return Choice(int(legal[best]), reason)
 
 
 __all__ = ["PimcPlayer", "determinized", "unseen_places"]

@@ -1,4 +1,5 @@
-"""Player names -> players: ``random``, ``greedy``, ``ppo``, ``solver`` and (Pyramid) ``pimc``.
+"""Player names -> players: ``random``, ``greedy``, ``ppo``, ``solver`` and the planners ``pimc``
+(Pyramid) and ``hop`` (Klondike).
 
 ``make_player(name, variant, **options)`` builds one; ``unavailable_reason(name, variant)`` says
 why one cannot be built here (``ppo`` without a checkpoint for the variant, ``solver`` without the
@@ -16,9 +17,10 @@ from agents.base import Player
 from agents.variants import Variant, find_variant
 from envs.errors import MalformedInputError, SolitaireError
 
-AGENT_NAMES = ("random", "greedy", "ppo", "solver", "pimc")
-"""Every player name; ``solver`` sees hidden cards (an upper bound); ``pimc`` (Pyramid only) samples
-the unseen cards and solves each sample, the teacher of the shipped Pyramid policies."""
+AGENT_NAMES = ("random", "greedy", "ppo", "solver", "pimc", "hop")
+"""Every player name; ``solver`` sees hidden cards (an upper bound); the planners ``pimc`` (Pyramid)
+and ``hop`` (Klondike) sample the unseen cards and solve each sample natively (``pimc`` is also the
+teacher of the shipped Pyramid policies)."""
 
 
 def _random(variant: Variant, seed: int | None = None) -> Player:
@@ -46,21 +48,27 @@ def _solver(variant: Variant, time_limit: float | None = None) -> Player:
     return SolverPlayer(variant, DEFAULT_TIME_LIMIT if time_limit is None else time_limit)
 
 
-def _pimc(variant: Variant, seed: int | None = None, samples: int | None = None) -> Player:
+def _pimc(variant: Variant, seed: int | None = None, samples: int | None = None, **options: Any) -> Player:
     from agents.pimc import DEFAULT_SAMPLES, PimcPlayer
 
-    return PimcPlayer(variant, samples=DEFAULT_SAMPLES if samples is None else samples, seed=seed)
+    return PimcPlayer(variant, samples=DEFAULT_SAMPLES if samples is None else samples, seed=seed, **options)
+
+
+def _hop(variant: Variant, seed: int | None = None, **options: Any) -> Player:
+    from agents.planner.hop import HopPlayer
+
+    return HopPlayer(variant, seed=seed, **options)
 
 
 _FACTORIES: dict[str, Callable[..., Player]] = {
-    "random": _random, "greedy": _greedy, "ppo": _ppo, "solver": _solver, "pimc": _pimc,
+    "random": _random, "greedy": _greedy, "ppo": _ppo, "solver": _solver, "pimc": _pimc, "hop": _hop,
 }
 
 
 def make_player(name: str, variant: Variant | str, **options: Any) -> Player:
     """The player called ``name`` for ``variant``; ``options`` go to its constructor
-    (``seed`` for random, ppo and pimc, ``checkpoint`` and ``deterministic`` for ppo, ``time_limit`` for
-    solver, ``samples`` for pimc)."""
+    (``seed`` for random, ppo and the planners, ``checkpoint`` and ``deterministic`` for ppo,
+    ``time_limit`` for solver and the planners, ``samples`` for pimc; the planners' budgets)."""
     variant = find_variant(variant) if isinstance(variant, str) else variant
     factory = _FACTORIES.get(name)
     if factory is None:
@@ -79,11 +87,13 @@ def unavailable_reason(name: str, variant: Variant | str, checkpoint: str | Path
 
             path = Path(checkpoint) if checkpoint is not None else default_checkpoint(variant)
             check_metadata(read_metadata(path), variant, source=f"checkpoint {path}")
-        elif name in ("solver", "pimc"):
+        elif name in ("solver", "pimc", "hop"):
             from agents.solver_player import solve_function
 
             if name == "pimc" and variant.game != "pyramid":
                 return "the pimc player plays Pyramid only"
+            if name == "hop" and variant.game != "klondike":
+                return "the hop player plays Klondike only"
             solve_function(variant.game)
     except SolitaireError as exc:
         return str(exc)

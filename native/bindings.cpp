@@ -16,6 +16,7 @@
 #include "klondike/position.hpp"
 #include "klondike/queries.hpp"
 #include "klondike/solver.hpp"
+#include "pyramid/pimc.hpp"
 #include "pyramid/position.hpp"
 #include "pyramid/pruning.hpp"
 #include "pyramid/queries.hpp"
@@ -171,6 +172,30 @@ NB_MODULE(solitaire_native, m) {
         return pyr::solve(own, own_limits, cancel);
       },
       "position"_a, "limits"_a, "cancel"_a.none() = nb::none());
+
+  m.def(
+      "pyramid_pimc",
+      [](const pyr::Position& position, const std::vector<int>& unknown, const std::vector<MoveTuple>& candidates,
+         std::uint64_t seed, std::uint64_t states_per_solve, int max_samples, std::uint64_t max_states,
+         double time_limit_s, int threads, const CancelToken* cancel) {
+        pyr::PimcOptions options;
+        options.seed = seed;
+        options.states_per_solve = states_per_solve;
+        options.budget = sample_budget(max_samples, max_states, time_limit_s, threads, cancel);
+        std::vector<pyr::Move> moves;
+        for (const auto& [kind, a, b] : candidates) {
+          if (kind == static_cast<int>(pyr::MoveKind::remove)) {
+            moves.push_back(pyr::Move::remove(a, b));
+          } else {
+            moves.push_back(pyr::Move{static_cast<pyr::MoveKind>(kind), -1, -1});
+          }
+        }
+        const pyr::Position own = position;
+        nb::gil_scoped_release release;
+        return pyr::pimc_evaluate(own, unknown, moves, options);
+      },
+      "position"_a, "unknown"_a, "candidates"_a, "seed"_a, "states_per_solve"_a, "max_samples"_a,
+      "max_states"_a, "time_limit_s"_a, "threads"_a, "cancel"_a.none() = nb::none());
 
   m.def(
       "pyramid_legal_moves",

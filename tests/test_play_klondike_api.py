@@ -74,7 +74,8 @@ def dead_end() -> dict[str, Any]:
     return {"columns": columns, "hidden": [len(c) - 1 for c in columns], "stock": [], "waste": []}
 
 
-server = server_fixture(lambda: KlondikeServer(sessions=SessionStore(capacity=4), hints=KlondikeHintAdvisor(),
+server = server_fixture(lambda: KlondikeServer(sessions=SessionStore(capacity=4),
+                                               hints=KlondikeHintAdvisor(planner_time=60.0),
                                                verdicts=KlondikeVerdictService(SearchLimits(time_limit=20.0))))
 
 
@@ -370,9 +371,9 @@ def test_the_hint_says_no_progress_when_moves_remain_but_lead_nowhere(client: Te
 
 def test_the_hint_names_the_agent_and_a_legal_move_from_the_visible_cards(client: TestClient) -> None:
     s = new_game(client, deal=DEAL_1)
-    h = client.post(f"/api/klondike/games/{s['session']}/hint").json()
+    h = client.post(f"/api/klondike/games/{s['session']}/hint?source=agent").json()
     hint = h["hint"]
-    assert hint["agent"] in ("ppo", "greedy")
+    assert hint["agent"] in ("ppo", "greedy") and hint["hint_source"] == "agent"
     assert (hint["agent"] == "ppo") == (hint["fallback_reason"] is None)
     game = KlondikeGame(DEAL_1)
     assert Move.parse(hint["move"]) in game.legal_moves()
@@ -394,9 +395,10 @@ def test_hints_do_not_depend_on_hidden_cards(server: KlondikeServer) -> None:
         other = list(cards)
         for i, v in zip(hidden_slots, values, strict=True):
             other[i] = v
-        a = server.hints.hint(KlondikeGame(DEAL_1))
-        b = server.hints.hint(KlondikeGame(other))
-        assert a["move"] == b["move"]
+        for source in ("planner", "agent"):
+            a = server.hints.hint(KlondikeGame(DEAL_1), source)
+            b = server.hints.hint(KlondikeGame(other), source)
+            assert a["move"] == b["move"] and a["hint_source"] == source
 
 
 def wait_verdict(client: TestClient, s: dict[str, Any]) -> dict[str, Any]:
@@ -506,7 +508,7 @@ def test_the_ppo_agent_answers_klondike_hints_from_its_checkpoint(tiny_klondike_
     advisor = KlondikeHintAdvisor(options={"checkpoint": tiny_klondike_checkpoint})
     game = KlondikeGame(DEAL_1)
     game.replay(["draw"])
-    hint = advisor.hint(game)
+    hint = advisor.hint(game, "agent")
     assert hint["agent"] == "ppo" and hint["fallback_reason"] is None
     assert game.is_legal(Move.parse(hint["move"]))
 
@@ -522,7 +524,7 @@ def test_a_ppo_hint_is_the_most_probable_move_even_from_a_sampling_checkpoint(
     game.replay(["draw"])
     obs, mask, _ = observation_of(game)
     probs = player.action_probabilities(obs, mask)  # type: ignore[attr-defined]
-    hints = {advisor.hint(game)["move"] for _ in range(20)}
+    hints = {advisor.hint(game, "agent")["move"] for _ in range(20)}
     assert hints == {str(move_of(game, int(np.argmax(probs))))}
 
 
@@ -568,7 +570,7 @@ def test_following_the_shipped_hints_goes_where_the_game_has_been_least(server: 
         game = KlondikeGame(deal)
         visits = Counter([visible_key(game)])
         for _ in range(120):
-            hint = server.hints.hint(game)
+            hint = server.hints.hint(game, "agent")
             if hint is None or hint["kind"] != "move":
                 break
             move = Move.parse(hint["move"])

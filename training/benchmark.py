@@ -55,7 +55,8 @@ class Args:
     deals: str = "1-1000"
     """Deal numbers: ranges and single numbers, comma-separated (1-1000, or 1-10,42)."""
     agents: str = "random,greedy,ppo,solver"
-    """Agents to compare, comma-separated, from random, greedy, ppo, solver and pimc (Pyramid)."""
+    """Agents to compare, comma-separated, from random, greedy, ppo, solver and the planners pimc
+    (Pyramid) and hop (Klondike)."""
     checkpoint: Path | None = None
     """Checkpoint for the ppo agent (default: the shipped one of the variant)."""
     ppo_sample: bool = False
@@ -110,6 +111,8 @@ class Summary:
     """Deals among these the solver proved winnable (``None`` without solver rows)."""
     wins_on_winnable: int | None
     mean_seconds: float
+    seconds_per_move: float
+    """All the agent's time over all its moves (searches included)."""
 
 
 # --------------------------------------------------------------------------- playing (workers)
@@ -133,7 +136,7 @@ def _player(agent: str, variant: Variant, deal_number: int, options: dict[str, A
     if key not in _PLAYERS:
         _PLAYERS[key] = make_player(agent, variant, **kwargs)  # ppo: one torch thread (PpoPlayer sets it)
     player = _PLAYERS[key]
-    if (agent == "ppo" and not player.deterministic) or agent == "pimc":  # type: ignore[attr-defined]
+    if (agent == "ppo" and not player.deterministic) or agent in ("pimc", "hop"):  # type: ignore[attr-defined]
         # per-deal samples, whatever the worker
         player.rng = np.random.default_rng([options.get("seed", 0), deal_number])  # type: ignore[attr-defined]
     return player
@@ -187,6 +190,7 @@ def summarize(rows: Sequence[Row]) -> list[Summary]:
             solver_winnable=len(winnable) if have_solver else None,
             wins_on_winnable=sum(r.won for r in winnable) if have_solver else None,
             mean_seconds=statistics.fmean(r.seconds for r in mine),
+            seconds_per_move=sum(r.seconds for r in mine) / max(1, sum(r.steps for r in mine)),
         ))
     return out
 
@@ -198,8 +202,8 @@ def format_time(seconds: float) -> str:
 def format_table(summaries: Sequence[Summary], variant: Variant) -> str:
     """A Markdown table of the summaries."""
     head = ("| agent | deals | wins | win rate (95% CI) | mean cards cleared "
-            "| wins on solver-winnable | time per deal |")
-    lines = [head, "|---|---:|---:|---|---:|---:|---:|"]
+            "| wins on solver-winnable | time per deal | time per move |")
+    lines = [head, "|---|---:|---:|---|---:|---:|---:|---:|"]
     for s in summaries:
         if s.solver_winnable is None:
             on_winnable = "n/a (no solver)"
@@ -211,7 +215,7 @@ def format_table(summaries: Sequence[Summary], variant: Variant) -> str:
         lines.append(
             f"| {s.agent} | {s.deals} | {s.wins} | {s.win_rate:.1%} ({s.ci_low:.1%}–{s.ci_high:.1%}) "
             f"| {s.mean_cleared:.2f} / {variant.max_cleared} | {on_winnable} "
-            f"| {format_time(s.mean_seconds)} |"
+            f"| {format_time(s.mean_seconds)} | {format_time(s.seconds_per_move)} |"
         )
     return "\n".join(lines)
 

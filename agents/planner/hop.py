@@ -37,6 +37,7 @@ from agents.greedy.klondike import KlondikeGreedy, KlondikeView, score_klondike_
 from agents.planner.knowledge import KlondikeKnowledge, klondike_knowledge, visible_after, visible_key
 from agents.variants import Variant
 from envs.errors import MalformedInputError
+from envs.klondike import KlondikeGame
 from envs.klondike.actions import ACTION_INDEX, move_of
 from envs.klondike.moves import COLUMN_FOUNDATION, FOUNDATION_COLUMN, Move
 from envs.klondike.observer import observe
@@ -97,14 +98,6 @@ def tie_margin(samples: int) -> float:
     return 0.5 / max(samples, 1) ** 0.5
 
 
-def decision_seed(seed: int, decision: int) -> int:
-    """The sampling seed of a game's ``decision``-th decision (SplitMix64 of the pair)."""
-    z = (seed * 0x9E3779B97F4A7C15 + decision + 1) % 2**64
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) % 2**64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) % 2**64
-    return z ^ (z >> 31)
-
-
 def safe_step(knowledge: KlondikeKnowledge) -> Move | None:
     """A column card that the solver would put up at once (safe whatever the unknown cards are)."""
     from agents.solver.klondike import klondike_forced_move
@@ -152,7 +145,8 @@ class HopPlayer(Player):
         if prior not in ("greedy", "ppo"):
             raise MalformedInputError(f"prior must be 'greedy' or 'ppo', not {prior!r}")
         self.variant = variant
-        self.seed = 0 if seed is None else seed
+        self.rng = np.random.default_rng(seed)
+        """Draws each decision's sampling seed (the benchmark seeds it per deal)."""
         self.states_per_solve, self.max_samples = states_per_solve, max_samples
         self.max_states, self.time_limit, self.threads = max_states, time_limit, threads
         self.draw_count = int(variant.env_kwargs.get("draw_count", 3))
@@ -166,12 +160,11 @@ class HopPlayer(Player):
         self.reset_memory()
 
     def reset_memory(self) -> None:
-        """Forget the game: positions seen, the endgame line, the decision counter."""
+        """Forget the game: the positions seen and the endgame line."""
         self.visits: Counter[bytes] = Counter()
         self._line: list[Move] = []
         self._line_at: bytes | None = None
         """What the player sees where ``_line[0]`` is to be played."""
-        self._decisions = 0
         self.decision_seconds: list[float] = []
         self._greedy.reset()
 
@@ -182,13 +175,28 @@ class HopPlayer(Player):
         """Count the position of ``observation`` as met (``choose`` does it for the positions it sees)."""
         self.visits[visible_key(observation)] += 1
 
+    def recall(self, game: KlondikeGame) -> None:
+        """Take in ``game``'s line of play so far, as if this player had played it: every position
+        met is remembered (a hint then never leads back to one). Only the moves and what they
+        showed are read, never a hidden card."""
+        walk = game.copy()
+        history = []
+        while walk.moves_played:
+            history.append(walk.pop())
+        self.reset_memory()
+        for move in reversed(history):
+            observation = observe(walk)
+            self.remember(observation)
+            self._greedy.look(KlondikeView(observation))
+            self._greedy.played(ACTION_INDEX[move])
+            walk.push(move)
+
     def choose(self, observation: np.ndarray, mask: np.ndarray, info: dict[str, Any]) -> Choice:
         start = time.perf_counter()
         self.remember(observation)
         self._greedy.look(KlondikeView(observation))
         choice = self.plan(observation, mask)
         self._greedy.played(choice.action)
-        self._decisions += 1
         self.decision_seconds.append(time.perf_counter() - start)
         return choice
 
@@ -212,7 +220,7 @@ class HopPlayer(Player):
         if legal.size == 1:
             return Choice(int(legal[0]), "the only useful move")
         values = hop_values(
-            knowledge, legal, seed=decision_seed(self.seed, self._decisions),
+            knowledge, legal, seed=int(self.rng.integers(2**63)),
             states_per_solve=self.states_per_solve, max_samples=self.max_samples,
             max_states=self.max_states, time_limit=self.time_limit if time_limit is None else time_limit,
             threads=self.threads, cancel=cancel,

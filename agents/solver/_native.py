@@ -30,6 +30,7 @@ try:
         klondike_validate,
         pyramid_forced_moves,
         pyramid_legal_moves,
+        pyramid_pimc,
         pyramid_prune_rule,
         pyramid_solve,
     )
@@ -62,6 +63,7 @@ __all__ = [
     "klondike_validate",
     "pyramid_forced_moves",
     "pyramid_legal_moves",
+    "pyramid_pimc",
     "pyramid_prune_rule",
     "pyramid_solve",
 ]

@@ -178,6 +178,13 @@ def klondike_hop(
     """Hindsight-optimisation tallies of the candidates over samples of the unknown places
     (``(column, index)`` of a face-down card, ``(-1, index)`` of a stock card); releases the GIL."""
 
+def pyramid_pimc(
+    position: PyramidPosition, unknown: list[int], candidates: list[MoveTuple], seed: int, states_per_solve: int,
+    max_samples: int, max_states: int, time_limit_s: float, threads: int, cancel: CancelToken | None = None,
+) -> SampleTally:
+    """Sample-and-solve tallies of the candidate moves over samples of the unseen stock places
+    (indices into the draw order); releases the GIL."""
+
 def klondike_forced_move(position: KlondikePosition, draw_count: int) -> list[ActionTuple]:
     """The step the search plays at once (atomic actions), or an empty list."""
 

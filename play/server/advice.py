@@ -1,9 +1,12 @@
-"""Hints from the trained agent and verdicts from the exact solver, for a play session.
+"""Hints from a planner or the trained agent and verdicts from the exact solver, for a play session.
 
-**Hints** come from the ``ppo`` player of :mod:`agents.registry` for the game's variant, fed the
-environment's observation of the current game (:func:`envs.pyramid.observation.observe`), which
-holds only what the player has seen: an unseen stock card cannot influence a hint. When no
-checkpoint loads, the ``greedy`` player answers and the hint says so.
+**Hints** come by default from the ``pimc`` planner (:mod:`agents.pimc`: samples of the unseen
+stock cards, each solved exactly, for up to :data:`PLANNER_TIME` seconds); if no sample finishes
+in time, or when the player asks for it (``source="agent"``), from the ``ppo`` player of
+:mod:`agents.registry` for the game's variant, fed the environment's observation of the current
+game (:func:`envs.pyramid.observation.observe`), which holds only what the player has seen: an
+unseen stock card cannot influence a hint. When no checkpoint loads, the ``greedy`` player
+answers and the hint says so.
 
 **Verdicts** run :func:`agents.solver.play_verdict` (the seeds' wording rules: in variant 000
 nothing is said while a stock card is unseen) in a worker thread; the native search releases
@@ -14,6 +17,7 @@ changes, the running search is cancelled and its result discarded.
 from __future__ import annotations
 
 import threading
+import zlib
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
@@ -21,7 +25,8 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import Player
+from agents.base import Choice, Player
+from agents.pimc import PimcPlayer
 from agents.registry import make_player
 from agents.solver import NOT_WINNABLE, UNSEEN_STOCK, WINNABLE, CancelToken, SearchLimits, play_verdict
 from agents.solver.verdict import PlayVerdict
@@ -31,6 +36,12 @@ from envs.pyramid.actions import NUM_ACTIONS, action_to_move, fill_action_mask
 from envs.pyramid.observation import observe
 from play.server.wording import describe_move
 
+PLANNER, AGENT = "planner", "agent"
+"""Who gives a hint: the planner (``pimc``, ``hop``), or the trained agent (``ppo``, else ``greedy``)."""
+PLANNER_TIME = 0.8
+"""Seconds a planner may think for one hint; it then answers with the samples it has."""
+PLANNER_STATES = 1_000_000
+PLANNER_THREADS = 2
 PREFERRED_AGENT = "ppo"
 FALLBACK_AGENT = "greedy"
 HINT_OPTIONS: dict[str, dict[str, Any]] = {"ppo": {"deterministic": True}}
@@ -54,11 +65,14 @@ def observation_of(game: PyramidGame) -> tuple[np.ndarray, np.ndarray, dict[str,
 
 
 class HintAdvisor:
-    """One player per variant, built on first use: ``ppo`` when its checkpoint loads, else ``greedy``."""
+    """Hints from the ``pimc`` planner (default), or from the trained agent: one player per
+    variant, built on first use, ``ppo`` when its checkpoint loads, else ``greedy``."""
 
     def __init__(self, preferred: str = PREFERRED_AGENT,
-                 options: dict[str, dict[str, Any]] | None = None) -> None:
+                 options: dict[str, dict[str, Any]] | None = None, planner_time: float = PLANNER_TIME,
+                 planner_threads: int = PLANNER_THREADS) -> None:
         self.preferred = preferred
+        self.planner_time, self.planner_threads = planner_time, planner_threads
         self.options = options or {}
         """Constructor options per variant key (e.g. a checkpoint path for ``pyramid-000``)."""
         self._players: dict[str, tuple[Player, str | None]] = {}
@@ -73,21 +87,37 @@ class HintAdvisor:
                     self.preferred, variant, self.options.get(variant.key, {}))
             return self._players[variant.key]
 
-    def hint(self, game: PyramidGame) -> dict[str, Any] | None:
-        """The agent's move for ``game`` from what the player can see, or ``None`` when none is legal."""
+    def planner_choice(self, game: PyramidGame, obs: np.ndarray, mask: np.ndarray) -> Choice | None:
+        """The ``pimc`` planner's move within the time budget, or ``None`` if no sample finished."""
+        planner = PimcPlayer(find_variant("pyramid", game.variant), seed=zlib.crc32(obs.tobytes()),
+                             time_limit=self.planner_time, decision_states=PLANNER_STATES,
+                             threads=self.planner_threads)
+        choice = planner.plan(game, obs, mask)
+        return None if choice.reason.startswith("no sample finished") else choice
+
+    def hint(self, game: PyramidGame, source: str = PLANNER) -> dict[str, Any] | None:
+        """The move of ``source`` (``planner`` or ``agent``) for ``game`` from what the player can
+        see, or ``None`` when none is legal."""
         obs, mask, info = observation_of(game)
         if not mask.any():
             return None
-        player, fallback_reason = self.player(game.variant)
-        choice = player.choose(obs, mask, info)
+        choice = self.planner_choice(game, obs, mask) if source == PLANNER else None
+        if choice is not None:
+            agent, hint_source, fallback_reason = "pimc", PLANNER, None
+        else:
+            player, fallback_reason = self.player(game.variant)
+            choice = player.choose(obs, mask, info)
+            agent, hint_source = player.name, AGENT
+            if source == PLANNER:
+                fallback_reason = "the planner found nothing within its time; the trained agent answers"
         move = action_to_move(choice.action) if mask[choice.action] else DRAW_MOVE
         en, ja = describe_move(game, move)
         en, ja = f"{en[0].upper()}{en[1:]}.", f"{ja}のがおすすめです"
         return {
             "move": str(move), "places": list(move.places()),
             "kind": ["remove", "draw", "recycle"][move.kind],
-            "agent": player.name, "fallback_reason": fallback_reason, "reason": choice.reason,
-            "en": en, "ja": ja,
+            "agent": agent, "hint_source": hint_source, "fallback_reason": fallback_reason,
+            "reason": choice.reason, "en": en, "ja": ja,
         }
 
 

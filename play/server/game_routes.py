@@ -6,7 +6,8 @@ body becomes a session and how an action is carried out, and :func:`game_router`
 
 * ``POST {prefix}`` (201): a new session, stored (evicted sessions lose their verdict jobs);
 * ``GET {prefix}/{id}``: the state; ``POST {prefix}/{id}/actions``: one intent;
-* ``POST {prefix}/{id}/hint``: the hint player's advice, kept only if the position did not change;
+* ``POST {prefix}/{id}/hint?source=planner|agent``: advice from the planner (default: it searches
+  for up to about a second) or from the trained agent, kept only if the position did not change;
 * ``POST {prefix}/{id}/verdict`` (202) starts a verdict, ``GET {prefix}/{id}/verdict?wait=`` reads it.
 
 An unknown session ID raises :class:`UnknownGame`: 404 ``UNKNOWN_GAME`` (:func:`unknown_game`).
@@ -18,7 +19,7 @@ An unknown session ID raises :class:`UnknownGame`: 404 ``UNKNOWN_GAME`` (:func:`
 import secrets
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, Literal, TypeVar
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import FileResponse, JSONResponse
@@ -114,12 +115,13 @@ class GameServer:
                 self.verdicts.discard(session_id)
             return self.state(session)
 
-    def hint(self, session_id: str) -> dict[str, Any]:
-        """Ask the hint player outside the lock; keep its advice only if the position is unchanged."""
+    def hint(self, session_id: str, source: str = "planner") -> dict[str, Any]:
+        """Ask the hint giver (``planner`` or ``agent``) outside the lock; keep its advice only if
+        the position is unchanged."""
         session = self.session(session_id)
         with session.lock:
             game = session.game.copy()
-        advice = self.hints.hint(game)
+        advice = self.hints.hint(game, source)
         with session.lock:
             if advice is not None and game.key() == session.game.key():
                 session.hint = advice
@@ -164,8 +166,9 @@ def game_router(prefix: str, server_of: Callable[[Request], GameServer], new_gam
         return server_of(request).act(session_id, lambda session: apply_action(session, action))
 
     @router.post(prefix + "/{session_id}/hint")
-    def hint(request: Request, session_id: str) -> dict[str, Any]:
-        return server_of(request).hint(session_id)
+    def hint(request: Request, session_id: str,
+             source: Literal["planner", "agent"] = Query("planner")) -> dict[str, Any]:
+        return server_of(request).hint(session_id, source)
 
     @router.post(prefix + "/{session_id}/verdict", status_code=202)
     def start_verdict(request: Request, session_id: str) -> dict[str, Any]:

@@ -1,10 +1,13 @@
-"""Klondike hints from the trained agent and verdicts from the exact solver, for a play session.
+"""Klondike hints from the planner or the trained agent and verdicts from the exact solver.
 
-**Hints** come from the ``ppo`` player for ``klondike-draw3`` (fallback ``greedy``, and the hint
-says which answered), fed the environment's observation (:func:`envs.klondike.observer.observe`):
-face-down and unseen stock cards are absent from it, so they cannot influence a hint. When moves
-remain but none can make progress (the engine's exact check), the hint is the seed's notice
-instead of a move.
+**Hints** come by default from the ``hop`` planner (:mod:`agents.planner.hop`: samples of the
+face-down and unseen stock cards, each solved exactly, for up to :data:`play.server.advice.PLANNER_TIME` seconds,
+never leading back to a position met in the game); if no sample finishes in time, or when the
+player asks for it (``source="agent"``), from the ``ppo`` player for ``klondike-draw3``
+(fallback ``greedy``, and the hint says which answered). Both are fed the environment's
+observation (:func:`envs.klondike.observer.observe`): face-down and unseen stock cards are absent
+from it, so they cannot influence a hint. When moves remain but none can make progress (the
+engine's exact check), the hint is the seed's notice instead of a move.
 
 A ``ppo`` hint is the policy's most probable move among those leading to the position met least
 often in the game's line of play (:func:`fresh_action`), so that a player who follows the hints
@@ -25,6 +28,7 @@ discarded when the position changes.
 from __future__ import annotations
 
 import threading
+import zlib
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any
@@ -32,6 +36,7 @@ from typing import Any
 import numpy as np
 
 from agents.base import Choice, Player
+from agents.planner.hop import HopPlayer
 from agents.ppo import PpoPlayer
 from agents.registry import make_player
 from agents.solver import SearchLimits
@@ -43,7 +48,17 @@ from envs.klondike.actions import ACTION_INDEX, NUM_ACTIONS, move_of
 from envs.klondike.messages import Notice
 from envs.klondike.moves import DRAW, RECYCLE
 from envs.klondike.observer import VIEWS, observe
-from play.server.advice import FALLBACK_AGENT, PREFERRED_AGENT, VerdictService, build_hint_player
+from play.server.advice import (
+    AGENT,
+    FALLBACK_AGENT,
+    PLANNER,
+    PLANNER_STATES,
+    PLANNER_THREADS,
+    PLANNER_TIME,
+    PREFERRED_AGENT,
+    VerdictService,
+    build_hint_player,
+)
 from play.server.klondike_session import move_source, move_target
 
 VARIANT = "klondike-draw3"
@@ -95,11 +110,14 @@ def no_progress_hint() -> dict[str, Any]:
 
 
 class KlondikeHintAdvisor:
-    """The hint player, built on first use: ``ppo`` when its checkpoint loads, else ``greedy``."""
+    """Hints from the ``hop`` planner (default) or from the trained agent: ``ppo`` when its
+    checkpoint loads, else ``greedy``, built on first use."""
 
-    def __init__(self, preferred: str = PREFERRED_AGENT, options: dict[str, Any] | None = None) -> None:
+    def __init__(self, preferred: str = PREFERRED_AGENT, options: dict[str, Any] | None = None,
+                 planner_time: float = PLANNER_TIME, planner_threads: int = PLANNER_THREADS) -> None:
         self.preferred = preferred
         self.options = options or {}
+        self.planner_time, self.planner_threads = planner_time, planner_threads
         self._player: tuple[Player, str | None] | None = None
         self._lock = threading.Lock()
 
@@ -110,14 +128,31 @@ class KlondikeHintAdvisor:
                 self._player = build_hint_player(self.preferred, find_variant(VARIANT), self.options)
             return self._player
 
-    def hint(self, game: KlondikeGame) -> dict[str, Any] | None:
-        """The agent's move from what the player sees; the no-progress notice; ``None`` if no move."""
+    def planner_choice(self, game: KlondikeGame, obs: np.ndarray, mask: np.ndarray) -> Choice | None:
+        """The planner's move within the time budget, or ``None`` when no sample finished in time."""
+        planner = HopPlayer(find_variant(VARIANT), seed=zlib.crc32(obs.tobytes()), time_limit=self.planner_time,
+                            max_states=PLANNER_STATES, threads=self.planner_threads)
+        planner.recall(game)
+        planner.remember(obs)
+        choice = planner.plan(obs, mask)
+        return None if choice.reason.startswith("no sample finished") else choice
+
+    def hint(self, game: KlondikeGame, source: str = PLANNER) -> dict[str, Any] | None:
+        """The move of ``source`` (``planner`` or ``agent``) from what the player sees; the
+        no-progress notice; ``None`` if no move."""
         outcome = game.outcome()
         if outcome in (WIN, DEAD_END):
             return None
         if outcome == NO_PROGRESS:
             return no_progress_hint()
         obs, mask, info = observation_of(game)
+        if source == PLANNER:
+            choice = self.planner_choice(game, obs, mask)
+            if choice is not None:
+                return self.move_hint(game, choice, "hop", PLANNER, None)
+            late = "the planner found nothing within its time; the trained agent answers"
+        else:
+            late = None
         player, reason = self.player()
         if player.name == FALLBACK_AGENT:  # greedy remembers passes: a fresh one per hint
             player = make_player(FALLBACK_AGENT, find_variant(VARIANT))
@@ -131,18 +166,25 @@ class KlondikeHintAdvisor:
                 choice = Choice(action, why)
             else:
                 choice = player.choose(obs, mask, info)
-        action = choice.action if mask[choice.action] else int(np.flatnonzero(mask)[0])
-        move = move_of(game, action)
-        source, target = move_source(move), move_target(move, game)
+        if not mask[choice.action]:
+            choice = Choice(int(np.flatnonzero(mask)[0]), choice.reason)
+        return self.move_hint(game, choice, player.name, AGENT, late or reason)
+
+    @staticmethod
+    def move_hint(game: KlondikeGame, choice: Choice, agent: str, source: str,
+                  fallback_reason: str | None) -> dict[str, Any]:
+        """The hint of ``choice`` (a legal action) as the page shows it."""
+        move = move_of(game, choice.action)
+        source_place, target = move_source(move), move_target(move, game)
         if move.kind == DRAW:
             en, ja = "Draw from the stock.", "山札をめくりましょう"
         elif move.kind == RECYCLE:
             en, ja = "Turn the waste over into a new stock.", "めくり札を組み直しましょう"
         else:
-            en, ja = f"Move {source} to {target} ({move}).", f"{source} を {target} へ"
-        return {"kind": "move", "move": str(move), "source": source, "target": target,
-                "agent": player.name, "fallback_reason": reason, "reason": choice.reason,
-                "progress": game.is_progress(move), "en": en, "ja": ja}
+            en, ja = f"Move {source_place} to {target} ({move}).", f"{source_place} を {target} へ"
+        return {"kind": "move", "move": str(move), "source": source_place, "target": target,
+                "agent": agent, "hint_source": source, "fallback_reason": fallback_reason,
+                "reason": choice.reason, "progress": game.is_progress(move), "en": en, "ja": ja}
 
 
 VERDICT_TEXT = {
