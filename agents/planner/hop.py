@@ -48,6 +48,8 @@ DEFAULT_DECISION_STATES = 200_000
 """States one decision may spend over all its samples (the benchmark's budget)."""
 DEFAULT_MAX_SAMPLES = 32
 ENDGAME_STATES = 500_000
+LOOP_VISITS = 4
+"""A position met this often means play goes round in circles (``looping``): a hint then says so."""
 """Budget of the one exact solve once every card is known."""
 
 
@@ -164,6 +166,8 @@ class HopPlayer(Player):
         self.visits: Counter[bytes] = Counter()
         self._line: list[Move] = []
         self._line_at: bytes | None = None
+        self.looping = False
+        """Whether the last position planned for had been met :data:`LOOP_VISITS` times."""
         """What the player sees where ``_line[0]`` is to be played."""
         self.decision_seconds: list[float] = []
         self._greedy.reset()
@@ -205,6 +209,7 @@ class HopPlayer(Player):
              time_limit: float | None = None) -> Choice:
         """The move for the position of ``observation`` (without counting it as met)."""
         legal = legal_actions(mask)
+        self.looping = self.visits[visible_key(observation)] >= LOOP_VISITS
         knowledge = klondike_knowledge(observation, self.draw_count)
         game = knowledge.game
         if legal.size == 1:

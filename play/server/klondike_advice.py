@@ -104,6 +104,22 @@ def fresh_action(game: KlondikeGame, legal: np.ndarray, probs: np.ndarray) -> in
     return min((int(a) for a in legal), key=key)
 
 
+LOOPING = Choice(-1, "looping")
+"""What the planner answers when play keeps coming back to the same position."""
+
+
+def looping_hint() -> dict[str, Any]:
+    """The planner's word when every way on leads back where the game has been, again and again."""
+    return {"kind": "looping", "en": LOOPING_TEXT[0], "ja": LOOPING_TEXT[1], "agent": "hop",
+            "hint_source": PLANNER, "fallback_reason": None, "move": None, "source": None, "target": None}
+
+
+LOOPING_TEXT = ("You have been in this position several times already: the planner sees no way forward "
+                "that does not lead back here. Undo and try another line, or start a new deal.",
+                "この局面はもう何度も出ています。ここから先に進む手が見つかりません。戻って別の手を試すか、"
+                "新しいゲームを始めてください")
+
+
 def no_progress_hint() -> dict[str, Any]:
     return {"kind": "no_progress", "en": Notice.NO_PROGRESS.en, "ja": Notice.NO_PROGRESS.ja,
             "agent": None, "fallback_reason": None, "move": None, "source": None, "target": None}
@@ -114,10 +130,12 @@ class KlondikeHintAdvisor:
     checkpoint loads, else ``greedy``, built on first use."""
 
     def __init__(self, preferred: str = PREFERRED_AGENT, options: dict[str, Any] | None = None,
-                 planner_time: float = PLANNER_TIME, planner_threads: int = PLANNER_THREADS) -> None:
+                 planner_time: float = PLANNER_TIME, planner_threads: int = PLANNER_THREADS,
+                 planner_states: int = PLANNER_STATES) -> None:
         self.preferred = preferred
         self.options = options or {}
         self.planner_time, self.planner_threads = planner_time, planner_threads
+        self.planner_states = planner_states
         self._player: tuple[Player, str | None] | None = None
         self._lock = threading.Lock()
 
@@ -129,12 +147,15 @@ class KlondikeHintAdvisor:
             return self._player
 
     def planner_choice(self, game: KlondikeGame, obs: np.ndarray, mask: np.ndarray) -> Choice | None:
-        """The planner's move within the time budget, or ``None`` when no sample finished in time."""
+        """The planner's move within the time budget, ``None`` when no sample finished in time, or
+        :data:`LOOPING` when play keeps coming back to this position."""
         planner = HopPlayer(find_variant(VARIANT), seed=zlib.crc32(obs.tobytes()), time_limit=self.planner_time,
-                            max_states=PLANNER_STATES, threads=self.planner_threads)
+                            max_states=self.planner_states, threads=self.planner_threads)
         planner.recall(game)
         planner.remember(obs)
         choice = planner.plan(obs, mask)
+        if planner.looping:
+            return LOOPING
         return None if choice.reason.startswith("no sample finished") else choice
 
     def hint(self, game: KlondikeGame, source: str = PLANNER) -> dict[str, Any] | None:
@@ -148,6 +169,8 @@ class KlondikeHintAdvisor:
         obs, mask, info = observation_of(game)
         if source == PLANNER:
             choice = self.planner_choice(game, obs, mask)
+            if choice is LOOPING:
+                return looping_hint()
             if choice is not None:
                 return self.move_hint(game, choice, "hop", PLANNER, None)
             late = "the planner found nothing within its time; the trained agent answers"

@@ -1,0 +1,200 @@
+"""The planners: ``hop`` (Klondike) and ``pimc`` (Pyramid) and their native sample-and-solve loops."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from agents.base import legal_mask, play_episode
+from agents.planner.hop import HopPlayer, hop_values
+from agents.planner.knowledge import klondike_knowledge, visible_key
+from agents.registry import make_player, unavailable_reason
+from agents.solver import _native, solve_klondike
+from agents.solver.klondike import KlondikePosition
+from agents.variants import find_variant
+from envs.errors import MalformedInputError
+from envs.klondike import KlondikeGame, Move
+from envs.klondike.actions import ACTION_INDEX, move_of
+from envs.klondike.observer import observe
+from play.server.klondike_advice import KlondikeHintAdvisor
+
+KLONDIKE = find_variant("klondike")
+SMALL = {"max_states": 60_000, "states_per_solve": 4_000, "max_samples": 8}
+
+
+def random_positions(deals: range, steps: int, seed: int) -> list[KlondikeGame]:
+    """Positions ``0..steps`` random moves into each deal."""
+    rng = random.Random(seed)
+    out = []
+    for number in deals:
+        game = KlondikeGame(f"klondike-random-v1-{number}")
+        for _ in range(rng.randrange(steps + 1)):
+            if game.outcome() is not None:
+                break
+            game.push(rng.choice(game.legal_moves()))
+        if game.outcome() is None:
+            out.append(game)
+    return out
+
+
+def with_hidden_cards_moved(game: KlondikeGame, seed: int) -> KlondikeGame:
+    """The same position as the player sees it, the face-down and unseen stock cards shuffled."""
+    other = game.copy()
+    places = [(c, i) for c in range(7) for i in range(game.hidden[c])]
+    places += [(-1, i) for i, card in enumerate(game.stock) if not (game.seen >> card) & 1]
+    cards = [game.stock[i] if c < 0 else game.columns[c][i] for c, i in places]
+    random.Random(seed).shuffle(cards)
+    for (c, i), card in zip(places, cards, strict=True):
+        if c < 0:
+            other.stock[i] = card
+        else:
+            other.columns[c][i] = card
+    assert (observe(other) == observe(game)).all()
+    return other
+
+
+def legal_of(game: KlondikeGame) -> np.ndarray:
+    return np.asarray(sorted({ACTION_INDEX[m] for m in game.legal_moves()}))
+
+
+# ------------------------------------------------------------------------------ knowledge
+def test_the_known_position_holds_the_seen_cards_where_they_are_and_the_rest_as_unknowns() -> None:
+    for game in random_positions(range(1, 13), 60, seed=1):
+        knowledge = klondike_knowledge(observe(game))
+        true = KlondikePosition.from_game(game)
+        assert knowledge.position.face_up == true.face_up and knowledge.position.waste == true.waste
+        assert knowledge.position.foundations == true.foundations
+        unknown_true = sorted(true.stock[i] if c < 0 else true.face_down[c][i] for c, i in knowledge.unknown)
+        unknown_here = [knowledge.position.stock[i] if c < 0 else knowledge.position.face_down[c][i]
+                        for c, i in knowledge.unknown]
+        assert unknown_here == sorted(unknown_here) == unknown_true  # the set, in card order: no places
+        seen_stock = [i for i, card in enumerate(true.stock) if (game.seen >> card) & 1]
+        assert all(knowledge.position.stock[i] == true.stock[i] for i in seen_stock)
+        assert len(knowledge.unknown) == game.face_down_count() + len(game.unseen_stock())
+
+
+def test_columns_without_face_down_cards_are_interchangeable_in_the_visible_key() -> None:
+    rest = [["AH"], ["2H"], ["3H"], ["4H"]]  # clubs and diamonds are up; the other cards in the stock
+    kings = KlondikeGame.from_position([["KS", "QH"], [], ["KH"], *rest], [0] * 7, stock=None,
+                                       foundations=(13, 13, 0, 0))
+    moved = KlondikeGame.from_position([[], ["KS", "QH"], ["KH"], *rest], [0] * 7, stock=None,
+                                       foundations=(13, 13, 0, 0))
+    assert visible_key(observe(kings)) == visible_key(observe(moved))
+    assert (observe(kings) != observe(moved)).any()
+
+
+# ------------------------------------------------------------------------------ the native loop
+def test_with_nothing_unknown_the_values_are_the_solvers_verdicts_after_each_move() -> None:
+    """A differential check of the native loop (its replayer, its shared root solve) against the
+    Python engine and one solve per afterstate."""
+    checked = 0
+    budget = 20_000
+    for game in random_positions(range(20, 32), 40, seed=2):
+        game.seen = (1 << 52) - 1
+        known = KlondikeGame.from_position(game.columns, game.hidden, game.stock, game.waste,
+                                           game.foundations, seen=range(52))
+        knowledge = klondike_knowledge(observe(known))
+        knowledge = type(knowledge)(KlondikePosition.from_game(game), (), knowledge.game)
+        legal = legal_of(game)
+        values = hop_values(knowledge, legal, max_samples=1, max_states=None, states_per_solve=budget)
+        for action, value in zip(legal, values.values, strict=True):
+            after = game.copy()
+            after.push(move_of(after, int(action)))
+            status = "winnable" if after.is_won() else solve_klondike(after, time_limit=None,
+                                                                      max_states=budget).status
+            # an afterstate on the line found from the position before is known won without a search
+            assert value == {"winnable": 1.0, "not_winnable": 0.0}[status] if status != "unknown" else value >= 0.5
+        checked += 1
+    assert checked >= 8
+
+
+def test_the_tally_is_reproducible_and_does_not_depend_on_the_threads() -> None:
+    game = random_positions(range(7, 8), 0, seed=0)[0]
+    knowledge = klondike_knowledge(observe(game))
+    legal = legal_of(game)
+    runs = [hop_values(knowledge, legal, seed=11, threads=t, max_states=80_000) for t in (1, 2, 1)]
+    for run in runs[1:]:
+        assert run.samples == runs[0].samples and run.states == runs[0].states
+        assert (run.won == runs[0].won).all() and (run.first == runs[0].first).all()
+    other = hop_values(knowledge, legal, seed=12, max_states=80_000)
+    assert other.samples >= 1
+
+
+def test_budgets_and_cancellation_are_respected() -> None:
+    game = KlondikeGame("klondike-random-v1-3")
+    knowledge = klondike_knowledge(observe(game))
+    legal = legal_of(game)
+    capped = hop_values(knowledge, legal, max_samples=5, max_states=None)
+    assert capped.samples == 5 and capped.stop_reason is None
+    budget = 30_000
+    by_states = hop_values(knowledge, legal, max_samples=64, max_states=budget)
+    assert by_states.stop_reason == "states" and by_states.states >= budget
+    fewer = hop_values(knowledge, legal, max_samples=by_states.samples - 1, max_states=None)
+    assert fewer.states < budget, "the samples kept are the shortest prefix that spends the budget"
+    token = _native.CancelToken()
+    token.cancel()
+    cancelled = hop_values(knowledge, legal, max_states=None, cancel=token)
+    assert cancelled.samples == 0 and cancelled.stop_reason == "cancelled"
+    timed = hop_values(knowledge, legal, max_samples=10**6, max_states=None, time_limit=0.05)
+    assert timed.stop_reason == "time" and timed.samples < 10**6
+
+
+def test_bad_requests_are_refused_with_a_clear_error() -> None:
+    game = KlondikeGame("klondike-random-v1-3")
+    knowledge = klondike_knowledge(observe(game))
+    position = knowledge.position.to_native()
+    with pytest.raises(ValueError, match="not legal"):
+        _native.klondike_hop(position, list(knowledge.unknown), [(2, -1, -1, 1, -1)], 3, 0, 100, 1, 0, 0.0, 1)
+    with pytest.raises(ValueError, match="outside"):
+        _native.klondike_hop(position, [(0, 5)], [(0, -1, -1, 3, -1)], 3, 0, 100, 1, 0, 0.0, 1)
+    with pytest.raises(ValueError, match="twice"):
+        _native.klondike_hop(position, [(-1, 0), (-1, 0)], [(0, -1, -1, 3, -1)], 3, 0, 100, 1, 0, 0.0, 1)
+    with pytest.raises(ValueError, match="max_samples"):
+        _native.klondike_hop(position, [], [(0, -1, -1, 3, -1)], 3, 0, 100, 0, 0, 0.0, 1)
+    with pytest.raises(MalformedInputError, match="plays Klondike"):
+        HopPlayer(find_variant("pyramid"))
+    with pytest.raises(MalformedInputError, match="budget"):
+        HopPlayer(KLONDIKE, max_states=None, time_limit=None)
+    assert unavailable_reason("hop", "pyramid-000") == "the hop player plays Klondike only"
+    assert unavailable_reason("hop", "klondike") is None
+
+
+# ------------------------------------------------------------------------------ the hop player
+def test_the_choice_does_not_depend_on_the_hidden_cards() -> None:
+    for k, game in enumerate(random_positions(range(30, 36), 50, seed=3)):
+        other = with_hidden_cards_moved(game, seed=k)
+        choices = []
+        for g in (game, other):
+            player = HopPlayer(KLONDIKE, seed=5, **SMALL)
+            player.recall(g)
+            obs = observe(g)
+            mask = np.zeros(590, bool)
+            mask[legal_of(g)] = True
+            choices.append(player.choose(obs, mask, {}).action)
+        assert choices[0] == choices[1]
+
+
+def test_it_plays_whole_games_with_legal_moves_and_reproducibly() -> None:
+    env = KLONDIKE.make_env()
+    rows = []
+    for _ in range(2):
+        player = make_player("hop", KLONDIKE, seed=3, **SMALL)  # play_episode fails on an illegal move
+        rows.append([play_episode(env, player, KLONDIKE.deal_id(n), KLONDIKE.cards_cleared) for n in (4, 5, 7)])
+    assert [(r.outcome, r.steps, r.cards_cleared) for r in rows[0]] == [
+        (r.outcome, r.steps, r.cards_cleared) for r in rows[1]]
+    assert all(r.outcome in ("win", "no_progress", "dead_end", "truncated") for r in rows[0])
+
+
+def test_following_the_planners_hints_from_the_deal_ends_within_a_bounded_number_of_moves() -> None:
+    advisor = KlondikeHintAdvisor(planner_time=30.0, planner_states=40_000)
+    for number in (2, 5, 11):
+        game = KlondikeGame(f"klondike-random-v1-{number}")
+        for _ in range(400):
+            hint = advisor.hint(game)
+            if hint is None or hint["kind"] != "move":
+                break
+            assert hint["hint_source"] == "planner" and hint["agent"] == "hop" and hint["reason"]
+            game.push(Move.parse(hint["move"]))
+        assert game.outcome() is not None or hint is None or hint["kind"] in ("no_progress", "looping")
