@@ -121,7 +121,7 @@ def verdict_json(verdict: PlayVerdict, game: PyramidGame) -> dict[str, Any]:
         first = verdict.line[0]
         step_en, step_ja = describe_move(game, first)
         out.update(first_step=str(first), first_step_places=list(first.places()),
-                   first_step_en=f"Path to clear, first step: {step_en} ({first}).",
+                   first_step_en=f"Path to clear, first step: {step_en}.",
                    first_step_ja=f"全消しの道：最初の一手は{step_ja}",
                    line_length=len(verdict.line))
     if verdict.result is not None:

@@ -41,10 +41,10 @@ from agents.variants import find_variant
 from envs.klondike import DEAD_END, NO_PROGRESS, WIN, KlondikeGame
 from envs.klondike.actions import ACTION_INDEX, NUM_ACTIONS, move_of
 from envs.klondike.messages import Notice
-from envs.klondike.moves import DRAW, RECYCLE
 from envs.klondike.observer import VIEWS, observe
 from play.server.advice import FALLBACK_AGENT, PREFERRED_AGENT, VerdictService, build_hint_player
 from play.server.klondike_session import move_source, move_target
+from play.server.klondike_wording import describe_klondike_move
 
 VARIANT = "klondike-draw3"
 
@@ -134,12 +134,7 @@ class KlondikeHintAdvisor:
         action = choice.action if mask[choice.action] else int(np.flatnonzero(mask)[0])
         move = move_of(game, action)
         source, target = move_source(move), move_target(move, game)
-        if move.kind == DRAW:
-            en, ja = "Draw from the stock.", "山札をめくりましょう"
-        elif move.kind == RECYCLE:
-            en, ja = "Turn the waste over into a new stock.", "めくり札を組み直しましょう"
-        else:
-            en, ja = f"Move {source} to {target} ({move}).", f"{source} を {target} へ"
+        en, ja = describe_klondike_move(game, move)
         return {"kind": "move", "move": str(move), "source": source, "target": target,
                 "agent": player.name, "fallback_reason": reason, "reason": choice.reason,
                 "progress": game.is_progress(move), "en": en, "ja": ja}
