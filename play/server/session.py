@@ -230,6 +230,7 @@ class PlaySession(GameSession[PyramidGame, int]):
     # ------------------------------------------------------------ helpers
     def _select(self, place: int) -> None:
         self.selected = place
+        self.hint = None  # a hint for another card would be stale
         card = self.game.card_at(place)
         need = 13 - rank(card)
         word = RANK_WORDS[need]

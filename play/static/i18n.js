@@ -53,6 +53,8 @@ const TEXT = {
     recordsHead: ["variant", "type", "deal", "time", "operations", "hints"],
     recordsCaption: "The latest cleared deals, newest first",
     recordsNoStorage: "Storage is not available in this browser: records are not kept.", close: "Close",
+    dealWhat: "a deal ID (like pyramid-random-v1-123) or a deal code",
+    noPath: (why) => `No path to show yet: ${why} Ask for a hint (H) instead.`,
   },
   ja: {
     title: "ピラミッド", variant: "遊び方", dealType: "配布の種類", v000: "000：山札と捨て札の一番上が使える",
@@ -104,6 +106,8 @@ const TEXT = {
     recordsHead: ["遊び方", "種類", "配り", "時間", "操作", "ヒント"],
     recordsCaption: "最近完成した配り（新しい順）",
     recordsNoStorage: "このブラウザでは保存できないため、完成記録は残りません。", close: "閉じる",
+    dealWhat: "配りの識別子（例：pyramid-random-v1-123）か盤面コード",
+    noPath: (why) => `まだ全消しの道は示せません：${why} 代わりにヒント（H）を使えます。`,
   },
 };
 

@@ -4,6 +4,7 @@
 
 const SAVE_KEY = "solitaire-rl.klondike.save";
 const RECORDS_KEY = "solitaire-rl.klondike.records";
+const GAMES = "/api/klondike/games";
 const LONG_PRESS_MS = 450;
 const DRAG_PX = 8;
 
@@ -55,7 +56,7 @@ const WORDS = {
     copied: (label) => `Copied the deal ID: ${label}`,
     copyRefused: (label) => `Deal ID: ${label} (copying is not allowed here; select it to copy)`,
     noFinish: "The finish is not available yet: a card is face down or a stock card is unseen.",
-    runPreview: (name, n) => `From ${name}: ${n} card${n === 1 ? "" : "s"}`,
+    runPreview: (name, n) => `From the ${name}: ${n} card${n === 1 ? "" : "s"}`,
     runLabel: (card, n) => `From the ${card}, ${n} card${n === 1 ? "" : "s"}: select`,
     runFirst: "This is the first face-up card.", runLast: "This is the last card.",
     pausedTitle: "Game paused", pausedBody: "Your saved game is restored. The clock starts again when you resume.",
@@ -71,6 +72,7 @@ const WORDS = {
     recordsHead: ["type", "deal", "time", "moves", "recycles", "hints"],
     recordsNoStorage: "Storage is not available in this browser: records are not kept.",
     suit: (i) => ["clubs", "diamonds", "hearts", "spades"][i],
+    faceDown: "face-down card", dealWhat: "a deal ID (like klondike-random-v1-123), a deal code or a Solvitaire JSON deal",
   },
   ja: {
     lostPosition: "サーバーがこの手作りの局面を閉じていたため、新しい配りを始めました。",
@@ -119,6 +121,7 @@ const WORDS = {
     recordsHead: ["種類", "配り", "時間", "手数", "組み直し", "ヒント"],
     recordsNoStorage: "このブラウザでは保存できないため、記録は残りません。",
     suit: (i) => SUITS_JA[i],
+    faceDown: "裏向きの札", dealWhat: "配りの識別子（例：klondike-random-v1-123）、盤面コード、Solvitaire JSON のどれか",
   },
 };
 
@@ -158,8 +161,12 @@ async function send(action, {quiet = false} = {}) {
 
 const act = (action) => queue(() => send(action).catch(() => false));
 
-async function startGame(body, {paused = false, activeMs = 0} = {}) {
-  const state = await api("POST", "/api/klondike/games", body);
+async function startGame(body, options = {}) {
+  return adoptGame(await api("POST", GAMES, body), options);
+}
+
+function adoptGame(state, {paused = false, activeMs = 0} = {}) {  // a new game's state becomes this page's game
+  closeMenu();
   stopFinish();
   stopClock();
   app.activeMs = activeMs;
@@ -202,6 +209,8 @@ function isTarget(place) {
 
 function setState(state) {
   const previous = app.state;
+  noteState(previous, state);
+  stopTravel();  // a hint's flying copy never outlives the position it was shown for
   const rects = previous && state ? cardRects() : null;
   app.state = state;
   if (!state) return;
@@ -226,15 +235,14 @@ function setState(state) {
 
 function render() {
   const s = app.state;
-  const hint = s.hint && s.hint.kind === "move" ? s.hint : null;
+  const hint = s.hint && s.hint.kind === "move" ? {...s.hint, source: hintFrom(s.hint)} : null;
 
   // stock
   const stock = $("stock");
   stock.className = "card slot stock";
   stock.textContent = "";
   if (s.stock.count) {
-    stock.classList.add("back");
-    stock.textContent = String(s.stock.count);
+    backFace(stock, s.stock.count);
     stock.setAttribute("aria-label", t("stockDown", s.stock.count));
   } else if (s.waste.count) {
     stock.textContent = "↻";
@@ -263,6 +271,7 @@ function render() {
       if (s.selected === "waste") el.classList.add("selected");
       if (hint && hint.source === "waste") el.classList.add("hinted");
     } else {
+      el.setAttribute("role", "img");
       el.setAttribute("aria-label", t("buried", sp(card)));
     }
     waste.append(el);
@@ -312,14 +321,16 @@ function render() {
     c.setAttribute("aria-label", label);
     if (!col.cards.length) c.classList.add("empty-col");
     let y = 0;
+    const steps = columnSteps(col);
     col.cards.forEach((card) => {
       const el = document.createElement(card.face_down ? "div" : "button");
       el.className = "card";
       el.style.top = `${y}px`;
       if (card.face_down) {
         el.classList.add("back");
-        el.setAttribute("aria-label", "face-down card");
-        y += stepPx("--down-step");
+        el.setAttribute("role", "img");
+        el.setAttribute("aria-label", t("faceDown"));
+        y += steps.down;
       } else {
         el.type = "button";
         el.tabIndex = -1;
@@ -329,7 +340,7 @@ function render() {
         el.setAttribute("aria-label", t("cardLabel", sp(card), card.count - 1, col.col + 1));
         if (s.selected && samePlace(s.selected, card.place, col.name)) el.classList.add("selected");
         if (hint && (hint.source === card.place || (hint.target === col.name && card.count === 1))) el.classList.add("hinted");
-        y += stepPx("--up-step");
+        y += steps.up;
       }
       c.append(el);
     });
@@ -362,8 +373,9 @@ function render() {
   $("copy-deal").textContent = s.deal.label.length > 40 ? `code ${s.deal.label.slice(0, 12)}…` : s.deal.label;
   $("copy-deal").title = t("copyTitle", s.deal.label);
 
-  if (s.hint && s.hint.kind === "move") {
-    message(t("hintLine", s.hint.agent, s.hint.fallback_reason, tx(s.hint)), "info", s.hint.ja);
+  if (app.hintPending) message(ct("checking"), "info");
+  else if (s.hint && s.hint.kind === "move") {
+    message(hintLine(s.hint), "info", s.hint.ja);
   } else if (s.message) message(tx(s.message), s.message.kind, s.message.ja);
   else if (!app.keepMessage) message("");
   app.keepMessage = false;
@@ -382,6 +394,22 @@ function samePlace(selected, place, colName) {
 function stepPx(name) {  // the vertical offset of a face-down or face-up card in a column
   const h = ($("stock").offsetWidth || 60) * 1.4;
   return Math.round(h * (name === "--down-step" ? 0.12 : 0.3));
+}
+
+function columnSteps(col) {  // the column's steps, the face-up one squeezed so that its last card stays in view
+  const h = ($("stock").offsetWidth || 60) * 1.4;
+  const down = stepPx("--down-step"), natural = stepPx("--up-step");
+  const up = col.cards.filter((c) => !c.face_down).length, hidden = col.face_down;
+  const area = document.querySelector(".play-area");
+  const top = $("columns").getBoundingClientRect().top - area.getBoundingClientRect().top + area.scrollTop;
+  const room = area.clientHeight - top - h - 8;
+  if (up < 2 || hidden * down + (up - 1) * natural <= room) return {down, up: natural};
+  return {down, up: Math.max(Math.round(h * 0.14), Math.floor((room - hidden * down) / (up - 1)))};
+}
+
+function hintFrom(h) {  // the place a move hint takes its card from (the server's hint source has its own name)
+  if (h.from) return h.from;
+  return ["planner", "agent"].includes(h.source) ? null : h.source;
 }
 
 function setDisabled(button, reason) {
@@ -421,16 +449,18 @@ function animateFrom(rects) {
   }
 }
 
-function travel(fromEl, toEl, {duration = 700, iterations = 2} = {}) {  // a clone flying along the hint
+function stopTravel() { for (const g of document.querySelectorAll(".hint-ghost")) g.remove(); }
+
+function travel(fromEl, toEl, {duration = 600, iterations = 1} = {}) {  // a clone flying along the hint, once
   if (!fromEl || !toEl) return;
   const a = fromEl.getBoundingClientRect(), b = toEl.getBoundingClientRect();
   const ghost = fromEl.cloneNode(true);
   ghost.removeAttribute("id");
-  ghost.classList.add("ghost");
+  ghost.classList.add("ghost", "hint-ghost");
   ghost.setAttribute("aria-hidden", "true");
   Object.assign(ghost.style, {left: `${a.left}px`, top: `${a.top}px`, width: `${a.width}px`, height: `${a.height}px`});
   document.body.append(ghost);
-  const dy = b.top - a.top + (toEl.closest(".column") && !toEl.classList.contains("column") ? stepPx("--up-step") : 0);
+  const dy = b.top - a.top + (toEl.closest(".column") && !toEl.classList.contains("column") ? stepPx("--up-step") / 2 : 0);
   const anim = ghost.animate([{transform: "none", opacity: 1}, {transform: `translate(${b.left - a.left}px, ${dy}px)`, opacity: .9}],
                              {duration, iterations, easing: "ease-in-out"});
   anim.onfinish = () => ghost.remove();
@@ -439,8 +469,9 @@ function travel(fromEl, toEl, {duration = 700, iterations = 2} = {}) {  // a clo
 function previewHint() {
   const h = app.state && app.state.hint;
   if (!h || h.kind !== "move") return;
-  if (h.source === "stock") travel($("stock"), $("waste"));  // draw or recycle: the stock turns over
-  else travel(placeElement(h.source), placeElement(h.target));
+  const from = hintFrom(h);
+  if (from === "stock") return;  // draw or recycle: the stock is framed, nothing flies over the waste
+  travel(placeElement(from), placeElement(h.target));
 }
 
 function placeElement(place) {
@@ -467,17 +498,16 @@ function renderVerdict() {
 }
 
 // ------------------------------------------------------------------ panels
-function openPanel(title, bodyNodes, buttons, kind) {
-  const row = fillPanel(title, bodyNodes, buttons, kind);
-  (row.querySelector("button") || $("panel")).focus();
+function behindPanel() {
+  return [document.querySelector("header.top"), $("notices"), $("game-view"), $("rules"), $("run-panel")];
 }
 
-function closePanel() { $("overlay").hidden = true; $("overlay").dataset.kind = ""; }
+function refocus(back) { if (back.isConnected) back.focus(); else restoreFocus(); }
 
 function exits(withUndo) {
   const list = [[t("newDeal"), () => newDeal({force: true})], [t("sameDeal"), () => replayDeal()],
                 [t("viewBoard"), () => {}]];
-  if (withUndo) list.push([t("undo"), () => act({type: "undo"})]);
+  if (withUndo && app.state && app.state.moves > 0) list.push([t("undo"), () => act({type: "undo"})]);
   return list;
 }
 
@@ -505,7 +535,12 @@ function newDeal({force = false} = {}) {
   return force ? start() : confirmReplace(start);
 }
 
-function openDeal(text) { return confirmReplace(() => queue(() => startGame({deal: text}))); }
+function openDeal(text) {  // the deal is checked first; a bad one keeps its text in the box, said plainly
+  return queue(async () => {
+    const state = await checkedDeal({deal: text}, t("dealWhat"));
+    if (state) confirmReplace(() => queue(() => adoptGame(state)));
+  });
+}
 
 function replayDeal() {
   const s = app.state;
@@ -513,16 +548,10 @@ function replayDeal() {
   return queue(() => startGame({deal: dealName(s)}));
 }
 
-function hint() {
-  if (!app.state || app.paused) return;
-  return queue(async () => {
-    try {
-      setState(await api("POST", `/api/klondike/games/${app.state.session}/hint`));
-      const h = app.state.hint;
-      if (h && h.kind === "no_progress") showNoProgress();
-      else previewHint();
-    } catch (e) { showError(e); }
-  });
+function hintArrived() {  // the no-progress notice opens its panel; a move is shown flying once
+  const h = app.state.hint;
+  if (h && h.kind === "no_progress") showNoProgress();
+  else previewHint();
 }
 
 function tapStock() { act({type: "stock"}); }
@@ -728,7 +757,7 @@ function renderRun() {
   const r = app.run;
   const card = r.cards[r.index];
   const n = r.cards.length - r.index;
-  $("run-preview").textContent = t("runPreview", card.name, n);
+  $("run-preview").textContent = t("runPreview", sp(card), n);
   $("run-preview").setAttribute("aria-label", t("runLabel", sp(card), n));
   setDisabled($("run-up"), r.index > 0 ? null : t("runFirst"));
   setDisabled($("run-down"), r.index < r.cards.length - 1 ? null : t("runLast"));
@@ -916,6 +945,9 @@ function wire() {
   window.addEventListener("pointerup", onPointerUp);
   window.addEventListener("pointercancel", onPointerCancel);
   table.addEventListener("contextmenu", (e) => e.preventDefault());
+  const area = document.querySelector(".play-area");  // the table never scrolls: long columns are squeezed
+  area.addEventListener("scroll", () => { if (area.scrollTop) area.scrollTop = 0; });
+  window.addEventListener("resize", () => { if (app.state) render(); });
   table.addEventListener("click", (e) => {  // a click with no pointer before it: a screen reader's activation
     if (Date.now() - app.lastPointerTap < 800 || e.target.closest("#stock")) return;
     const el = e.target.closest("[data-place]");

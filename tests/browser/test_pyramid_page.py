@@ -29,7 +29,14 @@ def state(page: Page) -> dict[str, Any]:
     return page.evaluate("() => window.pyramidApp.state")
 
 
+def open_menu(page: Page) -> None:
+    """On a phone the deal controls are in the menu: open it (on a desktop they are in the header)."""
+    if page.is_visible("#menu-button") and page.get_attribute("#menu-button", "aria-expanded") == "false":
+        page.click("#menu-button")
+
+
 def open_deal(page: Page, deal: str, variant: str = "000") -> None:
+    open_menu(page)
     if page.input_value("#variant") != variant:
         page.select_option("#variant", variant)
         settle(page)
@@ -438,7 +445,7 @@ def test_phone_viewport_with_touch(new_page: Callable[..., Page], artifacts: Pat
     open_deal(page, DEAL_1)
     page.tap("#card-r7c2")
     settle(page)
-    page.locator("#available-list button", has_text="8S").tap()  # the large-button list
+    page.locator("#available-list button", has_text="8 of spades").tap()  # the large-button list
     settle(page)
     assert state(page)["history"] == ["r7c2+r7c3"]
     assert page.inner_text("#status-left") == "26 of 28 cards left"
@@ -537,7 +544,8 @@ def test_the_page_speaks_the_seeds_japanese_and_remembers_the_choice(
     click(page, "#card-r7c3")
     assert message(page) == "この 2 枚は合計 13 になりません"
     click(page, "#card-r6c1")
-    assert message(page).startswith("このカードはまだ重なっています。7 段目の 1 枚目と7 段目の 2 枚目の下に")
+    assert message(page).startswith(
+        "このカードはまだ重なっています。クラブの Q（7 段目の 1 枚目）とダイヤの 5（")
     click(page, "#recycle")
     assert message(page) == "山札をめくり終えると再利用できます"
     page.evaluate("window.scrollTo(0, 0)")
@@ -545,7 +553,8 @@ def test_the_page_speaks_the_seeds_japanese_and_remembers_the_choice(
     page.fill("#deal-input", "zzz")
     page.press("#deal-input", "Enter")
     settle(page)
-    assert message(page).startswith("入力を読み取れません：'zzz' is neither a deal ID")
+    assert message(page) == ("「zzz」は開ける配りではありません。配りの識別子（例：pyramid-random-v1-123）か"
+                             "盤面コードを入力してください。")
     click(page, "#rules-button")
     assert page.is_visible("#rules-ja") and page.is_hidden("#rules-en")
     assert "合計 3 巡" in page.inner_text("#rules")
@@ -584,9 +593,10 @@ def test_the_large_button_list_holds_the_exposed_pyramid_cards_and_keeps_keyboar
     new_page: Callable[..., Page],
 ) -> None:
     page = new_page()
-    open_deal(page, DEAL_1)  # 000: the stock top (10S) is usable, but the list holds only pyramid cards
+    open_deal(page, DEAL_1)  # 000: the exposed pyramid cards, then the usable stock top (10S)
     names = page.locator("#available-list button").all_inner_texts()
-    assert len(names) == 7 and all("row 7, position" in n for n in names)
+    assert len(names) == 8 and all("row 7, position" in n for n in names[:7])
+    assert names[7] == "10 of spades — stock top"
     page.focus("#available-list button >> nth=1")  # 5D
     page.keyboard.press("Enter")
     settle(page)
@@ -637,7 +647,11 @@ def test_a_bad_deal_is_refused_with_a_message_and_001_deals_a_winnable_type(
     page.fill("#deal-input", "pyramid-random-v1-x")
     page.press("#deal-input", "Enter")
     settle(page)
-    assert "is neither a deal ID" in message(page) and state(page)["deal"]["label"] == before
+    assert message(page) == ('"pyramid-random-v1-x" is not a deal this page can open. Type a deal ID '
+                             "(like pyramid-random-v1-123) or a deal code.")
+    assert state(page)["deal"]["label"] == before
+    assert page.input_value("#deal-input") == "pyramid-random-v1-x"  # kept, so a typo can be fixed
+    assert page.get_attribute("#overlay", "data-kind") != "confirm"  # checked before asking to replace
     page.select_option("#variant", "001")
     settle(page)
     page.select_option("#deal-type", "winnable")
