@@ -475,3 +475,11 @@ def test_python_m_play_serves_the_page_on_127_0_0_1_and_prints_the_url() -> None
     finally:
         proc.terminate()
         proc.wait(timeout=20)
+
+
+def test_selecting_a_card_drops_the_hint_for_the_position_before(client: TestClient) -> None:
+    s = new_game(client, deal=DEAL_1)
+    s = client.post(f"/api/games/{s['session']}/hint").json()
+    assert s["hint"] is not None
+    s = act(client, s, type="tap", place="r7c1")  # the player looks at another card: the hint goes
+    assert s["selected"] == 21 and s["hint"] is None

@@ -59,14 +59,14 @@ const COMMON_WORDS = {
   en: {
     menu: "Menu", hintSource: "Hints from", fromPlanner: "the planner (stronger)",
     fromAgent: "the trained agent (instant)", checking: "Checking…",
-    hintBy: (who) => `Hint (${who})`, byPlanner: "planner", byAgent: "trained agent", bySimple: "simple player",
+    hintBy: (who) => `Hint (${who}): `, byPlanner: "planner", byAgent: "trained agent", bySimple: "simple player",
     agentDown: ", the trained agent is unavailable",
     badDeal: (text, what) => `"${text}" is not a deal this page can open. Type ${what}.`,
   },
   ja: {
     menu: "メニュー", hintSource: "ヒントの出どころ", fromPlanner: "プランナー（強い）",
     fromAgent: "学習済みエージェント（すぐ答える）", checking: "確認中…",
-    hintBy: (who) => `ヒント（${who}）`, byPlanner: "プランナー", byAgent: "学習済みエージェント", bySimple: "簡単なプレイヤー",
+    hintBy: (who) => `ヒント（${who}）：`, byPlanner: "プランナー", byAgent: "学習済みエージェント", bySimple: "簡単なプレイヤー",
     agentDown: "、学習済みエージェントは使えません",
     badDeal: (text, what) => `「${text}」は開ける配りではありません。${what}を入力してください。`,
   },
@@ -172,7 +172,7 @@ function hintReason(h) {  // the hint's reason, in the page's language when the 
 function hintLine(h) {  // "Hint (planner): Move the 8 of clubs ... — why"
   const reason = hintReason(h);
   const who = hintWho(h) + (h.fallback_reason ? ct("agentDown") : "");
-  return `${ct("hintBy", who)}: ${tx(h)}${reason ? ` — ${reason}` : ""}`;
+  return `${ct("hintBy", who)}${tx(h)}${reason ? ` — ${reason}` : ""}`;
 }
 
 // ------------------------------------------------------------------ clock
@@ -314,6 +314,7 @@ async function checkedDeal(body, what) {  // the new game's state, or null with 
   try {
     const state = await api("POST", GAMES, body);
     $("deal-input").value = "";
+    $("deal-input").blur();
     return state;
   } catch (e) {
     if (e.status === undefined || e.status >= 500) { showError(e); return null; }
