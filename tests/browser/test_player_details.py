@@ -88,7 +88,7 @@ def test_path_to_clear_says_why_not_while_stock_cards_are_unseen(new_page: Calla
     assert message(page).endswith("Ask for a hint (H) instead.")
 
 
-def test_a_deal_lost_from_its_start_offers_only_exits_that_do_something(new_page: Callable[..., Page]) -> None:
+def test_a_deal_lost_from_its_start_offers_only_exits_that_act(new_page: Callable[..., Page]) -> None:
     page = new_page()
     open_deal(page, SLOW_001, variant="001")
     page.wait_for_function("() => (window.pyramidApp.state.verdict || {}).status === 'not_winnable'",
