@@ -8,6 +8,7 @@ const STOCK = 28, WASTE = 29;
 const GAMES = "/api/games";
 
 const app = pageApp({
+  errorDetail: true,      // a malformed input's Japanese message is followed by what was read
   showFirstStep: false,
   notices: {},            // id -> () => [text, buttons], redrawn when the language changes
 });
@@ -245,23 +246,6 @@ function rankWord(r) {
   return ({1: "A", 11: "J", 12: "Q", 13: "K"})[r] || String(r);
 }
 
-function setDisabled(button, refusal) {
-  button.setAttribute("aria-disabled", refusal ? "true" : "false");
-  button.title = refusal ? refusal.en : "";
-}
-
-function message(text, kind = "info") {
-  const m = $("message");
-  m.textContent = text;
-  m.className = `message ${kind}`;
-}
-
-function showError(e) {
-  const text = e.message || String(e);
-  if (app.lang !== "ja" || !e.ja) message(text, "error");
-  else message(e.code === "MALFORMED" ? `${e.ja}：${text}` : e.ja, "error");  // the detail names what was read
-}
-
 // ------------------------------------------------------------------ verdicts
 async function requestVerdict() {
   const s = app.state;
@@ -462,10 +446,6 @@ function wire() {
     if (!app.state.verdict) requestVerdict();
   });
   $("restart").addEventListener("click", () => confirmReplace(() => act({type: "restart"})));  // history is lost
-  $("fullscreen").addEventListener("click", () => {
-    if (document.fullscreenElement) document.exitFullscreen();
-    else if (document.documentElement.requestFullscreen) document.documentElement.requestFullscreen().catch(() => {});
-  });
   $("variant").addEventListener("change", () => {
     const v = $("variant").value;
     if (!app.state || v === app.state.variant) return;

@@ -61,14 +61,14 @@ const COMMON_WORDS = {
     fromAgent: "the trained agent (instant)", checking: "Checking…",
     hintBy: (who) => `Hint (${who}): `, byPlanner: "planner", byAgent: "trained agent", bySimple: "simple player",
     agentDown: ", the trained agent is unavailable",
-    badDeal: (text, what) => `"${text}" is not a deal this page can open. Type ${what}.`,
+    badDeal: (text, what) => `"${text}" is not a deal this page can open. Type ${what}.`, closeNotice: "Close this notice",
   },
   ja: {
     menu: "メニュー", hintSource: "ヒントの出どころ", fromPlanner: "プランナー（強い）",
     fromAgent: "学習済みエージェント（すぐ答える）", checking: "確認中…",
     hintBy: (who) => `ヒント（${who}）：`, byPlanner: "プランナー", byAgent: "学習済みエージェント", bySimple: "簡単なプレイヤー",
     agentDown: "、学習済みエージェントは使えません",
-    badDeal: (text, what) => `「${text}」は開ける配りではありません。${what}を入力してください。`,
+    badDeal: (text, what) => `「${text}」は開ける配りではありません。${what}を入力してください。`, closeNotice: "このお知らせを閉じる",
   },
 };
 function ct(key, ...args) {  // the shared words, in the page's language
@@ -86,6 +86,26 @@ function setLanguage(lang) {
   try { if (app.storage) app.storage.setItem(LANG_KEY, lang); } catch (e) { /* the choice is not kept */ }
   applyCommonLanguage();
   applyLanguage();
+}
+
+// ------------------------------------------------------------------ the message line and grey buttons
+function message(text, kind = "info", ja = "") {  // the dock's message line (two lines kept for it)
+  const m = $("message");
+  m.textContent = text;
+  m.className = `message ${kind}`;
+  m.title = ja || "";
+}
+
+function showError(e) {
+  const text = e.message || String(e);
+  if (app.lang !== "ja" || !e.ja) message(text, "error");
+  else if (app.errorDetail && e.code === "MALFORMED") message(`${e.ja}：${text}`, "error", e.ja);  // names what was read
+  else message(e.ja, "error", e.ja);
+}
+
+function setDisabled(button, why) {  // a grey button that still explains, when pressed, why it does nothing
+  button.setAttribute("aria-disabled", why ? "true" : "false");
+  button.title = !why ? "" : typeof why === "string" ? why : tx(why);
 }
 
 // ------------------------------------------------------------------ server
@@ -346,6 +366,10 @@ function notice(id, make) {  // make() -> [text, buttons]; kept in app.notices, 
   n.textContent = "";
   n.append(document.createTextNode(text));
   for (const [label, fn] of buttons) n.append(panelButton(label, fn));
+  const close = panelButton("×", () => { n.remove(); if (app.notices) delete app.notices[id]; });
+  close.className = "notice-close";
+  close.setAttribute("aria-label", ct("closeNotice"));
+  n.append(close);
 }
 
 function savable() { return !!(app.state && app.storage && app.saving); }
@@ -488,6 +512,13 @@ function wireCommon() {  // the buttons, events and timers both pages wire the s
   $("rules-back").addEventListener("click", showGame);
   $("copy-deal").addEventListener("click", copyDeal);
   $("lang").addEventListener("click", () => setLanguage(app.lang === "ja" ? "en" : "ja"));
+  $("fullscreen").addEventListener("click", () => {  // the game is on the server: nothing to redo
+    if (document.fullscreenElement) document.exitFullscreen().catch(() => {});
+    else if (document.documentElement.requestFullscreen) document.documentElement.requestFullscreen().catch(() => {});
+  });
+  document.addEventListener("fullscreenchange", () => {
+    $("fullscreen").setAttribute("aria-pressed", String(!!document.fullscreenElement));
+  });
   document.addEventListener("keydown", onKey);
   document.addEventListener("visibilitychange", () => { if (document.hidden) stopClock(); else startClock(); });
   window.addEventListener("storage", onStorage);

@@ -412,22 +412,6 @@ function hintFrom(h) {  // the place a move hint takes its card from (the server
   return ["planner", "agent"].includes(h.source) ? null : h.source;
 }
 
-function setDisabled(button, reason) {
-  button.setAttribute("aria-disabled", reason ? "true" : "false");
-  button.title = reason || "";
-}
-
-function message(text, kind = "info", ja = "") {
-  const m = $("message");
-  m.textContent = text;
-  m.className = `message ${kind}`;
-  m.title = ja || "";
-}
-
-function showError(e) {
-  message(app.lang === "ja" && e.ja ? e.ja : (e.message || String(e)), "error", e.ja || "");
-}
-
 // ------------------------------------------------------------------ animation
 function cardRects() {
   const out = new Map();
@@ -967,13 +951,6 @@ function wire() {
     if (app.finishing || (app.state && app.state.finish.available)) toggleFinish(); else tapStock();
   });
   $("restart").addEventListener("click", () => act({type: "restart"}));
-  $("fullscreen").addEventListener("click", () => {  // the game is on the server: nothing to redo
-    if (document.fullscreenElement) document.exitFullscreen().catch(() => {});
-    else if (document.documentElement.requestFullscreen) document.documentElement.requestFullscreen().catch(() => {});
-  });
-  document.addEventListener("fullscreenchange", () => {
-    $("fullscreen").setAttribute("aria-pressed", String(!!document.fullscreenElement));
-  });
   $("deal-form").addEventListener("submit", (e) => {
     e.preventDefault();
     const text = $("deal-input").value.trim();

@@ -150,3 +150,28 @@ def test_klondike_hint_flight_never_outlives_the_position(browser: Any, base_url
     page.evaluate("() => window.klondikeApp.busy")
     assert page.locator(".hint-ghost").count() == 0
     context.close()
+
+
+def test_a_server_stopped_and_started_again_at_once_resumes_the_open_game(browser: Any) -> None:
+    """Item 10: the same port answers again at once, and the open page carries on with its game."""
+    from play.server.cli import free_port, serve_in_thread
+
+    port = free_port()
+    server, thread, url = serve_in_thread(port=port)
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    try:
+        page = context.new_page()
+        page.goto(url + "/")
+        page.wait_for_selector("#pyramid .card")
+        open_deal(page, DEAL_1)
+        click(page, "#draw")
+        server.should_exit = True  # the page's keep-alive connection is closed by the server
+        thread.join(timeout=10)
+        server, thread, again = serve_in_thread(port=port)  # at once, on the same port
+        assert again == url
+        click(page, "#draw")  # the new server does not know the game: the page replays it and draws
+        assert state(page)["history"] == ["draw", "draw"] and state(page)["deal"]["label"] == DEAL_1
+    finally:
+        context.close()
+        server.should_exit = True
+        thread.join(timeout=10)

@@ -393,7 +393,7 @@ def test_a_corrupt_or_unsupported_save_is_reported_and_never_overwritten(
     bad = saved_game(DEAL_1, ["r7c1+r7c5"]).replace("r7c1+r7c5", "r7c1+r7c2")  # QC + 5D: does not replay
     page = with_save(new_page, bad)
     assert "it does not replay" in page.inner_text("#save-notice")
-    click(page, "#save-notice button")  # the player may choose to drop it
+    click(page, "#save-notice button:text('Delete the old save')")  # the player may choose to drop it
     assert (
         json.loads(page.evaluate("(k) => localStorage.getItem(k)", SAVE_KEY))["deal"]
         != json.loads(bad)["deal"]
