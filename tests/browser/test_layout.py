@@ -177,6 +177,14 @@ def test_a_players_view_fits_reads_in_words_and_passes_axe(
     assert page.is_visible("#rules")
     check_all(page, [], f"{which} {size}: the rules", layout=False)
     press(page, "#rules-back", touch)
+    if touch:
+        press(page, "#menu-button", touch)
+    press(page, "#lang", touch)  # the same checks in the seeds' Japanese
+    settle(page, app)
+    assert page.evaluate("document.documentElement.lang") == "ja"
+    press(page, spec["select"], touch)
+    settle(page, app)
+    check_all(page, spec["must_see"], f"{which} {size}: Japanese, a selection")
     assert not page.errors
 
 
