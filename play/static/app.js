@@ -14,8 +14,9 @@ const app = pageApp({
 });
 
 // ------------------------------------------------------------------ words
-function t(key, ...args) {
+function t(key, ...args) {  // the page's words (i18n.js), then the words both pages share (common.js)
   const v = (TEXT[app.lang] || TEXT.en)[key];
+  if (v === undefined) return ct(key, ...args);
   return typeof v === "function" ? v(...args) : v;
 }
 function spoken(card) { return app.lang === "ja" ? card.spoken_ja : card.spoken; }
