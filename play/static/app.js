@@ -178,6 +178,7 @@ function render() {
   $("recycle").classList.toggle("hinted", !!s.hint && s.hint.kind === "recycle");
   setDisabled($("undo"), s.can_undo ? null : {en: t("noUndo")});
   setDisabled($("redo"), s.can_redo ? null : {en: t("noRedo")});
+  setDisabled($("restart"), s.moves ? null : t("noRestart"));  // at the deal's start it would do nothing
 
   // status
   $("status-left").textContent = t("left", s.cards_left);

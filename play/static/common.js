@@ -82,6 +82,7 @@ const COMMON_WORDS = {
     otherTab: "This game was changed in another tab, so this tab has stopped saving. Reload to continue with the latest game.",
     reload: "Reload",
     close: "Close",
+    noRestart: "This is the deal's start: there is nothing to restart.",
   },
   ja: {
     menu: "メニュー", hintSource: "ヒントの出どころ", fromPlanner: "プランナー（強い）",
@@ -108,6 +109,7 @@ const COMMON_WORDS = {
     otherTab: "別のタブでこの局が更新されたため、このタブでの保存を停止しました。最新の局で続けるには読み直してください。",
     reload: "読み直す",
     close: "閉じる",
+    noRestart: "配りの最初の状態です。最初からやり直す手はありません",
   },
 };
 function ct(key, ...args) {  // the shared words, in the page's language (a page's t() falls back to them)

@@ -329,6 +329,7 @@ function render() {
   // buttons and status
   setDisabled($("undo"), s.can_undo ? null : t("noUndo"));
   setDisabled($("redo"), s.can_redo ? null : t("noRedo"));
+  setDisabled($("restart"), s.moves ? null : t("noRestart"));  // at the deal's start it would do nothing
   const third = $("third");
   third.className = "";
   setDisabled(third, null);

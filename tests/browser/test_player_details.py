@@ -94,6 +94,8 @@ def test_a_deal_lost_from_its_start_offers_only_exits_that_act(new_page: Callabl
     page.wait_for_function("() => (window.pyramidApp.state.verdict || {}).status === 'not_winnable'",
                            timeout=30_000)
     assert page.locator("#verdict-actions button").all_inner_texts() == ["Hint", "Another deal"]
+    assert page.get_attribute("#restart", "aria-disabled") == "true"  # nothing to restart either
+    assert page.get_attribute("#undo", "aria-disabled") == "true"
 
 
 def test_opening_a_second_tab_is_not_a_change_but_a_move_there_is(new_page: Callable[..., Page]) -> None:
