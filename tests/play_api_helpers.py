@@ -3,6 +3,7 @@ and a tiny PPO checkpoint for the hint player (``test_play_api.py``, ``test_play
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -12,6 +13,20 @@ import pytest
 from fastapi.testclient import TestClient
 
 ServerT = TypeVar("ServerT")
+
+ENGINE_CODE = re.compile(
+    r"\br\d+c\d+\b"                      # a Pyramid place: r7c1
+    r"|\bc[1-7](?::\d+)?\b"               # a Klondike column or run: c2, c5:5
+    r"|\w>\w"                              # a move: c5:5>c2, waste>f
+    r"|(?<![\w-])f[CDHS]?(?![\w-])"        # a foundation: fS, f
+    r"|\b(?:10|[2-9AJQK])[CDHS]\b"         # a card code: 10C, QS
+)
+"""The engine's short names of places, moves and cards: never in a text a player reads."""
+
+
+def engine_codes(text: str) -> list[str]:
+    """The engine codes found in ``text`` (none expected in a player-facing text)."""
+    return [m.group(0) for m in ENGINE_CODE.finditer(text)]
 
 
 @dataclass(frozen=True)

@@ -129,7 +129,8 @@ def test_tap_selects_shows_the_needed_rank_and_partners_then_deselects(client: T
     assert s["selected"] == 22 and s["needed_rank"] == 8
     assert s["pyramid"][22]["partners"] == [23]
     assert s["message"]["code"] == "SELECTED" and "needs an 8" in s["message"]["en"]
-    assert s["message"]["ja"] == "7 段目の 2 枚目を選択中：相手の数字は 8 です"
+    assert s["message"]["en"] == "Selected the 5 of diamonds (row 7, position 2): it needs an 8."
+    assert s["message"]["ja"] == "ダイヤの 5（7 段目の 2 枚目）を選択中：相手の数字は 8 です"
     s = act(client, s, type="tap", place=22)
     assert s["selected"] is None and s["message"] is None and s["moves"] == 0
     s = act(client, s, type="tap", place="r7c1")  # QC needs an Ace
@@ -169,12 +170,16 @@ def test_a_covered_card_says_why_and_names_the_cards_on_it(client: TestClient) -
     r = client.post(f"/api/games/{s['session']}/actions", json={"type": "tap", "place": "r6c1"})
     assert r.status_code == 409 and r.json()["error"] == "COVERED"
     assert r.json()["message"].startswith("This card is still covered.")
-    assert "r7c1 and r7c2" in r.json()["message"]
+    assert r.json()["message"] == ("This card is still covered. The Queen of clubs (row 7, position 1) "
+                                   "and the 5 of diamonds (row 7, position 2) are on top of it: "
+                                   "remove both first.")
     assert r.json()["message_ja"] == (  # the seed's message, then why
-        "このカードはまだ重なっています。7 段目の 1 枚目と7 段目の 2 枚目の下にあります。"
-        "下の 2 枚を取り除くと選べます")
-    assert s["pyramid"][15]["covered_reason"] == "It is under r7c1 and r7c2; both must be removed first."
-    assert s["pyramid"][15]["covered_reason_ja"].startswith("7 段目の 1 枚目と7 段目の 2 枚目の下に")
+        "このカードはまだ重なっています。クラブの Q（7 段目の 1 枚目）とダイヤの 5（7 段目の 2 枚目）が上に"
+        "重なっています。2 枚とも取り除くと選べます")
+    assert s["pyramid"][15]["covered_reason"] == ("The Queen of clubs (row 7, position 1) and the 5 of "
+                                                  "diamonds (row 7, position 2) are on top of it: "
+                                                  "remove both first.")
+    assert s["pyramid"][15]["covered_reason_ja"].startswith("クラブの Q（7 段目の 1 枚目）とダイヤの 5（")
     assert board(read(client, s)) == board(s)
 
 
@@ -318,7 +323,7 @@ def test_verdict_winnable_gives_a_legal_first_step(client: TestClient) -> None:
     assert v["status"] == "winnable" and v["en"] == "A winning line exists from here."
     first = Move.parse(v["first_step"])  # seed 001's "path to clear": the first removal or stock action
     game = PyramidGame(resolve_deal("pyramid-winnable-v1-3", "pyramid"), stock_top_playable=False)
-    assert v["first_step_en"] == f"Path to clear, first step: {describe_move(game, first)[0]} ({first})."
+    assert v["first_step_en"] == f"Path to clear, first step: {describe_move(game, first)[0]}."
     assert v["first_step_ja"] == f"全消しの道：最初の一手は{describe_move(game, first)[1]}"
     assert v["first_step_en"].startswith(("Path to clear, first step: remove the ",
                                           "Path to clear, first step: draw"))
@@ -471,3 +476,11 @@ def test_python_m_play_serves_the_page_on_127_0_0_1_and_prints_the_url() -> None
     finally:
         proc.terminate()
         proc.wait(timeout=20)
+
+
+def test_selecting_a_card_drops_the_hint_for_the_position_before(client: TestClient) -> None:
+    s = new_game(client, deal=DEAL_1)
+    s = client.post(f"/api/games/{s['session']}/hint").json()
+    assert s["hint"] is not None
+    s = act(client, s, type="tap", place="r7c1")  # the player looks at another card: the hint goes
+    assert s["selected"] == 21 and s["hint"] is None

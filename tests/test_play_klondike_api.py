@@ -33,11 +33,12 @@ from play.server.klondike_advice import (
     visible_key,
 )
 from play.server.klondike_api import KlondikeServer, mount_klondike
-from play.server.klondike_session import KlondikeSession, parse_place
+from play.server.klondike_session import KlondikeSession, move_source, parse_place
 from play.server.klondike_view import waste_fan
+from play.server.klondike_wording import describe_klondike_move, selected_words
 from play.server.session import SessionStore
 from tests.checkpoint_helpers import chosen_by_sampling, rewrite_metadata
-from tests.play_api_helpers import GameApi, save_tiny_ppo, server_fixture
+from tests.play_api_helpers import GameApi, engine_codes, save_tiny_ppo, server_fixture
 
 DEAL_1 = "klondike-random-v1-1"  # ends 10D 8H KC 8S 9S 8C AC; first draw 3H 6D QH; winnable
 
@@ -630,3 +631,41 @@ def test_not_winnable_from_the_solver_once_every_card_is_known(client: TestClien
     assert s["face_down"] == 0 and not game.unseen_stock() and game.progress_possible()
     v = wait_verdict(client, s)
     assert v["status"] == "not_winnable" and v["basis"] == "proved" and "every card is known" in v["en"]
+
+
+# ---------------------------------------------------------------- words, not engine codes (issue 29)
+def test_moves_and_selections_are_told_in_words_naming_cards_and_places() -> None:
+    game = KlondikeGame(DEAL_1)  # column ends 10D 8H KC 8S 9S 8C AC
+    assert describe_klondike_move(game, Move.column_to_foundation(6)) == (
+        "Move the Ace of clubs from column 7 to the clubs foundation.",
+        "7 列目からクラブの A をクラブの組札へ")
+    assert describe_klondike_move(game, Move.column_to_column(3, 4)) == (
+        "Move the 8 of spades from column 4 onto the 9 of spades in column 5.",
+        "4 列目からスペードの 8 を5 列目のスペードの 9 の上へ")
+    assert describe_klondike_move(game, game.stock_move())[0] == "Draw 3 cards from the stock."
+    en, ja = selected_words(game, "c4", [])
+    assert en == "Selected the 8 of spades in column 4: it cannot move anywhere now."
+    assert "スペードの 8" in ja
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(1, 10_000), st.integers(0, 2**32 - 1))
+def test_no_hint_or_selection_text_holds_an_engine_code(deal: int, seed: int) -> None:
+    """Along random play, every move's sentence and every selection's message names cards and places
+    in words."""
+    game = KlondikeGame(f"klondike-random-v1-{deal}")
+    rng = random.Random(seed)
+    session = KlondikeSession(game)
+    for _ in range(40):
+        moves = game.legal_moves()
+        if not moves:
+            break
+        for move in moves:
+            for text in describe_klondike_move(game, move):
+                assert engine_codes(text) == [], (text, str(move))
+        for source in {move_source(m) for m in moves if move_source(m) != "stock"}:
+            session.select(parse_place(source))
+            for text in (session.notice.en, session.notice.ja):
+                assert engine_codes(text) == [], (text, source)
+        session.clear()
+        game.push(rng.choice(moves))

@@ -34,7 +34,7 @@ from agents.variants import Variant, find_variant
 from envs.pyramid import DRAW_MOVE, PyramidGame
 from envs.pyramid.actions import NUM_ACTIONS, action_to_move, fill_action_mask
 from envs.pyramid.observation import observe
-from play.server.wording import describe_move
+from play.server.wording import describe_move, reason_ja
 
 PLANNER, AGENT = "planner", "agent"
 """Who gives a hint: the planner (``pimc``, ``hop``), or the trained agent (``ppo``, else ``greedy``)."""
@@ -117,7 +117,7 @@ class HintAdvisor:
             "move": str(move), "places": list(move.places()),
             "kind": ["remove", "draw", "recycle"][move.kind],
             "agent": agent, "hint_source": hint_source, "fallback_reason": fallback_reason,
-            "reason": choice.reason, "en": en, "ja": ja,
+            "reason": choice.reason, "reason_ja": reason_ja(choice.reason), "en": en, "ja": ja,
         }
 
 
@@ -151,7 +151,7 @@ def verdict_json(verdict: PlayVerdict, game: PyramidGame) -> dict[str, Any]:
         first = verdict.line[0]
         step_en, step_ja = describe_move(game, first)
         out.update(first_step=str(first), first_step_places=list(first.places()),
-                   first_step_en=f"Path to clear, first step: {step_en} ({first}).",
+                   first_step_en=f"Path to clear, first step: {step_en}.",
                    first_step_ja=f"全消しの道：最初の一手は{step_ja}",
                    line_length=len(verdict.line))
     if verdict.result is not None:

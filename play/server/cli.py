@@ -13,6 +13,22 @@ HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
 
 
+def port_is_free(port: int) -> bool:
+    """Whether the server could listen on ``port`` of 127.0.0.1 now.
+
+    The probe sets ``SO_REUSEADDR`` as uvicorn does, so the closed connections of a server just
+    stopped (TIME_WAIT) do not count as the port being in use; a server still listening does.
+    """
+    with socket.socket() as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((HOST, port))
+            probe.listen()
+        except OSError:
+            return False
+    return True
+
+
 def free_port() -> int:
     """A TCP port free on 127.0.0.1 now."""
     with socket.socket() as s:
@@ -56,11 +72,8 @@ def main(argv: list[str] | None = None) -> int:
     except ImportError as exc:
         parser.error(f"the play server needs its extra: pip install -e '.[play]' ({exc})")
     port = args.port or free_port()
-    with socket.socket() as probe:
-        try:
-            probe.bind((HOST, port))
-        except OSError:
-            parser.error(f"port {port} is in use: choose another with --port N (0 picks a free one)")
+    if not port_is_free(port):
+        parser.error(f"port {port} is in use: choose another with --port N (0 picks a free one)")
     url = f"http://{HOST}:{port}/"
     print(f"Pyramid and Klondike are being served at {url}  (Klondike: {url}klondike; Ctrl+C stops it)",
           flush=True)
@@ -70,4 +83,4 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-__all__ = ["DEFAULT_PORT", "HOST", "free_port", "main", "serve_in_thread"]
+__all__ = ["DEFAULT_PORT", "HOST", "free_port", "main", "port_is_free", "serve_in_thread"]

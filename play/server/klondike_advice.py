@@ -1,7 +1,7 @@
 """Klondike hints from the planner or the trained agent and verdicts from the exact solver.
 
 **Hints** come by default from the ``hop`` planner (:mod:`agents.planner.hop`: samples of the
-face-down and unseen stock cards, each solved exactly, for up to :data:`play.server.advice.PLANNER_TIME` seconds,
+face-down and unseen stock cards, each solved exactly, for up to :data:`~play.server.advice.PLANNER_TIME` s,
 never leading back to a position met in the game); if no sample finishes in time, or when the
 player asks for it (``source="agent"``), from the ``ppo`` player for ``klondike-draw3``
 (fallback ``greedy``, and the hint says which answered). Both are fed the environment's
@@ -46,7 +46,6 @@ from agents.variants import find_variant
 from envs.klondike import DEAD_END, NO_PROGRESS, WIN, KlondikeGame
 from envs.klondike.actions import ACTION_INDEX, NUM_ACTIONS, move_of
 from envs.klondike.messages import Notice
-from envs.klondike.moves import DRAW, RECYCLE
 from envs.klondike.observer import VIEWS, observe
 from play.server.advice import (
     AGENT,
@@ -60,6 +59,8 @@ from play.server.advice import (
     build_hint_player,
 )
 from play.server.klondike_session import move_source, move_target
+from play.server.klondike_wording import describe_klondike_move
+from play.server.wording import reason_ja
 
 VARIANT = "klondike-draw3"
 
@@ -149,8 +150,9 @@ class KlondikeHintAdvisor:
     def planner_choice(self, game: KlondikeGame, obs: np.ndarray, mask: np.ndarray) -> Choice | None:
         """The planner's move within the time budget, ``None`` when no sample finished in time, or
         :data:`LOOPING` when play keeps coming back to this position."""
-        planner = HopPlayer(find_variant(VARIANT), seed=zlib.crc32(obs.tobytes()), time_limit=self.planner_time,
-                            max_states=self.planner_states, threads=self.planner_threads)
+        planner = HopPlayer(find_variant(VARIANT), seed=zlib.crc32(obs.tobytes()),
+                            time_limit=self.planner_time, max_states=self.planner_states,
+                            threads=self.planner_threads)
         planner.recall(game)
         planner.remember(obs)
         choice = planner.plan(obs, mask)
@@ -198,16 +200,12 @@ class KlondikeHintAdvisor:
                   fallback_reason: str | None) -> dict[str, Any]:
         """The hint of ``choice`` (a legal action) as the page shows it."""
         move = move_of(game, choice.action)
-        source_place, target = move_source(move), move_target(move, game)
-        if move.kind == DRAW:
-            en, ja = "Draw from the stock.", "山札をめくりましょう"
-        elif move.kind == RECYCLE:
-            en, ja = "Turn the waste over into a new stock.", "めくり札を組み直しましょう"
-        else:
-            en, ja = f"Move {source_place} to {target} ({move}).", f"{source_place} を {target} へ"
-        return {"kind": "move", "move": str(move), "source": source_place, "target": target,
+        en, ja = describe_klondike_move(game, move)
+        return {"kind": "move", "move": str(move), "source": move_source(move),
+                "target": move_target(move, game),
                 "agent": agent, "hint_source": source, "fallback_reason": fallback_reason,
-                "reason": choice.reason, "progress": game.is_progress(move), "en": en, "ja": ja}
+                "reason": choice.reason, "reason_ja": reason_ja(choice.reason),
+                "progress": game.is_progress(move), "en": en, "ja": ja}
 
 
 VERDICT_TEXT = {

@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from envs.cards import SUITS, card_name
+from envs.cards import SUITS
 from envs.errors import MalformedInputError
 from envs.klondike import KlondikeGame, Move, Refusal
 from envs.klondike.moves import (
@@ -31,6 +31,7 @@ from envs.klondike.moves import (
     WASTE_COLUMN,
     WASTE_FOUNDATION,
 )
+from play.server.klondike_wording import foundation_detail, selected_words
 from play.server.session import ActionRefused, GameSession, Notice
 
 _PLACE = re.compile(r"(stock|waste|f[cdhs]?|c([1-7])(?::(\d{1,2}))?)")
@@ -153,8 +154,7 @@ class KlondikeSession(GameSession[KlondikeGame, str]):
             if src.kind == "column" and (src.count or 1) > 1:
                 self._refuse_rule(Refusal.FOUNDATION_ORDER, "Only a single card goes to a foundation.")
             if target.index >= 0 and target.index != card & 3:
-                self._refuse_rule(Refusal.FOUNDATION_ORDER,
-                                  f"The {card_name(card)} goes on the {SUITS[card & 3]} foundation.")
+                self._refuse_rule(Refusal.FOUNDATION_ORDER, foundation_detail(card))
             move = Move.waste_to_foundation() if src.kind == "waste" else Move.column_to_foundation(src.index)
         elif target.kind == "column":
             t = target.index
@@ -234,13 +234,8 @@ class KlondikeSession(GameSession[KlondikeGame, str]):
     def _select(self, source: str, moves: list[Move]) -> None:
         self.selected = source
         self.hint = None
-        if moves:
-            where = ", ".join(move_target(m, self.game) for m in moves)
-            self.notice = Notice("SELECTED", f"Selected {source}: it can go to {where}.",
-                                 "選んだ札の置き先が光っています", kind="info")
-        else:
-            self.notice = Notice("SELECTED", f"Selected {source}: it has no legal target now.",
-                                 "この札を置ける場所は今ありません", kind="info")
+        en, ja = selected_words(self.game, source, moves)
+        self.notice = Notice("SELECTED", en, ja, kind="info")
 
     @staticmethod
     def _refuse_rule(refusal: Refusal, detail: str = "") -> None:

@@ -22,9 +22,9 @@ from typing import Any, Generic, TypeVar
 
 from envs.cards import rank
 from envs.errors import IllegalMoveError, MalformedInputError, SolitaireError
-from envs.pyramid import DRAW_MOVE, RECYCLE_MOVE, STOCK, Move, PyramidGame, Refusal, place_name
+from envs.pyramid import DRAW_MOVE, RECYCLE_MOVE, STOCK, Move, PyramidGame, Refusal
 from envs.pyramid.layout import COVERED_BY, NUM_PYRAMID
-from play.server.wording import RANK_SHORT, RANK_WORDS, place_label_ja
+from play.server.wording import RANK_SHORT, RANK_WORDS, place_label, place_label_ja, spoken, spoken_ja
 
 DEAL_TYPES = ("random", "winnable")
 VARIANT_DEAL_TYPES = {"000": ("random",), "001": DEAL_TYPES}
@@ -73,12 +73,16 @@ def covering_places(game: PyramidGame, pos: int) -> list[int]:
 
 
 def covered_detail(game: PyramidGame, pos: int) -> tuple[str, str]:
-    """Why a covered card cannot be chosen, in English and Japanese (``It is under r7c1 and r7c2 ...``)."""
+    """Why a covered card cannot be chosen, naming the cards on it, in English and Japanese
+    (``The 7 of hearts (row 7, position 3) is on top of it: remove it first.``)."""
     direct = [q for q in COVERED_BY[pos] if game.card_at(q) is not None]
-    en = f"It is under {' and '.join(place_name(q) for q in direct)}; both must be removed first."
-    ja = (f"{'と'.join(place_label_ja(q) for q in direct)}の下にあります。"
-          "下の 2 枚を取り除くと選べます")
-    return en, ja
+    en_cards = " and ".join(f"the {spoken(game.card_at(q))} ({place_label(q)})" for q in direct)
+    ja_cards = "と".join(f"{spoken_ja(game.card_at(q))}（{place_label_ja(q)}）" for q in direct)
+    if len(direct) == 1:
+        return (f"{en_cards[0].upper()}{en_cards[1:]} is on top of it: remove it first.",
+                f"{ja_cards}が上に重なっています。先に取り除くと選べます")
+    return (f"{en_cards[0].upper()}{en_cards[1:]} are on top of it: remove both first.",
+            f"{ja_cards}が上に重なっています。2 枚とも取り除くと選べます")
 
 
 GameT = TypeVar("GameT")
@@ -226,13 +230,15 @@ class PlaySession(GameSession[PyramidGame, int]):
     # ------------------------------------------------------------ helpers
     def _select(self, place: int) -> None:
         self.selected = place
+        self.hint = None  # a hint for another card would be stale
         card = self.game.card_at(place)
         need = 13 - rank(card)
         word = RANK_WORDS[need]
         article = "an" if word in ("Ace", "8") else "a"
-        self.notice = Notice("SELECTED", f"Selected {place_name(place)}: it needs {article} {word}.",
-                             f"{place_label_ja(place)}を選択中：相手の数字は {RANK_SHORT[need]} です",
-                             kind="info")
+        self.notice = Notice("SELECTED", f"Selected the {spoken(card)} ({place_label(place)}): it needs "
+                             f"{article} {word}.",
+                             f"{spoken_ja(card)}（{place_label_ja(place)}）を選択中：相手の数字は "
+                             f"{RANK_SHORT[need]} です", kind="info")
 
     def _refuse(self, notice: Notice) -> None:
         raise ActionRefused(notice)

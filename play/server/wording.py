@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from envs.cards import rank
 from envs.pyramid import STOCK, WASTE, Move, PyramidGame
 from envs.pyramid.layout import ROW_COL
@@ -59,3 +61,30 @@ def describe_move(game: PyramidGame, move: Move) -> tuple[str, str]:
 
 __all__ = ["RANK_SHORT", "RANK_WORDS", "SUIT_WORDS", "SUIT_WORDS_JA", "describe_move", "place_label",
            "place_label_ja", "spoken", "spoken_ja"]
+
+
+_REASONS_JA: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(pattern), ja) for pattern, ja in (
+    (r"^wins in (\d+) of (\d+) sampled (?:deals|stocks) \((\d+) more undecided\)$",
+     r"見えていない札の並びを \2 通り試して \1 通りで勝てる手です"
+     r"（ほかに判定できなかったものが \3 通り）"),
+    (r"^wins in (\d+) of (\d+) sampled (?:deals|stocks)$",
+     r"見えていない札の並びを \2 通り試して \1 通りで勝てる手です"),
+    (r"^safe to put up: no card can need it any more$", "組札に上げても困る札はもうありません"),
+    (r"^the only (?:legal|useful) move$", "できる手はこれだけです"),
+    (r"^every card is known: the solver's (?:winning line|move)$",
+     "すべての札が見えています：ソルバーの勝ち筋です"),
+    (r"^every card is known and no line clears the pyramid$",
+     "すべての札が見えていますが、全消しの道はありません"),
+    (r"^no sample finished in time: the (?:tie-break player's move|greedy choice)$",
+     "時間内に読み切れなかったので、簡単な目安で選んだ手です"),
+    (r"^the trained policy's pick \((\d+)% likely\)(; its first choice goes back to a position met before)?$",
+     r"学習したエージェントの選んだ手です（確率 \1%）"),
+))
+
+
+def reason_ja(reason: str) -> str | None:
+    """The Japanese of a planner's or agent's reason (:class:`agents.base.Choice`), if it is one we know."""
+    for pattern, ja in _REASONS_JA:
+        if pattern.match(reason):
+            return pattern.sub(ja, reason)
+    return None

@@ -5,15 +5,18 @@
 const SAVE_KEY = "solitaire-rl.pyramid.save";
 const RECORDS_KEY = "solitaire-rl.pyramid.records";
 const STOCK = 28, WASTE = 29;
+const GAMES = "/api/games";
 
 const app = pageApp({
+  errorDetail: true,      // a malformed input's Japanese message is followed by what was read
   showFirstStep: false,
   notices: {},            // id -> () => [text, buttons], redrawn when the language changes
 });
 
 // ------------------------------------------------------------------ words
-function t(key, ...args) {
+function t(key, ...args) {  // the page's words (i18n.js), then the words both pages share (common.js)
   const v = (TEXT[app.lang] || TEXT.en)[key];
+  if (v === undefined) return ct(key, ...args);
   return typeof v === "function" ? v(...args) : v;
 }
 function spoken(card) { return app.lang === "ja" ? card.spoken_ja : card.spoken; }
@@ -48,8 +51,12 @@ async function send(action, retry = true) {
 
 const act = (action) => queue(() => send(action));
 
-async function startGame(body, {paused = false, activeMs = 0} = {}) {
-  const state = await api("POST", "/api/games", body);
+async function startGame(body, options = {}) {
+  return adoptGame(await api("POST", GAMES, body), options);
+}
+
+function adoptGame(state, {paused = false, activeMs = 0} = {}) {  // a new game's state becomes this page's game
+  closeMenu();
   stopClock();
   app.activeMs = activeMs;
   app.recorded = state.outcome === "win";
@@ -72,6 +79,7 @@ async function recoverLostGame() {  // the server forgot this game (restarted or
 // ------------------------------------------------------------------ rendering
 function setState(state) {
   const previous = app.state;
+  noteState(previous, state);
   app.state = state;
   if (!state) return;
   if (!previous || previous.session !== state.session || previous.history.length !== state.history.length ||
@@ -146,8 +154,8 @@ function render() {
     stock.setAttribute("aria-label", t("stockTop", spoken(s.stock.top), s.stock.count));
     decorate(stock, STOCK, partnerSet, hinted);
   } else {
-    stock.textContent = s.stock.count ? String(s.stock.count) : t("empty");
-    stock.classList.add(s.stock.count ? "back" : "empty");
+    if (s.stock.count) backFace(stock, s.stock.count);
+    else { stock.textContent = t("empty"); stock.classList.add("empty"); }
     stock.setAttribute("aria-label", s.stock.count ? t("stockDown", s.stock.count) : t("stockEmpty"));
   }
   const waste = $("waste");
@@ -170,6 +178,7 @@ function render() {
   $("recycle").classList.toggle("hinted", !!s.hint && s.hint.kind === "recycle");
   setDisabled($("undo"), s.can_undo ? null : {en: t("noUndo")});
   setDisabled($("redo"), s.can_redo ? null : {en: t("noRedo")});
+  setDisabled($("restart"), s.moves ? null : t("noRestart"));  // at the deal's start it would do nothing
 
   // status
   $("status-left").textContent = t("left", s.cards_left);
@@ -183,7 +192,8 @@ function render() {
   $("deal-type").querySelector('[value="winnable"]').disabled = s.variant !== "001";
 
   // message: a selection shows the needed rank; a hint its move
-  if (s.hint) message(t("hintLine", s.hint.agent, s.hint.fallback_reason, tx(s.hint)), "info");
+  if (app.hintPending) message(ct("checking"), "info");
+  else if (s.hint) message(hintLine(s.hint), "info");
   else if (s.message) message(tx(s.message), s.message.kind);
   else if (s.outcome === "win") message(t("wonNote"), "info");
   else message("");
@@ -192,12 +202,12 @@ function render() {
   // the large-button list of available cards
   const list = $("available-list");
   list.textContent = "";
-  for (const u of s.usable.filter((x) => x.place < STOCK)) {  // seed 001: only the exposed pyramid cards
+  for (const u of s.usable) {  // the exposed pyramid cards, then the usable stock and waste tops
     const b = document.createElement("button");
     b.type = "button";
     b.dataset.listPlace = u.place;
     const where = app.lang === "ja" ? u.label_ja : u.label;
-    b.textContent = `${u.card.name} — ${where}`;
+    b.textContent = `${spoken(u.card)} — ${where}`;
     let label = `${spoken(u.card)}, ${where}`;
     if (s.selected === u.place) { b.classList.add("selected"); label += t("selectedNeeds", rankWord(s.needed_rank)); }
     if (partnerSet.has(u.place)) { b.classList.add("partner"); label += t("partner"); }
@@ -238,23 +248,6 @@ function rankWord(r) {
   return ({1: "A", 11: "J", 12: "Q", 13: "K"})[r] || String(r);
 }
 
-function setDisabled(button, refusal) {
-  button.setAttribute("aria-disabled", refusal ? "true" : "false");
-  button.title = refusal ? refusal.en : "";
-}
-
-function message(text, kind = "info") {
-  const m = $("message");
-  m.textContent = text;
-  m.className = `message ${kind}`;
-}
-
-function showError(e) {
-  const text = e.message || String(e);
-  if (app.lang !== "ja" || !e.ja) message(text, "error");
-  else message(e.code === "MALFORMED" ? `${e.ja}：${text}` : e.ja, "error");  // the detail names what was read
-}
-
 // ------------------------------------------------------------------ verdicts
 async function requestVerdict() {
   const s = app.state;
@@ -267,6 +260,7 @@ function renderVerdict() {
   const actions = $("verdict-actions");
   actions.textContent = "";
   actions.hidden = true;
+  setDisabled($("path"), v && !["winnable", "checking"].includes(v.status) ? {en: t("noPath", tx(v))} : null);
   if (!v) { $("verdict").textContent = ""; return; }
   let text = tx(v);
   if (v.status === "winnable" && app.showFirstStep) text += " " + tx({en: v.first_step_en, ja: v.first_step_ja});
@@ -278,33 +272,19 @@ function renderVerdict() {
   }
 }
 
-function exitsNotWinnable() {
-  return [[t("exitUndo"), () => act({type: "undo"})], [t("exitHint"), hint],
-          [t("exitRestart"), () => act({type: "restart"})], [t("exitAnother"), () => newDeal()]];
+function exitsNotWinnable() {  // at the deal's start there is nothing to undo or restart
+  const played = app.state.moves > 0;
+  return [...(played ? [[t("exitUndo"), () => act({type: "undo"})]] : []), [t("exitHint"), hint],
+          ...(played ? [[t("exitRestart"), () => act({type: "restart"})]] : []), [t("exitAnother"), () => newDeal()]];
 }
 
 // ------------------------------------------------------------------ panels
-const BEHIND_PANEL = () => [document.querySelector("header.top"), $("notices"), $("game-view"), $("rules")];
+function behindPanel() { return [document.querySelector("header.top"), $("notices"), $("game-view"), $("rules")]; }
 
-function openPanel(title, bodyNodes, buttons, kind) {
-  if ($("overlay").hidden) app.returnFocus = document.activeElement;  // given back when the panel closes
-  const row = fillPanel(title, bodyNodes, buttons, kind);
-  for (const el of BEHIND_PANEL()) el.inert = true;  // Tab and clicks stay in the panel until it closes
-  (row.querySelector("button") || $("panel")).focus();
-}
-
-function closePanel() {
-  const wasOpen = !$("overlay").hidden;
-  for (const el of BEHIND_PANEL()) el.inert = false;
-  $("overlay").hidden = true;
-  const back = app.returnFocus;
-  app.returnFocus = null;
-  if (wasOpen && back && back !== document.body) {
-    const place = back.dataset && back.dataset.place;
-    if (back.isConnected) back.focus();
-    else if (place !== undefined) focusNearest(Number(place));  // its card was redrawn or removed
-  }
-  $("overlay").dataset.kind = "";
+function refocus(back) {  // focus goes back where it was; a card redrawn or removed meanwhile: the nearest one
+  const place = back.dataset && back.dataset.place;
+  if (back.isConnected) back.focus();
+  else if (place !== undefined) focusNearest(Number(place));
 }
 
 function showResult() {
@@ -317,8 +297,9 @@ function showResult() {
 }
 
 function showDeadEnd() {
+  const played = app.state.moves > 0;
   openPanel(t("deadTitle"), [para(t("deadBody"))],
-    [[t("exitUndo"), () => act({type: "undo"})], [t("exitRestart"), () => act({type: "restart"})],
+    [...(played ? [[t("exitUndo"), () => act({type: "undo"})], [t("exitRestart"), () => act({type: "restart"})]] : []),
      [t("newDealExit"), () => newDeal({force: true})]], "dead-end");
 }
 
@@ -332,9 +313,12 @@ function newDeal({force = false, variant, dealType} = {}) {
   return force ? body() : confirmReplace(body);
 }
 
-function openDeal(text) {
+function openDeal(text) {  // the deal is checked first; a bad one keeps its text in the box, said plainly
   const v = $("variant").value;
-  return confirmReplace(() => queue(() => startGame({variant: v, deal: text})));
+  return queue(async () => {
+    const state = await checkedDeal({variant: v, deal: text}, t("dealWhat"));
+    if (state) confirmReplace(() => queue(() => adoptGame(state)));
+  });
 }
 
 function replayDeal() {
@@ -342,13 +326,7 @@ function replayDeal() {
   return queue(() => startGame({variant: s.variant, deal: s.deal.id || s.deal.code}));
 }
 
-function hint() {
-  if (!app.state || app.paused) return;
-  return queue(async () => {
-    try { setState(await api("POST", `/api/games/${app.state.session}/hint`)); }
-    catch (e) { showError(e); }
-  });
-}
+function hintArrived() {}  // the hint is framed on the table by render()
 
 // ------------------------------------------------------------------ pause
 function resume() {
@@ -460,15 +438,16 @@ function wire() {
   });
   $("waste").addEventListener("click", () => { if (app.state && app.state.waste.top) act({type: "tap", place: WASTE}); });
   $("path").addEventListener("click", () => {
+    const v = app.state && app.state.verdict;
+    if (v && v.status !== "winnable" && v.status !== "checking") {  // no path to show: say why, offer the hint
+      message(t("noPath", tx(v)), "info");
+      return;
+    }
     app.showFirstStep = true;
     renderVerdict(); render();
     if (!app.state.verdict) requestVerdict();
   });
   $("restart").addEventListener("click", () => confirmReplace(() => act({type: "restart"})));  // history is lost
-  $("fullscreen").addEventListener("click", () => {
-    if (document.fullscreenElement) document.exitFullscreen();
-    else if (document.documentElement.requestFullscreen) document.documentElement.requestFullscreen().catch(() => {});
-  });
   $("variant").addEventListener("change", () => {
     const v = $("variant").value;
     if (!app.state || v === app.state.variant) return;
@@ -483,8 +462,6 @@ function wire() {
   $("deal-form").addEventListener("submit", (e) => {
     e.preventDefault();
     const text = $("deal-input").value.trim();
-    $("deal-input").value = "";
-    $("deal-input").blur();
     if (text) openDeal(text);
   });
 }

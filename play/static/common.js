@@ -1,17 +1,22 @@
 // What the Pyramid and Klondike pages share: the page's app object, the server helper and request
-// queue, the clock and the pause panel, the overlay panel, notices, the saved game and the records
-// in localStorage, the keys and wiring both pages use. Plain global functions, loaded (defer) before
+// queue, hints (asked beside the queue, so play goes on; the source chosen in the menu), the clock
+// and the pause panel, the overlay panel, the menu, notices, the saved game, other-tab detection and
+// the records in localStorage, card faces, the keys and wiring both pages use. Plain global functions, loaded (defer) before
 // the page's own script; that script defines what differs, read here only when a function runs:
 //   app = pageApp({...})     the page's state (window.pyramidApp, window.klondikeApp)
 //   SAVE_KEY, RECORDS_KEY    its localStorage keys
 //   t(key, ...args)          its words (the messages about the game come from the server: tx)
-//   wire, applyLanguage, message, showError, renderVerdict, openPanel, closePanel, resume, save,
-//   act, hint, newDeal, onKey, recordGroup(r), recordsTable(items)   its own versions of these
+//   GAMES                    its API's games URL (/api/games, /api/klondike/games)
+//   wire, applyLanguage, render, setState, message, showError, renderVerdict, resume, save, act,
+//   newDeal, onKey, recordGroup(r), recordsTable(items)   its own versions of these
+//   behindPanel(), refocus(el)   what the open panel makes inert, and how focus goes back
 "use strict";
 
 const SAVE_FORMAT = 1;
 const MAX_RECORDS = 1000;
 const LANG_KEY = "solitaire-rl.lang";  // the language choice, shared by both pages
+const HINT_SOURCE_KEY = "solitaire-rl.hint-source";  // "planner" or "agent", shared by both pages
+const HINT_SOURCES = ["planner", "agent"];
 
 const $ = (id) => document.getElementById(id);
 const tabId = Math.random().toString(36).slice(2) + Date.now().toString(36);
@@ -38,6 +43,11 @@ function pageApp(own) {  // a page's app object: the fields used here, then the 
     busy: Promise.resolve(),  // the request queue
     verdictPoll: 0,
     lang: "en",             // "en" or "ja": the page's language (the seeds' UI is Japanese)
+    hintSource: "planner",  // where hints come from: "planner" (stronger) or "agent" (instant)
+    hintAsk: 0,             // the number of the latest hint request; an older one's answer is dropped
+    hintPending: false,     // a hint request is in flight for the current position
+    hinting: Promise.resolve(),  // the hint request in flight (tests wait on it)
+    returnFocus: null,
     ...own,
   };
 }
@@ -45,10 +55,98 @@ function pageApp(own) {  // a page's app object: the fields used here, then the 
 // ------------------------------------------------------------------ words
 function tx(obj) { return app.lang === "ja" && obj && obj.ja ? obj.ja : obj.en; }  // a server message {en, ja}
 
+const COMMON_WORDS = {
+  en: {
+    menu: "Menu", hintSource: "Hints from", fromPlanner: "the planner (stronger)",
+    fromAgent: "the trained agent (instant)", checking: "Checking…",
+    hintBy: (who) => `Hint (${who}): `, byPlanner: "planner", byAgent: "trained agent", bySimple: "simple player",
+    agentDown: ", the trained agent is unavailable",
+    badDeal: (text, what) => `"${text}" is not a deal this page can open. Type ${what}.`, closeNotice: "Close this notice",
+    // saving, other tabs, the pause and replace panels, the deal ID: the same on both pages
+    noUndo: "There is no move to undo.",
+    noRedo: "There is no move to redo.",
+    dealCopy: (label) => `Deal ${label} (copy)`,
+    replaceTitle: "Replace this game?",
+    replace: "Replace",
+    keep: "Keep playing",
+    copied: (label) => `Copied the deal ID: ${label}`,
+    copyRefused: (label) => `Deal ID: ${label} (copying is not allowed here; select it to copy)`,
+    pausedTitle: "Game paused",
+    resume: "Resume",
+    saveFailed: "Saving failed (storage full or blocked): play on, but this game is not saved.",
+    saveProblem: (why) => `Your saved game was not loaded: ${why}. It is kept as it is and will not be overwritten; this game is not saved.`,
+    corrupt: "it is not readable (corrupt)",
+    unsupported: (v) => `it is from an unsupported version (${v})`,
+    noReplay: (why) => `it does not replay (${why})`,
+    dropSave: "Delete the old save and save this game",
+    otherTab: "This game was changed in another tab, so this tab has stopped saving. Reload to continue with the latest game.",
+    reload: "Reload",
+    close: "Close",
+    noRestart: "This is the deal's start: there is nothing to restart.",
+  },
+  ja: {
+    menu: "メニュー", hintSource: "ヒントの出どころ", fromPlanner: "プランナー（強い）",
+    fromAgent: "学習済みエージェント（すぐ答える）", checking: "確認中…",
+    hintBy: (who) => `ヒント（${who}）：`, byPlanner: "プランナー", byAgent: "学習済みエージェント", bySimple: "簡単なプレイヤー",
+    agentDown: "、学習済みエージェントは使えません",
+    badDeal: (text, what) => `「${text}」は開ける配りではありません。${what}を入力してください。`, closeNotice: "このお知らせを閉じる",
+    noUndo: "戻せる手がありません",
+    noRedo: "やり直せる手がありません",
+    dealCopy: (label) => `配り ${label}（コピー）`,
+    replaceTitle: "この局を置き換えますか？",
+    replace: "置き換える",
+    keep: "続ける",
+    copied: (label) => `配りの識別子をコピーしました：${label}`,
+    copyRefused: (label) => `配りの識別子：${label}（ここではコピーできません。選択してコピーしてください）`,
+    pausedTitle: "一時停止中",
+    resume: "再開する",
+    saveFailed: "保存できませんでした（容量不足か保存の禁止）。このまま遊べますが、この局は保存されません。",
+    saveProblem: (why) => `保存された局を読み込めませんでした：${why}。保存はそのまま残し、上書きしません。この局は保存されません。`,
+    corrupt: "読み取れません（破損）",
+    unsupported: (v) => `対応外の版です（${v}）`,
+    noReplay: (why) => `再現できません（${why}）`,
+    dropSave: "古い保存を消して、この局を保存する",
+    otherTab: "別のタブでこの局が更新されたため、このタブでの保存を停止しました。最新の局で続けるには読み直してください。",
+    reload: "読み直す",
+    close: "閉じる",
+    noRestart: "配りの最初の状態です。最初からやり直す手はありません",
+  },
+};
+function ct(key, ...args) {  // the shared words, in the page's language (a page's t() falls back to them)
+  const v = (COMMON_WORDS[app.lang] || COMMON_WORDS.en)[key];
+  return typeof v === "function" ? v(...args) : v;
+}
+
+function applyCommonLanguage() {  // the menu's shared labels
+  $("menu-button").textContent = ct("menu");
+  for (const el of document.querySelectorAll("[data-c]")) el.textContent = ct(el.dataset.c);
+}
+
 function setLanguage(lang) {
   app.lang = lang;
   try { if (app.storage) app.storage.setItem(LANG_KEY, lang); } catch (e) { /* the choice is not kept */ }
+  applyCommonLanguage();
   applyLanguage();
+}
+
+// ------------------------------------------------------------------ the message line and grey buttons
+function message(text, kind = "info", ja = "") {  // the dock's message line (two lines kept for it)
+  const m = $("message");
+  m.textContent = text;
+  m.className = `message ${kind}`;
+  m.title = ja || "";
+}
+
+function showError(e) {
+  const text = e.message || String(e);
+  if (app.lang !== "ja" || !e.ja) message(text, "error");
+  else if (app.errorDetail && e.code === "MALFORMED") message(`${e.ja}：${text}`, "error", e.ja);  // names what was read
+  else message(e.ja, "error", e.ja);
+}
+
+function setDisabled(button, why) {  // a grey button that still explains, when pressed, why it does nothing
+  button.setAttribute("aria-disabled", why ? "true" : "false");
+  button.title = !why ? "" : typeof why === "string" ? why : tx(why);
 }
 
 // ------------------------------------------------------------------ server
@@ -87,6 +185,57 @@ async function pollVerdict(games) {  // asks games (the API's games URL) for app
   } catch (e) { /* a verdict is advice: play goes on without it */ }
 }
 
+// ------------------------------------------------------------------ hints
+function positionKey(s) { return s ? `${s.session}|${s.history.join(",")}` : ""; }
+
+function noteState(previous, state) {  // a new position drops the hint request still in flight
+  if (!state || positionKey(previous) !== positionKey(state)) {
+    if (app.hintPending) { app.hintPending = false; app.hintAsk++; }
+  }
+}
+
+function hint() {  // asks for a hint beside the request queue: taps and draws go on meanwhile
+  if (!app.state || app.paused) return;
+  const s = app.state, key = positionKey(s), ask = ++app.hintAsk;
+  app.hintPending = true;
+  render();
+  const source = HINT_SOURCES.includes(app.hintSource) ? app.hintSource : "planner";
+  app.hinting = (async () => {
+    try {
+      await app.busy;  // the queue's last action first: the hint is for the position the player sees
+      if (ask !== app.hintAsk || positionKey(app.state) !== key) return;
+      const state = await api("POST", `${GAMES}/${s.session}/hint?source=${source}`);
+      if (ask !== app.hintAsk || positionKey(app.state) !== key) return;  // for an older position: dropped
+      app.hintPending = false;
+      setState(state);
+      hintArrived();
+    } catch (e) {
+      if (ask === app.hintAsk) { app.hintPending = false; render(); showError(e); }
+    }
+  })();
+  return app.hinting;
+}
+
+function hintWho(h) {  // who answered, in words
+  const from = HINT_SOURCES.includes(h.source) ? h.source : h.hint_source;
+  if (from === "planner") return ct("byPlanner");
+  return h.agent === "greedy" ? ct("bySimple") : ct("byAgent");
+}
+
+function hintReason(h) {  // the hint's reason, in the page's language when the server gives it
+  const r = h.reason;
+  if (!r) return "";
+  if (typeof r === "object") return tx(r) || "";
+  if (app.lang === "ja") return h.reason_ja || "";
+  return r;
+}
+
+function hintLine(h) {  // "Hint (planner): Move the 8 of clubs ... — why"
+  const reason = hintReason(h);
+  const who = hintWho(h) + (h.fallback_reason ? ct("agentDown") : "");
+  return `${ct("hintBy", who)}${tx(h)}${reason ? ` — ${reason}` : ""}`;
+}
+
 // ------------------------------------------------------------------ clock
 function currentMs() { return app.activeMs + (app.clockFrom !== null ? performance.now() - app.clockFrom : 0); }
 function startClock() {
@@ -112,12 +261,30 @@ function pause() {
 }
 
 // ------------------------------------------------------------------ cards
-function cardFace(el, card) {  // the rank and the suit, red or black
+const FACE_RANKS = {J: "J", Q: "Q", K: "K"};
+function cardFace(el, card) {  // rank and suit in two corners, a large suit (or the face's letter) in the middle
   el.textContent = "";
-  const r = document.createElement("span"); r.textContent = card.name.slice(0, -1);
-  const s = document.createElement("span"); s.className = "suit"; s.textContent = card.suit;
-  el.append(r, s);
+  const rank = card.name.slice(0, -1) === "T" ? "10" : card.name.slice(0, -1);
+  const corner = (where) => {
+    const c = document.createElement("span"); c.className = `corner ${where}`; c.setAttribute("aria-hidden", "true");
+    const r = document.createElement("span"); r.className = "rank"; r.textContent = rank;
+    const s = document.createElement("span"); s.className = "suit"; s.textContent = card.suit;
+    c.append(r, s);
+    return c;
+  };
+  const pip = document.createElement("span");
+  pip.setAttribute("aria-hidden", "true");
+  pip.className = FACE_RANKS[rank] ? "pip face" : "pip";
+  pip.textContent = FACE_RANKS[rank] ? `${rank}${card.suit}` : card.suit;
+  el.append(corner("tl"), pip, corner("br"));
   el.classList.toggle("red", card.red);
+}
+
+function backFace(el, count) {  // a card back, with the count of the cards under it
+  el.textContent = "";
+  el.classList.add("back");
+  const n = document.createElement("span"); n.className = "count"; n.textContent = String(count);
+  el.append(n);
 }
 
 // ------------------------------------------------------------------ panels
@@ -132,6 +299,47 @@ function fillPanel(title, bodyNodes, buttons, kind) {  // shows the overlay pane
   $("overlay").hidden = false;
   $("overlay").dataset.kind = kind;
   return row;
+}
+
+function openPanel(title, bodyNodes, buttons, kind) {
+  closeMenu();
+  if ($("overlay").hidden) app.returnFocus = document.activeElement;  // given back when the panel closes
+  const row = fillPanel(title, bodyNodes, buttons, kind);
+  for (const el of behindPanel()) if (el) el.inert = true;  // Tab and clicks stay in the panel until it closes
+  (row.querySelector("button") || $("panel")).focus();
+}
+
+function closePanel() {
+  const wasOpen = !$("overlay").hidden;
+  for (const el of behindPanel()) if (el) el.inert = false;
+  $("overlay").hidden = true;
+  const back = app.returnFocus;
+  app.returnFocus = null;
+  if (wasOpen && back && back !== document.body) refocus(back);
+  $("overlay").dataset.kind = "";
+}
+
+// ------------------------------------------------------------------ the menu (on a phone: the rare controls)
+function openMenu() { $("menu").classList.add("open"); $("menu-button").setAttribute("aria-expanded", "true"); }
+function closeMenu() {
+  if (!$("menu").classList.contains("open")) return;
+  $("menu").classList.remove("open");
+  $("menu-button").setAttribute("aria-expanded", "false");
+}
+function menuOpen() { return $("menu").classList.contains("open"); }
+
+function wireMenu() {
+  $("menu-button").addEventListener("click", () => (menuOpen() ? closeMenu() : openMenu()));
+  $("menu").addEventListener("click", (e) => { if (e.target.closest("button") && !e.target.closest("form")) closeMenu(); });
+  document.addEventListener("pointerdown", (e) => {
+    if (menuOpen() && !e.target.closest("#menu") && !e.target.closest("#menu-button")) closeMenu();
+  });
+  const sourceBox = $("hint-source");
+  sourceBox.value = app.hintSource;
+  sourceBox.addEventListener("change", () => {
+    app.hintSource = HINT_SOURCES.includes(sourceBox.value) ? sourceBox.value : "planner";
+    try { if (app.storage) app.storage.setItem(HINT_SOURCE_KEY, app.hintSource); } catch (e) { /* not kept */ }
+  });
 }
 
 function panelButton(label, fn) {
@@ -163,7 +371,23 @@ function confirmReplace(then) {
   openPanel(t("replaceTitle"), [para(t("replaceBody"))], [[t("replace"), then], [t("keep"), () => {}]], "confirm");
 }
 
-function showRules() { $("game-view").hidden = true; $("rules").hidden = false; $("rules-title").focus(); }
+async function checkedDeal(body, what) {  // the new game's state, or null with a plain message (the box keeps the text)
+  try {
+    const state = await api("POST", GAMES, body);
+    $("deal-input").value = "";
+    $("deal-input").blur();
+    return state;
+  } catch (e) {
+    if (e.status === undefined || e.status >= 500) { showError(e); return null; }
+    const text = body.deal.length > 40 ? body.deal.slice(0, 37) + "…" : body.deal;
+    message(ct("badDeal", text, what), "error");
+    $("message").title = e.message || "";
+    $("deal-input").focus();
+    return null;
+  }
+}
+
+function showRules() { closeMenu(); $("game-view").hidden = true; $("rules").hidden = false; $("rules-title").focus(); }
 function showGame() { $("rules").hidden = true; $("game-view").hidden = false; $("rules-button").focus(); }
 
 // ------------------------------------------------------------------ saving
@@ -183,6 +407,10 @@ function notice(id, make) {  // make() -> [text, buttons]; kept in app.notices, 
   n.textContent = "";
   n.append(document.createTextNode(text));
   for (const [label, fn] of buttons) n.append(panelButton(label, fn));
+  const close = panelButton("×", () => { n.remove(); if (app.notices) delete app.notices[id]; });
+  close.className = "notice-close";
+  close.setAttribute("aria-label", ct("closeNotice"));
+  n.append(close);
 }
 
 function savable() { return !!(app.state && app.storage && app.saving); }
@@ -235,8 +463,18 @@ function onStorage(event) {
   let writer = null;
   try { writer = JSON.parse(event.newValue).writer; } catch (e) { /* an unreadable write is still another tab's */ }
   if (writer === tabId) return;
+  if (sameGameSaved(event.newValue)) return;  // another tab opened (and saved) this same game: nothing changed
   app.saving = false;
   notice("tab-notice", () => [t("otherTab"), [[t("reload"), () => location.reload()]]]);
+}
+
+function sameGameSaved(raw) {  // whether a save written by another tab holds this tab's game as it is
+  const s = app.state;
+  if (!s) return false;
+  try {
+    const data = JSON.parse(raw);
+    return data.label === s.deal.label && data.history.join() === s.history.join() && data.redo.join() === s.redo.join();
+  } catch (e) { return false; }
 }
 
 function readRecords() {
@@ -280,6 +518,7 @@ function ignoredKey(event) {  // a key with a modifier, or one typed into a fiel
 }
 
 function panelOrRulesKey(event, closable) {  // true: the open panel or the rules page takes the key (Esc closes)
+  if (menuOpen() && event.key === "Escape") { closeMenu(); $("menu-button").focus(); return true; }
   if (!$("overlay").hidden) {
     if (event.key === "Escape" && closable.includes($("overlay").dataset.kind)) closePanel();
     return true;
@@ -295,6 +534,12 @@ function openPage(language) {  // wires the page, finds its storage and shows it
   let chosen = null;
   try { chosen = app.storage && app.storage.getItem(LANG_KEY); } catch (e) { /* no stored choice */ }
   app.lang = language(chosen);
+  try {
+    const source = app.storage && app.storage.getItem(HINT_SOURCE_KEY);
+    if (HINT_SOURCES.includes(source)) app.hintSource = source;
+  } catch (e) { /* no stored choice */ }
+  wireMenu();
+  applyCommonLanguage();
   applyLanguage();
 }
 
@@ -308,6 +553,13 @@ function wireCommon() {  // the buttons, events and timers both pages wire the s
   $("rules-back").addEventListener("click", showGame);
   $("copy-deal").addEventListener("click", copyDeal);
   $("lang").addEventListener("click", () => setLanguage(app.lang === "ja" ? "en" : "ja"));
+  $("fullscreen").addEventListener("click", () => {  // the game is on the server: nothing to redo
+    if (document.fullscreenElement) document.exitFullscreen().catch(() => {});
+    else if (document.documentElement.requestFullscreen) document.documentElement.requestFullscreen().catch(() => {});
+  });
+  document.addEventListener("fullscreenchange", () => {
+    $("fullscreen").setAttribute("aria-pressed", String(!!document.fullscreenElement));
+  });
   document.addEventListener("keydown", onKey);
   document.addEventListener("visibilitychange", () => { if (document.hidden) stopClock(); else startClock(); });
   window.addEventListener("storage", onStorage);

@@ -4,6 +4,7 @@
 
 const SAVE_KEY = "solitaire-rl.klondike.save";
 const RECORDS_KEY = "solitaire-rl.klondike.records";
+const GAMES = "/api/klondike/games";
 const LONG_PRESS_MS = 450;
 const DRAG_PX = 8;
 
@@ -37,40 +38,29 @@ const WORDS = {
     foundationEmpty: (suit) => `${suit} foundation, empty`,
     targetCol: ", a target for the selected cards",
     cardLabel: (card, k, col) => `${card}${k ? `, with the ${k} card${k > 1 ? "s" : ""} on it` : ""}, column ${col}`,
-    noUndo: "There is no move to undo.", noRedo: "There is no move to redo.",
     stop: "Stop", stopLabel: "Stop the finish", finishLabel: "Finish: send the remaining cards up one by one",
     draw: "Draw", recycle: "Recycle", drawLabel: "Draw 3 from the stock", recycleLabel: "Recycle the waste",
     moves: (n) => `Moves ${n}`, recycles: (n) => `Recycles ${n}`, up: (n) => `Up ${n}/52`,
     counts: (d, o, h) => `Face down ${d} · Operations ${o} · Hints ${h}`, copyTitle: (l) => `Copy ${l}`,
-    hintLine: (agent, fallback, text) => `Hint (${agent}${fallback ? ", the trained agent is unavailable" : ""}): ${text}`,
     verdict: (text) => `Verdict: ${text}`,
     newDeal: "New deal", sameDeal: "Same deal again", viewBoard: "View the board", undo: "Undo",
-    dealCopy: (label) => `Deal ${label} (copy)`, code: "code", won: "You won!",
+    code: "code", won: "You won!",
     resultLine: (time, moves, rec, up) => `Time ${time} · Moves ${moves} · Recycles ${rec} · Cards up ${up} of 52`,
     resultCounts: (h, o) => `Hints ${h} · Operations ${o}`,
     deadTitle: "No legal move", noProgressTitle: "No progress possible",
     noProgressBody: "Every remaining move only shuffles known cards: undo, take the same deal again or a new one.",
-    close: "Close", replaceTitle: "Replace this game?",
-    replaceBody: "The current game has moves. Start another one in its place?", replace: "Replace", keep: "Keep playing",
-    copied: (label) => `Copied the deal ID: ${label}`,
-    copyRefused: (label) => `Deal ID: ${label} (copying is not allowed here; select it to copy)`,
-    noFinish: "The finish is not available yet: a card is face down or a stock card is unseen.",
-    runPreview: (name, n) => `From ${name}: ${n} card${n === 1 ? "" : "s"}`,
+    replaceBody: "The current game has moves. Start another one in its place?", noFinish: "The finish is not available yet: a card is face down or a stock card is unseen.",
+    runPreview: (name, n) => `From the ${name}: ${n} card${n === 1 ? "" : "s"}`,
     runLabel: (card, n) => `From the ${card}, ${n} card${n === 1 ? "" : "s"}: select`,
     runFirst: "This is the first face-up card.", runLast: "This is the last card.",
-    pausedTitle: "Game paused", pausedBody: "Your saved game is restored. The clock starts again when you resume.",
-    resume: "Resume",
-    saveFailed: "Saving failed (storage full or blocked): play on, but this game is not saved.",
-    saveProblem: (why) => `Your saved game was not loaded: ${why}. It is kept as it is and will not be overwritten; this game is not saved.`,
-    corrupt: "it is not readable (corrupt)", unsupported: (v) => `it is from an unsupported version (${v})`,
-    noReplay: (why) => `it does not replay (${why})`, dropSave: "Delete the old save and save this game",
-    otherTab: "This game was changed in another tab, so this tab has stopped saving. Reload to continue with the latest game.",
-    reload: "Reload", noStorage: "Saving is not available in this browser: you can play, but nothing is saved.",
+    pausedBody: "Your saved game is restored. The clock starts again when you resume.",
+    noStorage: "Saving is not available in this browser: you can play, but nothing is saved.",
     recordsTitle: "Records", noRecords: "No deal won yet.",
     recordsCount: (n, parts) => `${n} deal${n === 1 ? "" : "s"} won: ${parts}`,
     recordsHead: ["type", "deal", "time", "moves", "recycles", "hints"],
     recordsNoStorage: "Storage is not available in this browser: records are not kept.",
     suit: (i) => ["clubs", "diamonds", "hearts", "spades"][i],
+    faceDown: "face-down card", dealWhat: "a deal ID (like klondike-random-v1-123), a deal code or a Solvitaire JSON deal",
   },
   ja: {
     lostPosition: "サーバーがこの手作りの局面を閉じていたため、新しい配りを始めました。",
@@ -85,46 +75,36 @@ const WORDS = {
     foundationEmpty: (suit) => `${suit}の組札：空`,
     targetCol: "、選んだ札の置き先",
     cardLabel: (card, k, col) => `${card}${k ? `（上に ${k} 枚）` : ""}、${col} 列目`,
-    noUndo: "戻せる手がありません", noRedo: "やり直せる手がありません",
     stop: "止める", stopLabel: "自動で仕上げを止める", finishLabel: "自動で仕上げ：残りの札を 1 枚ずつ組札へ送る",
     draw: "めくる", recycle: "組み直す", drawLabel: "山札から 3 枚めくる", recycleLabel: "めくり札を組み直す",
     moves: (n) => `手数 ${n}`, recycles: (n) => `組み直し ${n}`, up: (n) => `組札 ${n}/52`,
     counts: (d, o, h) => `裏向き ${d} · 操作 ${o} 回 · ヒント ${h} 回`, copyTitle: (l) => `${l} をコピー`,
-    hintLine: (agent, fallback, text) => `ヒント（${agent}${fallback ? "、学習済みエージェントは使えません" : ""}）：${text}`,
     verdict: (text) => `判定：${text}`,
     newDeal: "新しい配り", sameDeal: "この配りをもう一度", viewBoard: "盤面を見る", undo: "取り消す",
-    dealCopy: (label) => `配り ${label}（コピー）`, code: "コード", won: "勝ちました！",
+    code: "コード", won: "勝ちました！",
     resultLine: (time, moves, rec, up) => `時間 ${time} · 手数 ${moves} · 組み直し ${rec} 回 · 上がった枚数 52 枚中 ${up} 枚`,
     resultCounts: (h, o) => `ヒント ${h} 回 · 操作 ${o} 回`,
     deadTitle: "手詰まりです", noProgressTitle: "前に進む手がありません",
     noProgressBody: "残っている手は見えている札を動かすだけです。取り消すか、同じ配りか新しい配りを選んでください。",
-    close: "閉じる", replaceTitle: "この局を置き換えますか？",
-    replaceBody: "今の局には手の履歴があります。別の局に置き換えますか？", replace: "置き換える", keep: "続ける",
-    copied: (label) => `配りの識別子をコピーしました：${label}`,
-    copyRefused: (label) => `配りの識別子：${label}（ここではコピーできません。選択してコピーしてください）`,
-    noFinish: "自動で仕上げはまだ使えません：裏向きの札か、まだ見ていない山札があります。",
+    replaceBody: "今の局には手の履歴があります。別の局に置き換えますか？", noFinish: "自動で仕上げはまだ使えません：裏向きの札か、まだ見ていない山札があります。",
     runPreview: (name, n) => `${name} から ${n} 枚`,
     runLabel: (card, n) => `${card} から ${n} 枚：選ぶ`,
     runFirst: "いちばん上の表向きの札です。", runLast: "いちばん下の札です。",
-    pausedTitle: "一時停止中", pausedBody: "保存した局を読み込みました。「再開する」を押すと時間が進みます。",
-    resume: "再開する",
-    saveFailed: "保存できませんでした（容量不足か保存の禁止）。このまま遊べますが、この局は保存されません。",
-    saveProblem: (why) => `保存された局を読み込めませんでした：${why}。保存はそのまま残し、上書きしません。この局は保存されません。`,
-    corrupt: "読み取れません（破損）", unsupported: (v) => `対応外の版です（${v}）`,
-    noReplay: (why) => `再現できません（${why}）`, dropSave: "古い保存を消して、この局を保存する",
-    otherTab: "別のタブでこの局が更新されたため、このタブでの保存を停止しました。最新の局で続けるには読み直してください。",
-    reload: "読み直す", noStorage: "このブラウザでは保存できません。遊べますが、何も保存されません。",
+    pausedBody: "保存した局を読み込みました。「再開する」を押すと時間が進みます。",
+    noStorage: "このブラウザでは保存できません。遊べますが、何も保存されません。",
     recordsTitle: "勝ちの記録", noRecords: "まだ勝った配りはありません。",
     recordsCount: (n, parts) => `勝ち ${n} 件：${parts}`,
     recordsHead: ["種類", "配り", "時間", "手数", "組み直し", "ヒント"],
     recordsNoStorage: "このブラウザでは保存できないため、記録は残りません。",
     suit: (i) => SUITS_JA[i],
+    faceDown: "裏向きの札", dealWhat: "配りの識別子（例：klondike-random-v1-123）、盤面コード、Solvitaire JSON のどれか",
   },
 };
 
 function t(key, ...args) {
   const table = WORDS[app.lang] || WORDS.en;
   const v = key in table ? table[key] : WORDS.en[key];
+  if (v === undefined) return ct(key, ...args);  // the words both pages share (common.js)
   return typeof v === "function" ? v(...args) : v;
 }
 function sp(card) { return app.lang === "ja" && card.spoken_ja ? card.spoken_ja : card.spoken; }
@@ -158,8 +138,12 @@ async function send(action, {quiet = false} = {}) {
 
 const act = (action) => queue(() => send(action).catch(() => false));
 
-async function startGame(body, {paused = false, activeMs = 0} = {}) {
-  const state = await api("POST", "/api/klondike/games", body);
+async function startGame(body, options = {}) {
+  return adoptGame(await api("POST", GAMES, body), options);
+}
+
+function adoptGame(state, {paused = false, activeMs = 0} = {}) {  // a new game's state becomes this page's game
+  closeMenu();
   stopFinish();
   stopClock();
   app.activeMs = activeMs;
@@ -202,6 +186,8 @@ function isTarget(place) {
 
 function setState(state) {
   const previous = app.state;
+  noteState(previous, state);
+  stopTravel();  // a hint's flying copy never outlives the position it was shown for
   const rects = previous && state ? cardRects() : null;
   app.state = state;
   if (!state) return;
@@ -226,15 +212,14 @@ function setState(state) {
 
 function render() {
   const s = app.state;
-  const hint = s.hint && s.hint.kind === "move" ? s.hint : null;
+  const hint = s.hint && s.hint.kind === "move" ? {...s.hint, source: hintFrom(s.hint)} : null;
 
   // stock
   const stock = $("stock");
   stock.className = "card slot stock";
   stock.textContent = "";
   if (s.stock.count) {
-    stock.classList.add("back");
-    stock.textContent = String(s.stock.count);
+    backFace(stock, s.stock.count);
     stock.setAttribute("aria-label", t("stockDown", s.stock.count));
   } else if (s.waste.count) {
     stock.textContent = "↻";
@@ -263,6 +248,7 @@ function render() {
       if (s.selected === "waste") el.classList.add("selected");
       if (hint && hint.source === "waste") el.classList.add("hinted");
     } else {
+      el.setAttribute("role", "img");
       el.setAttribute("aria-label", t("buried", sp(card)));
     }
     waste.append(el);
@@ -312,14 +298,16 @@ function render() {
     c.setAttribute("aria-label", label);
     if (!col.cards.length) c.classList.add("empty-col");
     let y = 0;
+    const steps = columnSteps(col);
     col.cards.forEach((card) => {
       const el = document.createElement(card.face_down ? "div" : "button");
       el.className = "card";
       el.style.top = `${y}px`;
       if (card.face_down) {
         el.classList.add("back");
-        el.setAttribute("aria-label", "face-down card");
-        y += stepPx("--down-step");
+        el.setAttribute("role", "img");
+        el.setAttribute("aria-label", t("faceDown"));
+        y += steps.down;
       } else {
         el.type = "button";
         el.tabIndex = -1;
@@ -329,7 +317,7 @@ function render() {
         el.setAttribute("aria-label", t("cardLabel", sp(card), card.count - 1, col.col + 1));
         if (s.selected && samePlace(s.selected, card.place, col.name)) el.classList.add("selected");
         if (hint && (hint.source === card.place || (hint.target === col.name && card.count === 1))) el.classList.add("hinted");
-        y += stepPx("--up-step");
+        y += steps.up;
       }
       c.append(el);
     });
@@ -341,6 +329,7 @@ function render() {
   // buttons and status
   setDisabled($("undo"), s.can_undo ? null : t("noUndo"));
   setDisabled($("redo"), s.can_redo ? null : t("noRedo"));
+  setDisabled($("restart"), s.moves ? null : t("noRestart"));  // at the deal's start it would do nothing
   const third = $("third");
   third.className = "";
   setDisabled(third, null);
@@ -362,8 +351,9 @@ function render() {
   $("copy-deal").textContent = s.deal.label.length > 40 ? `code ${s.deal.label.slice(0, 12)}…` : s.deal.label;
   $("copy-deal").title = t("copyTitle", s.deal.label);
 
-  if (s.hint && s.hint.kind === "move") {
-    message(t("hintLine", s.hint.agent, s.hint.fallback_reason, tx(s.hint)), "info", s.hint.ja);
+  if (app.hintPending) message(ct("checking"), "info");
+  else if (s.hint && s.hint.kind === "move") {
+    message(hintLine(s.hint), "info", s.hint.ja);
   } else if (s.message) message(tx(s.message), s.message.kind, s.message.ja);
   else if (!app.keepMessage) message("");
   app.keepMessage = false;
@@ -384,20 +374,20 @@ function stepPx(name) {  // the vertical offset of a face-down or face-up card i
   return Math.round(h * (name === "--down-step" ? 0.12 : 0.3));
 }
 
-function setDisabled(button, reason) {
-  button.setAttribute("aria-disabled", reason ? "true" : "false");
-  button.title = reason || "";
+function columnSteps(col) {  // the column's steps, the face-up one squeezed so that its last card stays in view
+  const h = ($("stock").offsetWidth || 60) * 1.4;
+  const down = stepPx("--down-step"), natural = stepPx("--up-step");
+  const up = col.cards.filter((c) => !c.face_down).length, hidden = col.face_down;
+  const area = document.querySelector(".play-area");
+  const top = $("columns").getBoundingClientRect().top - area.getBoundingClientRect().top + area.scrollTop;
+  const room = area.clientHeight - top - h - 8;
+  if (up < 2 || hidden * down + (up - 1) * natural <= room) return {down, up: natural};
+  return {down, up: Math.max(Math.round(h * 0.14), Math.floor((room - hidden * down) / (up - 1)))};
 }
 
-function message(text, kind = "info", ja = "") {
-  const m = $("message");
-  m.textContent = text;
-  m.className = `message ${kind}`;
-  m.title = ja || "";
-}
-
-function showError(e) {
-  message(app.lang === "ja" && e.ja ? e.ja : (e.message || String(e)), "error", e.ja || "");
+function hintFrom(h) {  // the place a move hint takes its card from (the server's hint source has its own name)
+  if (h.from) return h.from;
+  return ["planner", "agent"].includes(h.source) ? null : h.source;
 }
 
 // ------------------------------------------------------------------ animation
@@ -421,16 +411,18 @@ function animateFrom(rects) {
   }
 }
 
-function travel(fromEl, toEl, {duration = 700, iterations = 2} = {}) {  // a clone flying along the hint
+function stopTravel() { for (const g of document.querySelectorAll(".hint-ghost")) g.remove(); }
+
+function travel(fromEl, toEl, {duration = 600, iterations = 1} = {}) {  // a clone flying along the hint, once
   if (!fromEl || !toEl) return;
   const a = fromEl.getBoundingClientRect(), b = toEl.getBoundingClientRect();
   const ghost = fromEl.cloneNode(true);
   ghost.removeAttribute("id");
-  ghost.classList.add("ghost");
+  ghost.classList.add("ghost", "hint-ghost");
   ghost.setAttribute("aria-hidden", "true");
   Object.assign(ghost.style, {left: `${a.left}px`, top: `${a.top}px`, width: `${a.width}px`, height: `${a.height}px`});
   document.body.append(ghost);
-  const dy = b.top - a.top + (toEl.closest(".column") && !toEl.classList.contains("column") ? stepPx("--up-step") : 0);
+  const dy = b.top - a.top + (toEl.closest(".column") && !toEl.classList.contains("column") ? stepPx("--up-step") / 2 : 0);
   const anim = ghost.animate([{transform: "none", opacity: 1}, {transform: `translate(${b.left - a.left}px, ${dy}px)`, opacity: .9}],
                              {duration, iterations, easing: "ease-in-out"});
   anim.onfinish = () => ghost.remove();
@@ -439,8 +431,9 @@ function travel(fromEl, toEl, {duration = 700, iterations = 2} = {}) {  // a clo
 function previewHint() {
   const h = app.state && app.state.hint;
   if (!h || h.kind !== "move") return;
-  if (h.source === "stock") travel($("stock"), $("waste"));  // draw or recycle: the stock turns over
-  else travel(placeElement(h.source), placeElement(h.target));
+  const from = hintFrom(h);
+  if (from === "stock") return;  // draw or recycle: the stock is framed, nothing flies over the waste
+  travel(placeElement(from), placeElement(h.target));
 }
 
 function placeElement(place) {
@@ -467,17 +460,16 @@ function renderVerdict() {
 }
 
 // ------------------------------------------------------------------ panels
-function openPanel(title, bodyNodes, buttons, kind) {
-  const row = fillPanel(title, bodyNodes, buttons, kind);
-  (row.querySelector("button") || $("panel")).focus();
+function behindPanel() {
+  return [document.querySelector("header.top"), $("notices"), $("game-view"), $("rules"), $("run-panel")];
 }
 
-function closePanel() { $("overlay").hidden = true; $("overlay").dataset.kind = ""; }
+function refocus(back) { if (back.isConnected) back.focus(); else restoreFocus(); }
 
 function exits(withUndo) {
   const list = [[t("newDeal"), () => newDeal({force: true})], [t("sameDeal"), () => replayDeal()],
                 [t("viewBoard"), () => {}]];
-  if (withUndo) list.push([t("undo"), () => act({type: "undo"})]);
+  if (withUndo && app.state && app.state.moves > 0) list.push([t("undo"), () => act({type: "undo"})]);
   return list;
 }
 
@@ -505,7 +497,12 @@ function newDeal({force = false} = {}) {
   return force ? start() : confirmReplace(start);
 }
 
-function openDeal(text) { return confirmReplace(() => queue(() => startGame({deal: text}))); }
+function openDeal(text) {  // the deal is checked first; a bad one keeps its text in the box, said plainly
+  return queue(async () => {
+    const state = await checkedDeal({deal: text}, t("dealWhat"));
+    if (state) confirmReplace(() => queue(() => adoptGame(state)));
+  });
+}
 
 function replayDeal() {
   const s = app.state;
@@ -513,16 +510,10 @@ function replayDeal() {
   return queue(() => startGame({deal: dealName(s)}));
 }
 
-function hint() {
-  if (!app.state || app.paused) return;
-  return queue(async () => {
-    try {
-      setState(await api("POST", `/api/klondike/games/${app.state.session}/hint`));
-      const h = app.state.hint;
-      if (h && h.kind === "no_progress") showNoProgress();
-      else previewHint();
-    } catch (e) { showError(e); }
-  });
+function hintArrived() {  // the no-progress notice opens its panel; a move is shown flying once
+  const h = app.state.hint;
+  if (h && h.kind === "no_progress") showNoProgress();
+  else previewHint();
 }
 
 function tapStock() { act({type: "stock"}); }
@@ -728,7 +719,7 @@ function renderRun() {
   const r = app.run;
   const card = r.cards[r.index];
   const n = r.cards.length - r.index;
-  $("run-preview").textContent = t("runPreview", card.name, n);
+  $("run-preview").textContent = t("runPreview", sp(card), n);
   $("run-preview").setAttribute("aria-label", t("runLabel", sp(card), n));
   setDisabled($("run-up"), r.index > 0 ? null : t("runFirst"));
   setDisabled($("run-down"), r.index < r.cards.length - 1 ? null : t("runLast"));
@@ -916,6 +907,9 @@ function wire() {
   window.addEventListener("pointerup", onPointerUp);
   window.addEventListener("pointercancel", onPointerCancel);
   table.addEventListener("contextmenu", (e) => e.preventDefault());
+  const area = document.querySelector(".play-area");  // the table never scrolls: long columns are squeezed
+  area.addEventListener("scroll", () => { if (area.scrollTop) area.scrollTop = 0; });
+  window.addEventListener("resize", () => { if (app.state) render(); });
   table.addEventListener("click", (e) => {  // a click with no pointer before it: a screen reader's activation
     if (Date.now() - app.lastPointerTap < 800 || e.target.closest("#stock")) return;
     const el = e.target.closest("[data-place]");
@@ -935,13 +929,6 @@ function wire() {
     if (app.finishing || (app.state && app.state.finish.available)) toggleFinish(); else tapStock();
   });
   $("restart").addEventListener("click", () => act({type: "restart"}));
-  $("fullscreen").addEventListener("click", () => {  // the game is on the server: nothing to redo
-    if (document.fullscreenElement) document.exitFullscreen().catch(() => {});
-    else if (document.documentElement.requestFullscreen) document.documentElement.requestFullscreen().catch(() => {});
-  });
-  document.addEventListener("fullscreenchange", () => {
-    $("fullscreen").setAttribute("aria-pressed", String(!!document.fullscreenElement));
-  });
   $("deal-form").addEventListener("submit", (e) => {
     e.preventDefault();
     const text = $("deal-input").value.trim();

@@ -92,7 +92,8 @@ def new_page(browser: Any, base_url: str) -> Iterator[Callable[..., Any]]:
 
 def settle(page: Any) -> None:
     """Wait until every request the page has queued has been answered and rendered."""
-    page.evaluate("() => window.pyramidApp.busy.then(() => true)")
+    page.evaluate("() => window.pyramidApp.busy.then(() => window.pyramidApp.hinting)"
+                  ".then(() => window.pyramidApp.busy).then(() => true)")
 
 
 @pytest.fixture(scope="session")

@@ -70,7 +70,8 @@ def open_page(browser: Any, url: str) -> Iterator[Callable[..., Page]]:
 def settle(page: Page) -> None:
     """Wait until every queued request is answered and rendered and the cards have stopped moving."""
     page.evaluate(
-        "() => window.klondikeApp.busy.then(() => Promise.all("
+        "() => window.klondikeApp.busy.then(() => window.klondikeApp.hinting)"
+        ".then(() => window.klondikeApp.busy).then(() => Promise.all("
         "document.getAnimations().map((a) => a.finished.catch(() => null))))"
     )
 
@@ -97,7 +98,14 @@ def open_position(open_page: Callable[..., Page], url: str, body: dict[str, Any]
     return page
 
 
+def open_menu(page: Page) -> None:
+    """On a phone the deal controls are in the menu: open it (on a desktop they are in the header)."""
+    if page.is_visible("#menu-button") and page.get_attribute("#menu-button", "aria-expanded") == "false":
+        page.click("#menu-button")
+
+
 def open_deal(page: Page, deal: str) -> None:
+    open_menu(page)
     page.fill("#deal-input", deal)
     page.press("#deal-input", "Enter")
     settle(page)
@@ -255,13 +263,13 @@ def test_run_panel_with_touch_then_tap_the_target(open_page: Callable[..., Page]
     x, y = center(page, selector("c1"))  # 10D, the last card
     touch(cdp, "touchStart", x, y)
     page.wait_for_selector("#run-panel:not([hidden])")
-    assert page.inner_text("#run-preview") == "From 10D: 1 card"
+    assert page.inner_text("#run-preview") == "From the 10 of diamonds: 1 card"
     ux, uy = center(page, "#run-up")
     touch(cdp, "touchMove", ux, uy)  # slide onto the up arrow: the start moves up one card
     page.wait_for_timeout(120)
     px, py = center(page, "#run-preview")
     touch(cdp, "touchMove", px, py)
-    assert page.inner_text("#run-preview") == "From JC: 2 cards"
+    assert page.inner_text("#run-preview") == "From the Jack of clubs: 2 cards"
     touch(cdp, "touchEnd", px, py)  # releasing selects; nothing moves yet
     settle(page)
     assert page.is_hidden("#run-panel")
@@ -297,7 +305,7 @@ def test_run_panel_with_keys(open_page: Callable[..., Page], url: str) -> None:
     page.keyboard.press("ArrowUp")
     page.keyboard.press("ArrowUp")
     page.keyboard.press("ArrowUp")
-    assert page.inner_text("#run-preview") == "From QH: 3 cards"
+    assert page.inner_text("#run-preview") == "From the Queen of hearts: 3 cards"
     page.keyboard.press("ArrowDown")
     page.keyboard.press("Enter")
     settle(page)
@@ -381,8 +389,7 @@ def test_no_progress_notice_from_the_hint(open_page: Callable[..., Page], url: s
         "New deal",
         "Same deal again",
         "View the board",
-        "Undo",
-    ]
+    ]  # no Undo: at the position's start there is nothing to undo
     page.click("#panel-buttons button:text('Close')")
     assert page.is_hidden("#overlay")
     page.wait_for_function("() => (window.klondikeApp.state.verdict || {}).status === 'not_winnable'")
@@ -471,6 +478,7 @@ def test_phone_viewport_with_touch_and_screenshots(open_page: Callable[..., Page
     page.tap(selector("c7"))
     settle(page)
     assert state(page)["history"] == ["c7>f"]
+    page.tap("#menu-button")  # on a phone the rules are in the menu
     page.tap("#rules-button")  # the rules page, and back: the game is kept
     assert page.is_visible("#rules") and "How to play Klondike" in page.inner_text("#rules")
     page.tap("#rules-back")
