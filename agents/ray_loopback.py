@@ -82,12 +82,14 @@ class LoopbackCluster:
                    "--num-cpus", str(self.cpus_per_node), "--temp-dir", str(temp), "--disable-usage-stats",
                    "--dashboard-agent-listen-port", str(free_port()), "--object-store-memory", str(200 << 20),
                    "--include-log-monitor=false", *options]
-        env = os.environ | {"RAY_USAGE_STATS_ENABLED": "0"}
-        log = (temp / "ray-start.log").open("wb")
-        starter = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env,
-                                   start_new_session=True)
-        self.starters.append(starter)
-        code = starter.wait(timeout=120)
+        # connect() may have set this switch in this process: a worker node refuses to start with it
+        env = {k: v for k, v in os.environ.items() if k != "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"}
+        env["RAY_USAGE_STATS_ENABLED"] = "0"
+        with (temp / "ray-start.log").open("wb") as log:
+            starter = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env,
+                                       start_new_session=True)
+            self.starters.append(starter)
+            code = starter.wait(timeout=120)
         if code != 0:
             raise RuntimeError(f"ray start failed ({code}): {(temp / 'ray-start.log').read_text()[-2000:]}")
 
