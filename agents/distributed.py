@@ -18,6 +18,7 @@ Ray is imported here only, inside these functions: without ``--ray`` nothing imp
 from __future__ import annotations
 
 import os
+import socket
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -42,6 +43,17 @@ def _host(address: str) -> str:
     return address.removeprefix("ray://").rsplit(":", 1)[0]
 
 
+def _check_reachable(address: str, timeout: float = 5.0) -> None:
+    """Refuse an address where nothing listens at once (Ray itself would retry for minutes)."""
+    host, _, port = address.removeprefix("ray://").rpartition(":")
+    if not host or not port.isdigit():
+        raise ValueError(f"bad Ray address {address!r}: give auto or HOST:PORT")
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=timeout).close()
+    except OSError as exc:
+        raise ConnectionError(f"nothing answers at {address}: {exc}") from None
+
+
 def connect(address: str) -> dict[str, float]:
     """Join the Ray cluster at ``address`` (``auto``: the one this machine runs, else a new local
     instance with the dashboard off); return its resources. Raises ``ConnectionError`` if none answers.
@@ -50,6 +62,8 @@ def connect(address: str) -> dict[str, float]:
     otherwise swap loopback for the machine's routable address."""
     if not address:
         raise ValueError("empty Ray address: give auto or HOST:PORT")
+    if address != "auto":
+        _check_reachable(address)
     target = os.environ.get("RAY_ADDRESS", "auto") if address == "auto" else address
     loopback = target == "auto" or _host(target) in LOOPBACK_HOSTS
     if loopback:

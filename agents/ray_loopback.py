@@ -2,7 +2,10 @@
 
 ``LoopbackCluster(cpus_per_node=1)`` runs ``ray start --head --node-ip-address=127.0.0.1`` and
 ``ray start --address=127.0.0.1:PORT --node-ip-address=127.0.0.1``, each with one CPU, its own
-temp dir under ``/tmp`` and its own free ports; the dashboard is off. Ray 2.x turns a loopback
+temp dir under ``/tmp`` and its own free ports; the dashboard is off. The cluster uses Ray's token
+authentication with a token of its own (not ``~/.ray/auth_token``, which another cluster on the
+machine may have written): a driver joins with :attr:`LoopbackCluster.environment` in its
+environment. Ray 2.x turns a loopback
 node address into the machine's routable one (``resolve_ip_for_localhost``), which would send the
 cluster's traffic through that interface; the nodes are therefore started through ``ray start``'s
 own command with that one function keeping 127.0.0.1 as given (``python -m agents.ray_loopback
@@ -19,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import secrets
 import shutil
 import signal
 import socket
@@ -74,8 +78,11 @@ class LoopbackCluster:
         self.address = f"{LOOPBACK}:{self.port}"
         self.temp_dirs: list[Path] = []
         self.starters: list[subprocess.Popen[bytes]] = []
+        self.environment: dict[str, str] = {}
+        """What a driver's environment needs to join (Ray's token authentication, this cluster's token)."""
 
-    def _ray_start(self, *options: str) -> None:
+    def _ray_start(self, *options: str) -> tuple[subprocess.Popen[bytes], Path]:
+        """Launch one ``ray start`` (it exits once its node is up); its log goes to its temp dir."""
         temp = Path(tempfile.mkdtemp(prefix="ray-", dir="/tmp"))  # short: Ray's socket paths have a limit
         self.temp_dirs.append(temp)
         command = [sys.executable, "-m", "agents.ray_loopback", "start", "--node-ip-address", LOOPBACK,
@@ -84,22 +91,32 @@ class LoopbackCluster:
                    "--include-log-monitor=false", *options]
         # connect() may have set this switch in this process: a worker node refuses to start with it
         env = {k: v for k, v in os.environ.items() if k != "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"}
-        env["RAY_USAGE_STATS_ENABLED"] = "0"
+        env |= {"RAY_USAGE_STATS_ENABLED": "0", **self.environment}
         with (temp / "ray-start.log").open("wb") as log:
             starter = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env,
                                        start_new_session=True)
-            self.starters.append(starter)
-            code = starter.wait(timeout=120)
-        if code != 0:
-            raise RuntimeError(f"ray start failed ({code}): {(temp / 'ray-start.log').read_text()[-2000:]}")
+        self.starters.append(starter)
+        return starter, temp
 
     def start(self) -> LoopbackCluster:
+        """Start the nodes (the worker nodes' ``ray start`` wait for the head's GCS: all start at once)."""
+        token_dir = Path(tempfile.mkdtemp(prefix="ray-token-", dir="/tmp"))
+        self.temp_dirs.append(token_dir)
+        token = token_dir / "auth_token"
+        token.touch(mode=0o600)
+        token.write_text(secrets.token_hex(32))
+        self.environment = {"RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN_PATH": str(token)}
         try:
-            self._ray_start("--head", "--port", str(self.port), "--include-dashboard=false", "--no-monitor",
-                            "--dashboard-host", LOOPBACK, "--dashboard-port", str(free_port()),
-                            "--ray-client-server-port", str(free_port()))
-            for _ in range(self.nodes - 1):
-                self._ray_start("--address", self.address)
+            launched = [self._ray_start("--head", "--port", str(self.port), "--include-dashboard=false",
+                                        "--no-monitor", "--dashboard-host", LOOPBACK,
+                                        "--dashboard-port", str(free_port()),
+                                        "--ray-client-server-port", str(free_port()))]
+            launched += [self._ray_start("--address", self.address) for _ in range(self.nodes - 1)]
+            for starter, temp in launched:
+                code = starter.wait(timeout=120)
+                if code != 0:
+                    log = (temp / "ray-start.log").read_text()[-2000:]
+                    raise RuntimeError(f"ray start failed ({code}): {log}")
         except BaseException:
             self.stop()
             raise

@@ -63,10 +63,11 @@ def rows_of(what: str, stdout: str, out: Path) -> list[dict[str, Any]]:
     return [{k: v for k, v in r.items() if k not in TIMING} for r in records if "summary" not in r]
 
 
-def timed(argv: list[str], what: str, out: Path) -> tuple[float, list[dict[str, Any]], float]:
+def timed(argv: list[str], what: str, out: Path,
+          env: dict[str, str]) -> tuple[float, list[dict[str, Any]], float]:
     """Wall seconds of the command, its rows, and the 1-minute load average when it ended."""
     start = time.perf_counter()
-    done = subprocess.run(argv, capture_output=True, text=True, check=False)
+    done = subprocess.run(argv, capture_output=True, text=True, check=False, env=os.environ | env)
     wall = time.perf_counter() - start
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(argv)} failed ({done.returncode}):\n{done.stderr[-3000:]}")
@@ -105,7 +106,7 @@ def main() -> None:
             rows = {}
             for where in order:
                 argv = command(args, cluster.address if where == "ray" else None, out)
-                wall, rows[where], load = timed(argv, args.what, out)
+                wall, rows[where], load = timed(argv, args.what, out, cluster.environment)
                 pair[where], pair[f"load_after_{where}"] = wall, load
             if rows["local"] != rows["ray"]:
                 raise SystemExit("the cluster's rows differ from the local rows")
@@ -114,6 +115,7 @@ def main() -> None:
             print(f"repeat {repeat + 1}: local {pair['local']:.2f} s, cluster {pair['ray']:.2f} s, "
                   f"ratio {pair['ratio']:.3f} ({pair['deals']} rows, same on both; load "
                   f"{pair['load_before']:.1f} -> {pair[f'load_after_{order[1]}']:.1f})", flush=True)
+        os.environ.update(cluster.environment)
         per_task = statistics.median(task_cost(cluster.address, args.tasks) for _ in range(3))
         import ray
 

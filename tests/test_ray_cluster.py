@@ -13,6 +13,7 @@ import importlib.util
 import io
 import json
 import os
+import pickle
 import shutil
 import signal
 import subprocess
@@ -34,7 +35,7 @@ from agents.solver.cli import build_parser, report, solve_on_ray, solve_pyramid_
 from agents.solver.limits import SearchLimits
 from agents.variants import find_variant
 from envs.deals import resolve_deal
-from training.benchmark import Args
+from training.benchmark import _SHIPPED, Args, play_deal, play_shipped_deal, ship_checkpoint
 from training.benchmark import main as benchmark
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -45,13 +46,20 @@ TIMING = {"seconds", "mean_seconds", "median_seconds", "max_seconds"}
 def cluster() -> Iterator[LoopbackCluster]:
     assert importlib.util.find_spec("ray") is not None, "the test extra installs ray"
     nodes = LoopbackCluster(cpus_per_node=1).start()  # stops what it started if it fails
+    saved = {name: os.environ.get(name) for name in nodes.environment}
     try:
+        os.environ.update(nodes.environment)  # the cluster's own token
         connect(nodes.address)
         yield nodes
     finally:
         import ray
 
         ray.shutdown()
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
         nodes.stop()
         assert nodes.processes() == []
 
@@ -118,19 +126,34 @@ def test_a_solver_sweep_on_the_cluster_gives_the_local_rows(cluster: LoopbackClu
 
 
 def test_the_benchmark_on_the_cluster_gives_the_local_rows(cluster: LoopbackCluster, tmp_path: Path) -> None:
-    checkpoint = tmp_path / "elsewhere.zip"  # only the driver has this file: it travels to the workers
-    shutil.copy(default_checkpoint(find_variant("pyramid-000")), checkpoint)
-    common = dict(game="pyramid", deals="1-8", agents="random,greedy,solver,pimc,ppo", checkpoint=checkpoint,
-                  seed=5)
+    common = dict(game="pyramid-001", deals="1-8", agents="random,greedy,solver,pimc", seed=5)
     local, local_table, _ = benchmark(Args(**common, workers=1, json=str(tmp_path / "local.json")))
     rows, table, notes = benchmark(Args(**common, ray=cluster.address, json=str(tmp_path / "ray.json")))
-    assert notes == [] and len(rows) == len(local) == 40
+    assert notes == [] and len(rows) == len(local) == 32
     assert [untimed(asdict(r)) for r in rows] == [untimed(asdict(r)) for r in local]
     assert [untimed(asdict(s)) for s in table] == [untimed(asdict(s)) for s in local_table]
     on_disk = [json.loads((tmp_path / name).read_text()) for name in ("local.json", "ray.json")]
     expected = [untimed(asdict(r)) for r in local]
     assert [[untimed(r) for r in data["rows"]] for data in on_disk] == [expected, expected]
     assert on_disk[0]["command"] == on_disk[1]["command"]
+
+
+def test_a_checkpoint_file_travels_with_the_task(tmp_path: Path) -> None:
+    """A ``--checkpoint`` only the driver has goes to the workers as bytes (in the task's function,
+    which Ray's object store carries) and is written once per machine: the same rows as from the path.
+    (``ppo`` itself is left off the cluster tests: two workers importing torch cost 20 s here.)"""
+    checkpoint = tmp_path / "elsewhere.zip"
+    shutil.copy(default_checkpoint(find_variant("pyramid-000")), checkpoint)
+    options = {"seed": 0, "checkpoint": checkpoint, "time_limit": 10.0, "ppo_deterministic": None}
+    shipped = ship_checkpoint(options)
+    assert shipped["checkpoint"] is None and shipped["checkpoint_file"][2] == checkpoint.read_bytes()
+    checkpoint.unlink()  # the worker must not need the driver's file
+    row = play_shipped_deal("pyramid-000", pickle.loads(pickle.dumps(shipped)), ("ppo", 3))
+    written = _SHIPPED.pop(shipped["checkpoint_file"][0])
+    assert written.read_bytes() == shipped["checkpoint_file"][2]
+    written.unlink()
+    shutil.copy(default_checkpoint(find_variant("pyramid-000")), checkpoint)
+    assert untimed(asdict(row)) == untimed(asdict(play_deal("pyramid-000", options, ("ppo", 3))))
 
 
 def test_a_killed_worker_loses_no_deal(cluster: LoopbackCluster) -> None:
