@@ -9,6 +9,7 @@ skip, without it.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib.util
 import io
 import json
@@ -152,6 +153,8 @@ def test_a_checkpoint_file_travels_with_the_task(tmp_path: Path) -> None:
     written = _SHIPPED.pop(shipped["checkpoint_file"][0])
     assert written.read_bytes() == shipped["checkpoint_file"][2]
     written.unlink()
+    with contextlib.suppress(OSError):  # the folder, unless something else is in it
+        written.parent.rmdir()
     shutil.copy(default_checkpoint(find_variant("pyramid-000")), checkpoint)
     assert untimed(asdict(row)) == untimed(asdict(play_deal("pyramid-000", options, ("ppo", 3))))
 
