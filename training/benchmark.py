@@ -13,6 +13,12 @@ and states searched for the solver); the table is computed from the rows only:
   ``solver`` among the agents);
 * **time per deal**: mean wall time of playing one deal (the solver's search included).
 
+``--ray ADDRESS`` plays the (agent, deal) pairs as tasks on a Ray cluster instead (``auto``: the one
+this machine runs, else a new local one; ``HOST:PORT``: a running cluster; the ``ray`` extra), with a
+progress bar: the same rows, table, JSON and plot. A ``--checkpoint`` file travels to the workers
+through Ray's object store; a pair that fails there is reported in the notes (exit status 1). See
+``docs/ray.md``.
+
 ``--json FILE`` (``-`` for standard output) writes the rows and the table; ``--plot FILE.png``
 draws win rates with their intervals and mean cards cleared (matplotlib). An agent that cannot
 play here (``ppo`` without a checkpoint for the variant, ``solver`` without a solver for the game)
@@ -22,10 +28,13 @@ deals (:mod:`training.splits`).
 
 from __future__ import annotations
 
+import hashlib
+import importlib.util
 import json
 import os
 import statistics
 import sys
+import tempfile
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
@@ -70,6 +79,9 @@ class Args:
     """Seconds the solver may spend on one deal; past it the deal counts as unknown."""
     workers: int = os.cpu_count() or 1
     """Processes playing deals in parallel (1: play in this process)."""
+    ray: str | None = None
+    """Play on a Ray cluster instead of --workers: auto (this machine's, else a new local one) or
+    HOST:PORT of a running one (needs the ray extra; see docs/ray.md)."""
     seed: int = 0
     """Seed of the random agent (deal N uses the seed pair (seed, N), whatever the worker)."""
     json: str | None = None
@@ -171,6 +183,60 @@ def play_all(variant: Variant, agents: Sequence[str], numbers: Sequence[int], wo
     chunk = max(1, len(tasks) // (workers * 16))
     with ProcessPoolExecutor(workers, initializer=_worker_init) as pool:
         return list(pool.map(run, tasks, chunksize=chunk))
+
+
+# ------------------------------------------------------------------------ playing on Ray
+_SHIPPED: dict[str, Path] = {}
+
+
+def ship_checkpoint(options: dict[str, Any]) -> dict[str, Any]:
+    """``options`` with the ``--checkpoint`` file's bytes in place of its path: a cluster's other
+    machines do not have the file (the shipped checkpoints come with the installed package)."""
+    if options.get("checkpoint") is None:
+        return options
+    path = Path(options["checkpoint"])
+    data = path.read_bytes()
+    return options | {"checkpoint": None,
+                      "checkpoint_file": (hashlib.sha256(data).hexdigest(), path.suffix, data)}
+
+
+def play_shipped_deal(variant_key: str, options: dict[str, Any], task: tuple[str, int]) -> Row:
+    """:func:`play_deal` on a cluster worker: a shipped checkpoint is written once per machine."""
+    if "checkpoint_file" in options:
+        digest, suffix, data = options["checkpoint_file"]
+        if digest not in _SHIPPED:
+            folder = Path(tempfile.gettempdir()) / "solitaire-rl-checkpoints"
+            folder.mkdir(exist_ok=True)
+            target = folder / f"{digest[:32]}{suffix}"
+            if not target.is_file():
+                partial_file = folder / f"{digest[:32]}.{os.getpid()}.part"
+                partial_file.write_bytes(data)
+                partial_file.replace(target)
+            _SHIPPED[digest] = target
+        options = {k: v for k, v in options.items() if k != "checkpoint_file"}
+        options["checkpoint"] = _SHIPPED[digest]
+    return play_deal(variant_key, options, task)
+
+
+def play_all_on_ray(variant: Variant, agents: Sequence[str], numbers: Sequence[int], address: str,
+                    options: dict[str, Any]) -> tuple[list[Row], list[str]]:
+    """Every agent on every deal as tasks on the Ray cluster at ``address``: the rows in agent then
+    deal order (as :func:`play_all`), and a note for each pair that failed there."""
+    from agents.distributed import Failed, connect, fan_out
+
+    try:
+        connect(address)
+    except (ConnectionError, ValueError) as exc:
+        raise MalformedInputError(f"cannot join the Ray cluster {address!r}: {exc}") from None
+    tasks = [(agent, number) for agent in agents for number in numbers]
+    rows: list[Row | None] = [None] * len(tasks)
+    failures = []
+    for index, result in fan_out(partial(play_shipped_deal, variant.key, ship_checkpoint(options)), tasks):
+        if isinstance(result, Failed):
+            failures.append(f"failed: {tasks[index][0]} on deal {tasks[index][1]}: {result.error}")
+        else:
+            rows[index] = result
+    return [r for r in rows if r is not None], failures
 
 
 # ------------------------------------------------------------------------------- the table
@@ -295,11 +361,19 @@ def main(args: Args) -> tuple[list[Row], list[Summary], list[str]]:
         notes.append(f"{in_training} of the deals are training deals (numbers {TRAIN.first}..): not held out")
     options = {"seed": args.seed, "checkpoint": args.checkpoint, "time_limit": args.solver_time_limit,
                "ppo_deterministic": False if args.ppo_sample else True if args.ppo_argmax else None}
-    rows = play_all(variant, agents, numbers, args.workers, options)
+    if args.ray:
+        if importlib.util.find_spec("ray") is None:
+            raise MalformedInputError("--ray needs Ray: pip install -e '.[ray]'")
+        rows, failures = play_all_on_ray(variant, agents, numbers, args.ray, options)
+        notes += failures
+        where = f"on the Ray cluster {args.ray}"
+    else:
+        rows = play_all(variant, agents, numbers, args.workers, options)
+        where = f"{args.workers} workers"
     summaries = summarize(rows)
     to_stdout = args.json == "-"
     out = sys.stderr if to_stdout else sys.stdout
-    print(f"{variant.key}, deals {args.deals} ({len(numbers)} deals), {args.workers} workers", file=out)
+    print(f"{variant.key}, deals {args.deals} ({len(numbers)} deals), {where}", file=out)
     print(format_table(summaries, variant), file=out)
     for note in notes:
         print(f"note: {note}", file=out)
@@ -317,9 +391,11 @@ def main(args: Args) -> tuple[list[Row], list[Summary], list[str]]:
 def cli(argv: Sequence[str] | None = None) -> None:
     args = tyro.cli(Args, args=argv, prog="python -m training.benchmark")
     try:
-        main(args)
+        _, _, notes = main(args)
     except MalformedInputError as exc:
         raise SystemExit(f"error: {exc}") from None
+    if any(note.startswith("failed: ") for note in notes):
+        raise SystemExit(1)
 
 
 if __name__ == "__main__":

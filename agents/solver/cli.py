@@ -6,19 +6,28 @@ For Klondike a DEAL may also be a Solvitaire JSON deal, or a file of them (one d
 one per line, as ``{"deal": {...}}`` or bare), reduced deals (fewer columns or ranks) included.
 Each deal's verdict, time and states is printed, then a summary with the winnable fraction and
 its 95% Wilson interval.
+
+``--ray ADDRESS`` solves the deals as tasks on a Ray cluster (``auto``: the one this machine runs,
+else a new local one; ``HOST:PORT``: a running cluster; needs the ``ray`` extra) and prints the
+same rows in the same order, with a progress bar on standard error; a deal that fails there is
+printed as an error and counted, and the exit status is then 1. See ``docs/ray.md``.
 """
 
 from __future__ import annotations
 
 import argparse
+import bisect
+import importlib.util
 import json
 import re
 import sys
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
 from typing import Any, TextIO
 
+from agents.distributed import Failed
 from agents.solver.klondike import KlondikePosition, solve_klondike, solvitaire_deals
 from agents.solver.limits import DEFAULT_MAX_MEMORY_BYTES, SearchLimits
 from agents.solver.pyramid import VARIANTS, PyramidPosition, solve_pyramid
@@ -118,6 +127,9 @@ def add_search_options(parser: argparse.ArgumentParser) -> None:
                         help="memory for the search tables, MiB (default 512)")
     parser.add_argument("--json", action="store_true", help="one JSON object per deal, then a summary object")
     parser.add_argument("--line", action="store_true", help="also print each winning line")
+    parser.add_argument("--ray", metavar="ADDRESS", default=None,
+                        help="solve on a Ray cluster: auto (this machine's, else a new local one) or "
+                             "HOST:PORT of a running one (needs the ray extra; see docs/ray.md)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -152,9 +164,15 @@ def limits_from(args: argparse.Namespace) -> SearchLimits:
 
 def report(args: argparse.Namespace, solved: Iterator[tuple[str, Any]], variant: str, what: str,
            out: TextIO) -> int:
-    """Print one row per ``(label, result)`` as it comes (text or JSON), then the summary."""
-    rows = []
+    """Print one row per ``(label, result)`` as it comes (text or JSON), then the summary; a
+    :class:`Failed` result is printed as an error and counted (exit status 1)."""
+    rows, failed = [], 0
     for label, result in solved:
+        if isinstance(result, Failed):  # the deal gave no verdict on the cluster
+            failed += 1
+            text = {"deal": label, "variant": variant, "error": result.error}
+            print(json.dumps(text) if args.json else f"{label:<24} error: {result.error}", file=out)
+            continue
         row = DealRow(label, variant, result.status, result.seconds, result.states, result.reason)
         rows.append(row)
         line = [str(m) for m in result.line] if result.line is not None else None
@@ -164,18 +182,87 @@ def report(args: argparse.Namespace, solved: Iterator[tuple[str, Any]], variant:
             print(format_row(row), file=out)
             if args.line and line is not None:
                 print("  line: " + " ".join(line), file=out)
-    summary = summarize(rows)
+    summary = summarize(rows) | ({"failed": failed} if failed else {})
     if args.json:
         game = {"variant": variant} if what == "variant" else {"draw": int(variant)}
         print(json.dumps({"summary": summary | game}), file=out)
     else:
         print(format_summary(summary, variant, what), file=out)
-    return 0
+        if failed:
+            print(f"{failed} deals failed (no verdict): see the error rows", file=out)
+    return 1 if failed else 0
+
+
+class DealItems(Sequence[Any]):
+    """The parsed deal arguments as one indexable list, expanded only item by item: a range
+    stands for deal IDs, anything else for itself (what a cluster task is sent)."""
+
+    def __init__(self, parsed: Sequence[Any]) -> None:
+        self.parts = list(parsed)
+        self.starts = [0]
+        for part in self.parts:
+            size = part.last - part.first + 1 if isinstance(part, DealSpan) else 1
+            self.starts.append(self.starts[-1] + size)
+
+    def __len__(self) -> int:
+        return self.starts[-1]
+
+    def __getitem__(self, index: int) -> Any:  # type: ignore[override]
+        if not 0 <= index < len(self):
+            raise IndexError(index)
+        at = bisect.bisect_right(self.starts, index) - 1
+        part = self.parts[at]
+        if isinstance(part, DealSpan):
+            return f"{part.game}-{part.kind}-v1-{part.first + index - self.starts[at]}"
+        return part
+
+
+def _label(item: Any) -> str:
+    return item if isinstance(item, str) else item[0] if isinstance(item, tuple) else item.label
+
+
+def _sendable(result: Any, with_line: bool) -> Any:
+    """A result to send back from a worker: the line as text (or left out)."""
+    line = tuple(str(m) for m in result.line) if with_line and result.line is not None else None
+    return replace(result, line=line)
+
+
+def solve_pyramid_item(variant: str, limits: SearchLimits, with_line: bool, item: str | Deal) -> Any:
+    """One Pyramid deal (a deal ID or a :class:`Deal`), as a cluster task solves it."""
+    deal = resolve_deal(item, "pyramid")
+    return _sendable(solve_pyramid(PyramidPosition.from_deal(deal, variant), limits=limits), with_line)
+
+
+def solve_klondike_item(draw: int, limits: SearchLimits, with_line: bool, item: Any) -> Any:
+    """One Klondike deal (a deal ID, a :class:`Deal` or a ``(label, position)`` pair), on the cluster."""
+    if isinstance(item, tuple):
+        position = item[1]
+    else:
+        position = KlondikePosition.from_deal(resolve_deal(item, "klondike"))
+    return _sendable(solve_klondike(position, draw_count=draw, limits=limits), with_line)
+
+
+def solve_on_ray(address: str, solve: Callable[[Any], Any],
+                 items: Sequence[Any]) -> Iterator[tuple[str, Any]]:
+    """``(label, result)`` for every item, in item order, solved as tasks on the Ray cluster."""
+    from agents.distributed import connect, fan_out, in_order
+
+    if importlib.util.find_spec("ray") is None:  # checked before any deal is sent
+        raise SolitaireError("--ray needs Ray: pip install -e '.[ray]'")
+    try:
+        connect(address)
+    except (ConnectionError, ValueError) as exc:
+        raise SolitaireError(f"cannot join the Ray cluster {address!r}: {exc}") from None
+    results = in_order(fan_out(solve, items), len(items))
+    return ((_label(item), result) for item, result in zip(items, results, strict=True))
 
 
 def run_pyramid(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     limits = limits_from(args)
     parsed = parse_deals(args.deals, args.kind)
+    if args.ray:
+        solve = partial(solve_pyramid_item, args.variant, limits, args.line)
+        return report(args, solve_on_ray(args.ray, solve, DealItems(parsed)), args.variant, "variant", out)
     solved = ((deal.label, solve_pyramid(PyramidPosition.from_deal(deal, args.variant), limits=limits))
               for deal in iter_deals(parsed))
     return report(args, solved, args.variant, "variant", out)
@@ -184,6 +271,9 @@ def run_pyramid(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
 def run_klondike(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     limits = limits_from(args)
     parsed = parse_klondike_deals(args.deals, args.kind)
+    if args.ray:
+        solve = partial(solve_klondike_item, args.draw, limits, args.line)
+        return report(args, solve_on_ray(args.ray, solve, DealItems(parsed)), str(args.draw), "draw", out)
     solved = ((label, solve_klondike(position, draw_count=args.draw, limits=limits))
               for label, position in iter_klondike(parsed))
     return report(args, solved, str(args.draw), "draw", out)
@@ -199,4 +289,5 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
 
 
-__all__ = ["build_parser", "main", "parse_deals", "parse_klondike_deals", "run_klondike", "run_pyramid"]
+__all__ = ["DealItems", "build_parser", "main", "parse_deals", "parse_klondike_deals", "run_klondike",
+           "run_pyramid", "solve_klondike_item", "solve_on_ray", "solve_pyramid_item"]
