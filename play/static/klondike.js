@@ -354,7 +354,8 @@ function render() {
   if (app.hintPending) message(ct("checking"), "info");
   else if (s.hint && s.hint.kind === "move") {
     message(hintLine(s.hint), "info", s.hint.ja);
-  } else if (s.message) message(tx(s.message), s.message.kind, s.message.ja);
+  } else if (s.hint && s.hint.kind === "looping") message(tx(s.hint), "info", s.hint.ja);
+  else if (s.message) message(tx(s.message), s.message.kind, s.message.ja);
   else if (!app.keepMessage) message("");
   app.keepMessage = false;
   renderVerdict();
