@@ -54,6 +54,25 @@ def determinized(game: PyramidGame, order: list[int]) -> PyramidGame:
     return other
 
 
+def afterstate_values(game: PyramidGame, actions: np.ndarray, limits: Any) -> np.ndarray:
+    """For each action, 1 if the position after it is winnable, 0 if not, 0.5 if the search ran out.
+
+    ``game`` must be fully known (a determinized sample, or the true deal): the exact solver reads
+    every card of it.
+    """
+    from agents.solver import solve_pyramid
+
+    values = np.zeros(len(actions))
+    for k, action in enumerate(actions):
+        after = game.copy()
+        after.push(ACTION_MOVES[int(action)])
+        if after.is_won():
+            values[k] = 1.0
+            continue
+        values[k] = {"winnable": 1.0, "unknown": 0.5}.get(solve_pyramid(after, limits=limits).status, 0.0)
+    return values
+
+
 class PimcPlayer(Player):
     """Plays the move that wins in most sampled completions of what the player has seen."""
 
@@ -125,4 +144,4 @@ class PimcPlayer(Player):
         return Choice(int(legal[best]), reason)
 
 
-__all__ = ["PimcPlayer", "determinized", "unseen_places"]
+__all__ = ["PimcPlayer", "afterstate_values", "determinized", "unseen_places"]

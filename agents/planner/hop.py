@@ -39,7 +39,7 @@ from agents.variants import Variant
 from envs.errors import MalformedInputError
 from envs.klondike import KlondikeGame
 from envs.klondike.actions import ACTION_INDEX, move_of
-from envs.klondike.moves import COLUMN_FOUNDATION, FOUNDATION_COLUMN, Move
+from envs.klondike.moves import COLUMN_FOUNDATION, Move
 from envs.klondike.observer import observe
 
 DEFAULT_STATES_PER_SOLVE = 2_000
@@ -108,25 +108,6 @@ def safe_step(knowledge: KlondikeKnowledge) -> Move | None:
     if forced and forced[0][0] == COLUMN_FOUNDATION:
         return Move(COLUMN_FOUNDATION, forced[0][1])
     return None
-
-
-def useful_actions(knowledge: KlondikeKnowledge, legal: np.ndarray) -> np.ndarray:
-    """``legal`` less the moves that bring a card down from its foundation only for the solver's
-    forced step to put it straight back up (rule 2 of the solver's design note): pointless."""
-    from agents.solver.klondike import KlondikePosition, klondike_forced_move
-
-    game = knowledge.game
-    keep = []
-    for action in legal:
-        move = move_of(game, int(action))
-        if move.kind == FOUNDATION_COLUMN:
-            after = game.copy()
-            after.push(move)
-            forced = klondike_forced_move(KlondikePosition.from_game(after), game.draw_count)
-            if forced and forced[0][0] == COLUMN_FOUNDATION and forced[0][1] == move.dst:
-                continue
-        keep.append(int(action))
-    return np.asarray(keep) if keep else legal
 
 
 class HopPlayer(Player):
@@ -221,9 +202,6 @@ class HopPlayer(Player):
         safe = safe_step(knowledge)
         if safe is not None and mask[ACTION_INDEX[safe]]:
             return Choice(ACTION_INDEX[safe], "safe to put up: no card can need it any more")
-        legal = useful_actions(knowledge, legal)
-        if legal.size == 1:
-            return Choice(int(legal[0]), "the only useful move")
         values = hop_values(
             knowledge, legal, seed=int(self.rng.integers(2**63)),
             states_per_solve=self.states_per_solve, max_samples=self.max_samples,
@@ -246,7 +224,8 @@ class HopPlayer(Player):
             after = visible_after(game, move)
             seen_before = 0 if after is None else self.visits[after]
             keys.append(self.rank_key(bool(value[k] >= near), seen_before, round(float(value[k]), 9), prior[k],
-                                      game.is_progress(move), int(action), here, int(values.first[k])))
+                                      game.is_progress(move), int(action), here, int(values.first[k]),
+                                      values.samples))
         best = max(range(len(keys)), key=keys.__getitem__)
         action = int(values.actions[best])
         if values.samples == 0:
@@ -260,12 +239,12 @@ class HopPlayer(Player):
 
     @staticmethod
     def rank_key(near: bool, seen_before: int, value: float, prior: float, progress: bool,
-                 action: int, here: int, first: int) -> tuple[Any, ...]:
+                 action: int, here: int, first: int, samples: int) -> tuple[Any, ...]:
         """The order of the candidates: the greatest key is played. ``here``: times the player has
         met the current position (3 or more: a loop the other rules did not stop; progress first)."""
         if here >= 3:
             return progress, near, -seen_before, first, prior, value, -action
-        return near, -seen_before, progress and here > 1, first, prior, value, progress, -action
+        return near, first * 2 > samples, -seen_before, progress and here > 1, first, prior, value, -action
 
     def _endgame(self, knowledge: KlondikeKnowledge, mask: np.ndarray) -> Choice | None:
         """Every card known: follow the solver's winning line (found once, then kept)."""
