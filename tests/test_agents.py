@@ -184,7 +184,7 @@ def test_solver_player_wins_exactly_the_deals_it_proves_winnable(variant) -> Non
 
 # ---------------------------------------------------------------------------- registry
 def test_registry_names_and_errors() -> None:
-    assert AGENT_NAMES == ("random", "greedy", "ppo", "solver", "pimc")
+    assert AGENT_NAMES == ("random", "greedy", "ppo", "solver", "pimc", "hop")
     assert isinstance(make_player("greedy", "pyramid-001"), GreedyPlayer)
     with pytest.raises(MalformedInputError, match="unknown agent"):
         make_player("alphazero", "pyramid")
