@@ -38,7 +38,8 @@ def make_native(num_envs: int, **kwargs: Any) -> PyramidVectorEnv:
     return env
 
 
-def sample_actions(rng: np.random.Generator, mask: np.ndarray, illegal_share: float = ILLEGAL_SHARE) -> np.ndarray:
+def sample_actions(rng: np.random.Generator, mask: np.ndarray,
+                   illegal_share: float = ILLEGAL_SHARE) -> np.ndarray:
     """A random legal action per row (any action where none is legal), some replaced by any action."""
     scores = rng.random(mask.shape)
     scores[mask == 0] = -1.0
@@ -188,7 +189,7 @@ def test_gymnasiums_vector_wrappers_run_on_it() -> None:
     rng = np.random.default_rng(0)
     lengths: list[int] = []
     for _ in range(400):
-        _, _, terminated, truncated, info = env.step(sample_actions(rng, info["action_mask"], 0.0))
+        info = env.step(sample_actions(rng, info["action_mask"], 0.0))[4]
         if "episode" in info:
             lengths += list(info["episode"]["l"][info["_episode"]])
     assert lengths and all(0 < n <= 126 for n in lengths)  # legal play ends within 126 steps
@@ -259,7 +260,8 @@ def test_an_illegal_action_in_a_batch_is_refused_as_the_single_env_refuses_it() 
     after, rewards, terminated, _, step_info = env.step(np.array([illegal, legal[1], legal[2]]))
     assert list(step_info["_illegal_action"]) == [True, False, False]
     assert step_info["illegal_action"][0] == expected
-    assert np.array_equal(after[0], obs[0]) and np.array_equal(step_info["action_mask"][0], info["action_mask"][0])
+    assert np.array_equal(after[0], obs[0])
+    assert np.array_equal(step_info["action_mask"][0], info["action_mask"][0])
     assert rewards[0] == 0.0 and not terminated[0]
     assert not np.array_equal(after[1], obs[1])  # the others moved on
 
@@ -268,7 +270,8 @@ def test_bad_actions_raise_a_clear_error_and_change_nothing() -> None:
     env, twin = make_native(2), make_native(2)
     env.reset(seed=3)
     twin.reset(seed=3)
-    for bad, match in ((np.array([0, 467]), "467 is not an action"), (np.array([-1, 0]), "-1 is not an action"),
+    for bad, match in ((np.array([0, 467]), "467 is not an action"),
+                       (np.array([-1, 0]), "-1 is not an action"),
                        (np.array([465]), "2 integers"), (np.array([465.0, 465.0]), "integers"),
                        (np.array([[465, 465]]), "2 integers")):
         with pytest.raises(MalformedInputError, match=match):

@@ -41,8 +41,9 @@ class Args:
     """Stop learning after this many minutes of wall time (the final checkpoint is still saved)."""
     n_envs: int = 16
     """Parallel environments (each SubprocVecEnv worker process hosts one)."""
-    vec_env: Literal["subproc", "dummy"] = "subproc"
-    """subproc: one process per env, across the cores; dummy: all envs in this process."""
+    vec_env: Literal["subproc", "dummy", "native"] = "subproc"
+    """subproc: one process per env, across the cores; dummy: all envs in this process; native: all
+    envs in one native batch (training/native_vec_env.py; Pyramid with the pyramid-flat encoding only)."""
     torch_threads: int = 1
     """torch threads in the learner process (1 leaves the other cores to the env workers)."""
     learning_rate: float = 3e-4
@@ -156,6 +157,14 @@ class Args:
             raise MalformedInputError("dagger_rounds need a first fit: set imitation_episodes")
         if self.imitation_teacher in ("pimc", "hindsight") and self.variant_spec().game != "pyramid":
             raise MalformedInputError(f"the {self.imitation_teacher} teacher is for Pyramid only")
+        if self.vec_env == "native":
+            from training.native_vec_env import NATIVE_ENCODINGS
+
+            if self.variant_spec().game != "pyramid" or self.encoding_name() not in NATIVE_ENCODINGS:
+                raise MalformedInputError(
+                    f"vec_env native steps Pyramid with the {', '.join(sorted(NATIVE_ENCODINGS))} "
+                    "encoding only, "
+                    f"not {self.variant_spec().key} with {self.encoding_name()}: use dummy or subproc")
         if self.time_limit_minutes is not None and self.time_limit_minutes <= 0:
             raise MalformedInputError("time_limit_minutes must be positive")
 

@@ -7,7 +7,7 @@ It stands where ``InProcessVecEnv([make_env_fn(variant, pyramid-flat, split, sha
 in :mod:`training.vec_env`, and gives what that stack gives:
 
 * deals from a split as :class:`training.splits.DealSplitWrapper` draws them (env ``i`` seeded
-  with ``seed + i`` deals the same numbers), or a fixed list of numbers in turn;
+  with ``seed + i`` deals the same numbers; without a split, the single env's random deals);
 * ``info["episode"]`` (``r``, ``l``, ``t``) and ``info["is_success"]`` at each episode's end, as
   ``Monitor`` and ``DealSplitWrapper`` write them; ``info["TimeLimit.truncated"]``;
 * ``env_method("action_masks")``: the masks of every game, ``np.bool_`` rows, answered from the
@@ -41,22 +41,12 @@ NATIVE_ENCODINGS = frozenset({"pyramid-flat"})
 
 
 class SplitSampler:
-    """Deal numbers of one split: drawn as ``DealSplitWrapper`` draws them, or ``cycle`` in turn
-    (each env goes through the list from its own start: env ``i`` begins at entry ``i``)."""
+    """Deal numbers of one split, drawn as ``DealSplitWrapper`` draws them (uniform, both ends in)."""
 
-    def __init__(self, split: DealRange, cycle: Sequence[int] | None = None, num_envs: int = 1) -> None:
-        outside = [n for n in cycle or () if n not in split]
-        if outside:
-            raise MalformedInputError(f"deal numbers {outside[:5]} are not in the {split.name} split")
+    def __init__(self, split: DealRange) -> None:
         self.split = split
-        self.cycle = list(cycle) if cycle else None
-        self._next = list(range(num_envs))
 
     def __call__(self, index: int, rng: np.random.Generator) -> int:
-        if self.cycle is not None:
-            number = self.cycle[self._next[index] % len(self.cycle)]
-            self._next[index] += len(self._next)
-            return number
         return int(rng.integers(self.split.first, self.split.last, endpoint=True))
 
 
@@ -64,11 +54,11 @@ class NativePyramidVecEnv(VecEnv):
     """``num_envs`` native Pyramid games as a stable-baselines3 ``VecEnv`` (module docstring)."""
 
     def __init__(self, num_envs: int, *, stock_top_playable: bool = True, shaped_reward: bool = False,
-                 split: DealRange | None = None, cycle: Sequence[int] | None = None,
-                 max_episode_steps: int | None = 500, num_threads: int = 1) -> None:
-        sampler = SplitSampler(split, cycle, num_envs) if split is not None else None
-        kwargs = {} if sampler is None else {"deal_sampler": sampler}
-        self.batch = PyramidBatch(num_envs, stock_top_playable=stock_top_playable, reward_shaping=shaped_reward,
+                 split: DealRange | None = None, max_episode_steps: int | None = 500,
+                 num_threads: int = 1) -> None:
+        kwargs = {} if split is None else {"deal_sampler": SplitSampler(split)}
+        self.batch = PyramidBatch(num_envs, stock_top_playable=stock_top_playable,
+                                  reward_shaping=shaped_reward,
                                   max_episode_steps=max_episode_steps, autoreset=AutoresetMode.SAME_STEP,
                                   num_threads=num_threads, **kwargs)
         self.render_mode = None
@@ -82,7 +72,8 @@ class NativePyramidVecEnv(VecEnv):
         self._t0 = time.time()
 
     def __getstate__(self) -> dict[str, Any]:
-        raise TypeError("a NativePyramidVecEnv holds native games and cannot be pickled: make it where it is used")
+        raise TypeError(
+            "a NativePyramidVecEnv holds native games and cannot be pickled: make it where it is used")
 
     # ------------------------------------------------------------ VecEnv API
     def reset(self) -> np.ndarray:
@@ -127,10 +118,12 @@ class NativePyramidVecEnv(VecEnv):
         """The masks of every game now (``num_envs x 467``, ``np.bool_``)."""
         return self.batch.mask.view(np.bool_).copy()
 
-    def env_method(self, method_name: str, *method_args: Any, indices: Any = None, **method_kwargs: Any) -> Any:
+    def env_method(self, method_name: str, *method_args: Any, indices: Any = None,
+                   **method_kwargs: Any) -> Any:
         """Only ``action_masks`` (no arguments): the rows of :meth:`action_masks` for ``indices``."""
         if method_name != ACTION_MASKS or method_args or method_kwargs:
-            raise AttributeError(f"the native VecEnv answers env_method('{ACTION_MASKS}') only, not {method_name!r}")
+            raise AttributeError(
+                f"the native VecEnv answers env_method('{ACTION_MASKS}') only, not {method_name!r}")
         masks = self.action_masks()
         return masks if indices is None else masks[self._get_indices(indices)]  # rows, as np.stack wants
 

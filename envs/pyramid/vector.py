@@ -80,10 +80,12 @@ class PyramidBatch:
                  deal_sampler: DealSampler = random_deal_number) -> None:
         if not isinstance(num_envs, int | np.integer) or num_envs < 1:
             raise MalformedInputError(f"num_envs must be a positive integer, not {num_envs!r}")
-        if max_episode_steps is not None and (not isinstance(max_episode_steps, int) or max_episode_steps < 1):
-            raise MalformedInputError(f"max_episode_steps must be None or a positive integer, not {max_episode_steps!r}")
+        steps = max_episode_steps
+        if steps is not None and (not isinstance(steps, int) or steps < 1):
+            raise MalformedInputError(f"max_episode_steps must be None or a positive integer, not {steps!r}")
         if autoreset not in AUTORESET_CODES:
-            raise MalformedInputError(f"autoreset_mode must be one of {list(AUTORESET_CODES)}, not {autoreset!r}")
+            raise MalformedInputError(
+                f"autoreset_mode must be one of {list(AUTORESET_CODES)}, not {autoreset!r}")
         if not isinstance(num_threads, int) or num_threads < 1:
             raise MalformedInputError(f"num_threads must be a positive integer, not {num_threads!r}")
         n = self.num_envs = int(num_envs)
@@ -232,7 +234,8 @@ def _check_options(options: dict[str, Any] | None) -> dict[str, Any]:
     options = dict(options or {})
     unknown = set(options) - RESET_OPTIONS
     if unknown:
-        raise MalformedInputError(f"unknown reset option(s) {sorted(unknown)}: the options are {sorted(RESET_OPTIONS)}")
+        raise MalformedInputError(
+            f"unknown reset option(s) {sorted(unknown)}: the options are {sorted(RESET_OPTIONS)}")
     return options
 
 
@@ -279,9 +282,9 @@ class PyramidVectorEnv(VectorEnv):
             raise MalformedInputError(
                 "autoreset_mode SAME_STEP is not offered: use NEXT_STEP or DISABLED "
                 "(stable-baselines3's same-step resets: training.native_vec_env)")
-        self.batch = PyramidBatch(num_envs, stock_top_playable=stock_top_playable, reward_shaping=reward_shaping,
-                                  max_episode_steps=max_episode_steps, autoreset=mode,
-                                  num_threads=num_threads, deal_sampler=deal_sampler)
+        self.batch = PyramidBatch(num_envs, stock_top_playable=stock_top_playable,
+                                  reward_shaping=reward_shaping, max_episode_steps=max_episode_steps,
+                                  autoreset=mode, num_threads=num_threads, deal_sampler=deal_sampler)
         self.num_envs = self.batch.num_envs
         self.metadata = {**self.metadata, "autoreset_mode": mode}
         self.render_mode = None
@@ -299,7 +302,8 @@ class PyramidVectorEnv(VectorEnv):
     def __getstate__(self) -> dict[str, Any]:
         raise TypeError(
             "a PyramidVectorEnv holds native games and cannot be pickled: create it where it is used, "
-            "with gymnasium.make_vec('Solitaire/Pyramid-v0', num_envs=N, vectorization_mode='vector_entry_point')")
+            "with gymnasium.make_vec('Solitaire/Pyramid-v0', num_envs=N, "
+            "vectorization_mode='vector_entry_point')")
 
     # ------------------------------------------------------------------ API
     def reset(self, *, seed: int | Sequence[int | None] | None = None,
@@ -331,10 +335,12 @@ class PyramidVectorEnv(VectorEnv):
             seeds = [seed_list[i] for i in indices]
         if options.get("deals") is not None:
             if options.get("deal") is not None:
-                raise MalformedInputError("give 'deal' (every sub-env) or 'deals' (one per sub-env), not both")
+                raise MalformedInputError(
+                    "give 'deal' (every sub-env) or 'deals' (one per sub-env), not both")
             per_env = list(options["deals"])
             if len(per_env) != n:
-                raise MalformedInputError(f"'deals' needs one deal (or None) per sub-env ({n}), not {len(per_env)}")
+                raise MalformedInputError(
+                    f"'deals' needs one deal (or None) per sub-env ({n}), not {len(per_env)}")
             deals: list[object | None] | None = [per_env[i] for i in indices]
         else:
             deals = None if options.get("deal") is None else [options["deal"]] * len(indices)
@@ -352,7 +358,8 @@ class PyramidVectorEnv(VectorEnv):
         if outcomes is not None:
             info["outcome"], info["_outcome"] = outcomes
         if self.copy:
-            return (batch.obs.copy(), batch.reward.copy(), batch.terminated.copy(), batch.truncated.copy(), info)
+            return (batch.obs.copy(), batch.reward.copy(), batch.terminated.copy(), batch.truncated.copy(),
+                    info)
         return batch.obs, batch.reward, batch.terminated, batch.truncated, info
 
     def action_masks(self) -> np.ndarray:
@@ -364,7 +371,8 @@ class PyramidVectorEnv(VectorEnv):
 
     def sub_env_view(self) -> NativePyramidEnv:
         """A single-env view (its own one-game batch with this env's settings), for ``check_env``."""
-        return NativePyramidEnv(stock_top_playable=self.stock_top_playable, reward_shaping=self.reward_shaping,
+        return NativePyramidEnv(stock_top_playable=self.stock_top_playable,
+                                reward_shaping=self.reward_shaping,
                                 max_episode_steps=self.max_episode_steps)
 
     def close_extras(self, **kwargs: Any) -> None:
@@ -404,7 +412,8 @@ class NativePyramidEnv(gymnasium.Env[np.ndarray, np.int64]):
         self._action = np.zeros(1, np.int64)
 
     def __getstate__(self) -> dict[str, Any]:
-        raise TypeError("a NativePyramidEnv holds a native game and cannot be pickled: create it where it is used")
+        raise TypeError(
+            "a NativePyramidEnv holds a native game and cannot be pickled: create it where it is used")
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
@@ -420,11 +429,10 @@ class NativePyramidEnv(gymnasium.Env[np.ndarray, np.int64]):
         return self.batch.obs[0].copy(), self._info()
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
-        if not isinstance(action, int | np.integer):
-            raise MalformedInputError(f"{action!r} is not an action: actions are integers 0..{NUM_ACTIONS - 1}")
-        self._action[0] = int(action) if 0 <= action < NUM_ACTIONS else -1
-        if self._action[0] < 0:
-            raise MalformedInputError(f"{action!r} is not an action: actions are integers 0..{NUM_ACTIONS - 1}")
+        if not isinstance(action, int | np.integer) or not 0 <= action < NUM_ACTIONS:
+            raise MalformedInputError(
+                f"{action!r} is not an action: actions are integers 0..{NUM_ACTIONS - 1}")
+        self._action[0] = int(action)
         b = self.batch
         b.step(self._action)
         info = self._info()
@@ -443,4 +451,6 @@ class NativePyramidEnv(gymnasium.Env[np.ndarray, np.int64]):
                 "cards_left": int(b.cards_left[0])}
 
 
-__all__ = ["OUTCOMES", "REFUSALS", "NativePyramidEnv", "PyramidBatch", "PyramidVectorEnv", "random_deal_number"]
+__all__ = [
+    "OUTCOMES", "REFUSALS", "NativePyramidEnv", "PyramidBatch", "PyramidVectorEnv", "random_deal_number",
+]
