@@ -97,6 +97,14 @@ def test_native_training_is_refused_where_no_native_path_exists() -> None:
             args.validate()
 
 
+def test_training_uses_the_native_batch_by_default_where_it_fits() -> None:
+    assert Args(game="pyramid").vec_env_kind() == "native"
+    assert Args(game="pyramid-001", encoding="pyramid-flat").vec_env_kind() == "native"
+    assert Args(game="pyramid", encoding="pyramid-actions-relaxed").vec_env_kind() == "subproc"
+    assert Args(game="klondike").vec_env_kind() == "subproc"
+    assert Args(game="pyramid", vec_env="dummy").vec_env_kind() == "dummy"
+
+
 def test_native_training_trains_the_same_network_and_the_checkpoint_plays(tmp_path: Path) -> None:
     def run(vec_env: str) -> Path:
         args = Args(game="pyramid-001", total_timesteps=2048, n_envs=4, n_steps=256, batch_size=256,

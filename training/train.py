@@ -287,14 +287,14 @@ def main(args: Args) -> RunResult:
     (run_dir / "checkpoints").mkdir(parents=True, exist_ok=True)
     (run_dir / "args.json").write_text(json.dumps(args.to_dict(), indent=2) + "\n")
 
-    if args.vec_env == "native":  # the same deals, observations and episode ends, stepped natively
+    vec_env = args.vec_env_kind()
+    if vec_env == "native":  # the same deals, observations and episode ends, stepped natively
         train_env: VecEnv = NativePyramidVecEnv(
             args.n_envs, stock_top_playable=variant.env_kwargs["stock_top_playable"],
             shaped_reward=args.shaped_reward, split=TRAIN)
     else:
         train_env = make_vec_env(
-            [make_env_fn(variant, encoding, TRAIN, args.shaped_reward) for _ in range(args.n_envs)],
-            args.vec_env,
+            [make_env_fn(variant, encoding, TRAIN, args.shaped_reward) for _ in range(args.n_envs)], vec_env,
         )
     eval_env = DummyVecEnv([make_env_fn(variant, encoding, EVAL, False, EVAL.numbers(args.eval_deals))])
     try:
