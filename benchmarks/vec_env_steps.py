@@ -15,7 +15,8 @@ reports the median, min and max steps/s over ``--repeats`` runs, and the ratio o
 ``--ppo``: MaskablePPO training throughput through ``training.train.main`` instead, alternating
 ``--vec-env dummy`` (today's in-process setting: the Python envs in the learner's process) and
 ``--vec-env native`` with every other setting the same (the training defaults: ``pyramid-flat``,
-16 envs x 128 steps, net 128 128; more flags are passed on), median env steps/s of each::
+16 envs x 128 steps, net 128 128; more flags are passed on), median env steps/s of each, of
+wall time and per CPU-second of this process (the learner's: on a shared machine the steadier one)::
 
     python benchmarks/vec_env_steps.py --ppo --ppo-steps 32768 --repeats 3 --torch-threads 2
 """
@@ -29,6 +30,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 import gymnasium
@@ -122,20 +124,33 @@ def ppo_steps(args: argparse.Namespace, passed_on: list[str]) -> None:
     from training.config import parse_args
     from training.train import main as train
 
-    print(f"{'variant':<14} {'vec env':<30} {'median steps/s':>12} {'min':>12} {'max':>12} {'ratio':>8}")
+    print(f"{'variant':<14} {'vec env':<30} {'median steps/s':>12} {'min':>12} {'max':>12} {'ratio':>8} "
+          f"{'steps/cpu-s':>12} {'ratio':>8}")
     with tempfile.TemporaryDirectory() as runs_dir:
         for variant in args.variants:
-            def run(i: int, vec_env: str, variant: str = variant) -> float:
+            cpu_rates: dict[str, list[float]] = {"dummy (in-process Python)": [], "native": []}
+
+            def run(i: int, vec_env: str, name: str, variant: str = variant,
+                    cpu_rates: dict[str, list[float]] = cpu_rates) -> float:
                 settings = parse_args([
                     f"pyramid-{variant}", "--total-timesteps", str(args.ppo_steps if i else 4096),
                     "--eval-freq", "0", "--checkpoint-freq", "0", "--no-tensorboard", "--no-progress-bar",
                     "--runs-dir", runs_dir, "--seed", str(i + 1), "--vec-env", vec_env,
                     "--torch-threads", str(args.torch_threads), *passed_on])
-                return train(settings).steps_per_second
+                result = train(settings)
+                if i:
+                    cpu_rates[name].append(result.steps_per_cpu_second)
+                return result.steps_per_second
 
-            rates = alternate({"dummy (in-process Python)": lambda i: run(i, "dummy"),
-                               "native": lambda i: run(i, "native")}, args.repeats)
-            report(f"pyramid-{variant}", rates, "dummy (in-process Python)")
+            rates = alternate({name: partial(run, vec_env=vec_env, name=name)
+                               for name, vec_env in (("dummy (in-process Python)", "dummy"),
+                                                     ("native", "native"))}, args.repeats)
+            base, cpu_base = (statistics.median(r["dummy (in-process Python)"]) for r in (rates, cpu_rates))
+            for name, values in rates.items():
+                median, cpu = statistics.median(values), statistics.median(cpu_rates[name])
+                print(f"pyramid-{variant:<6} {name:<30} {median:>12,.0f} {min(values):>12,.0f} "
+                      f"{max(values):>12,.0f} {median / base:>7.1f}x {cpu:>12,.0f} {cpu / cpu_base:>7.1f}x",
+                      flush=True)
 
 
 def main(argv: list[str] | None = None) -> None:
