@@ -119,7 +119,8 @@ void Batch::step(const std::int64_t* actions, const std::int64_t* pending, Autor
   for (int t = 1; t < threads; ++t) {
     const int begin = t * chunk, end = std::min(n, begin + chunk);
     if (begin >= end) break;
-    workers.emplace_back([=, this] { step_range(begin, end, actions, pending, mode, out); });
+    workers.emplace_back(
+        [this, begin, end, actions, pending, mode, &out] { step_range(begin, end, actions, pending, mode, out); });
   }
   step_range(0, std::min(n, chunk), actions, pending, mode, out);
   for (std::thread& w : workers) w.join();
