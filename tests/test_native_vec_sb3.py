@@ -107,12 +107,12 @@ def test_training_uses_the_native_batch_by_default_where_it_fits() -> None:
 
 def test_native_training_trains_the_same_network_and_the_checkpoint_plays(tmp_path: Path) -> None:
     def run(vec_env: str) -> Path:
-        args = Args(game="pyramid-001", total_timesteps=2048, n_envs=4, n_steps=256, batch_size=256,
+        args = Args(game="pyramid-001", total_timesteps=3072, n_envs=4, n_steps=256, batch_size=256,
                     n_epochs=2, net_arch=(32, 32), eval_freq=1024, eval_deals=3, checkpoint_freq=0,
                     runs_dir=tmp_path / vec_env, progress_bar=False, tensorboard=False, seed=5,
                     vec_env=vec_env)  # type: ignore[arg-type]
         result = main(args)
-        assert result.timesteps == 2048
+        assert result.timesteps == 3072
         return result.final_checkpoint
 
     native, dummy = run("native"), run("dummy")
