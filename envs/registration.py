@@ -8,6 +8,11 @@ ENV_IDS = {
     "Solitaire/Pyramid-v0": "envs.pyramid.env:PyramidEnv",
     "Solitaire/Klondike-v0": "envs.klondike.env:KlondikeEnv",
 }
+VECTOR_ENTRY_POINTS = {
+    "Solitaire/Pyramid-v0": "envs.pyramid.vector:PyramidVectorEnv",
+}
+"""Native batched environments (``gymnasium.make_vec(..., vectorization_mode="vector_entry_point")``;
+without a mode, ``make_vec`` picks them too): docs/native-vec.md."""
 MAX_EPISODE_STEPS: dict[str, int | None] = {
     "Solitaire/Pyramid-v0": 500,
     "Solitaire/Klondike-v0": None,  # truncates by itself (``max_steps`` kwarg)
@@ -20,5 +25,6 @@ def register_envs() -> None:
     for env_id, entry_point in ENV_IDS.items():
         if env_id not in gymnasium.registry:
             gymnasium.register(
-                id=env_id, entry_point=entry_point, max_episode_steps=MAX_EPISODE_STEPS[env_id]
+                id=env_id, entry_point=entry_point, max_episode_steps=MAX_EPISODE_STEPS[env_id],
+                vector_entry_point=VECTOR_ENTRY_POINTS.get(env_id),
             )

@@ -1,21 +1,25 @@
 // The Python module solitaire_native: type conversions only, no game logic.
 #include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
 #include <nanobind/stl/array.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
 
+#include <string>
 #include <tuple>
 #include <vector>
 
 #include "common/cancel_token.hpp"
 #include "common/limits.hpp"
+#include "common/random_deal.hpp"
 #include "common/sample_loop.hpp"
 #include "common/search_status.hpp"
 #include "klondike/hop.hpp"
 #include "klondike/position.hpp"
 #include "klondike/queries.hpp"
 #include "klondike/solver.hpp"
+#include "pyramid/batch.hpp"
 #include "pyramid/pimc.hpp"
 #include "pyramid/position.hpp"
 #include "pyramid/pruning.hpp"
@@ -98,6 +102,118 @@ kl::SolveOptions klondike_options(int draw_count, std::uint64_t order_seed, bool
 }
 
 }  // namespace
+
+// ---- Native batched Pyramid environments (native/src/pyramid/batch.hpp) ----
+namespace pyrenv = solitaire::pyramid::env;
+
+namespace {
+
+template <typename T>
+using Rows = nb::ndarray<T, nb::ndim<2>, nb::c_contig, nb::device::cpu>;
+template <typename T>
+using Column = nb::ndarray<T, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
+
+// The arrays of one step, checked against the batch's size before any game changes.
+struct PyramidBuffers {
+  Rows<float> obs;
+  Rows<std::int8_t> mask;
+  Column<double> reward;
+  Column<bool> terminated;
+  Column<bool> truncated;
+  Column<std::uint8_t> refusal;
+  Column<std::uint8_t> outcome;
+  Column<std::int32_t> pass;
+  Column<std::int32_t> cards_left;
+  Column<bool> was_reset;
+  Rows<float> final_obs;
+
+  pyrenv::Outputs outputs(std::size_t n) const {
+    auto rows = [n](std::size_t r, std::size_t width, std::size_t want, const char* name) {
+      if (r != n || width != want) throw nb::value_error((std::string(name) + " has the wrong shape").c_str());
+    };
+    rows(obs.shape(0), obs.shape(1), pyrenv::kObservationSize, "obs");
+    rows(final_obs.shape(0), final_obs.shape(1), pyrenv::kObservationSize, "final_obs");
+    rows(mask.shape(0), mask.shape(1), pyrenv::kNumActions, "mask");
+    for (std::size_t len : {reward.shape(0), terminated.shape(0), truncated.shape(0), refusal.shape(0),
+                            outcome.shape(0), pass.shape(0), cards_left.shape(0), was_reset.shape(0)}) {
+      if (len != n) throw nb::value_error("an output column has the wrong length");
+    }
+    return {obs.data(),     mask.data(),    reward.data(),     terminated.data(),
+            truncated.data(), refusal.data(), outcome.data(),  pass.data(),
+            cards_left.data(), was_reset.data(), final_obs.data()};
+  }
+};
+
+}  // namespace
+
+static void bind_pyramid_batch(nb::module_& m) {
+  nb::class_<PyramidBuffers>(m, "PyramidBuffers")
+      .def(nb::init<Rows<float>, Rows<std::int8_t>, Column<double>, Column<bool>, Column<bool>,
+                    Column<std::uint8_t>, Column<std::uint8_t>, Column<std::int32_t>, Column<std::int32_t>,
+                    Column<bool>, Rows<float>>(),
+           "obs"_a, "mask"_a, "reward"_a, "terminated"_a, "truncated"_a, "refusal"_a, "outcome"_a, "pass_"_a,
+           "cards_left"_a, "was_reset"_a, "final_obs"_a);
+
+  nb::class_<pyrenv::Batch>(m, "PyramidBatch")
+      .def(nb::init<int, bool, bool, int, int>(), "num_envs"_a, "stock_top_playable"_a, "reward_shaping"_a,
+           "max_episode_steps"_a, "num_threads"_a = 1)
+      .def_prop_ro("num_envs", &pyrenv::Batch::num_envs)
+      .def(
+          "reset_cards",
+          [](pyrenv::Batch& b, int i, Column<const std::uint8_t> cards, const PyramidBuffers& bufs) {
+            const auto out = bufs.outputs(static_cast<std::size_t>(b.num_envs()));
+            if (i < 0 || i >= b.num_envs()) throw nb::index_error("no such environment");
+            if (cards.shape(0) != 52) throw nb::value_error("a deal has 52 cards");
+            std::uint64_t seen = 0;
+            for (std::size_t k = 0; k < 52; ++k) {
+              if (cards(k) >= 52 || ((seen >> cards(k)) & 1U)) throw nb::value_error("not a deck of 52 cards");
+              seen |= std::uint64_t{1} << cards(k);
+            }
+            b.reset_one(i, cards.data(), out);
+          },
+          "index"_a, "cards"_a, "buffers"_a)
+      .def(
+          "reset_random",
+          [](pyrenv::Batch& b, Column<const std::int64_t> indices, Column<const std::int64_t> numbers,
+             const PyramidBuffers& bufs) {
+            const auto out = bufs.outputs(static_cast<std::size_t>(b.num_envs()));
+            if (indices.shape(0) != numbers.shape(0)) throw nb::value_error("one deal number per index");
+            for (std::size_t k = 0; k < indices.shape(0); ++k) {
+              if (indices(k) < 0 || indices(k) >= b.num_envs()) throw nb::index_error("no such environment");
+              if (numbers(k) < 0) throw nb::value_error("deal numbers are not negative");
+            }
+            nb::gil_scoped_release release;
+            b.reset_random(indices.data(), numbers.data(), static_cast<int>(indices.shape(0)), out);
+          },
+          "indices"_a, "numbers"_a, "buffers"_a)
+      .def(
+          "step",
+          [](pyrenv::Batch& b, Column<const std::int64_t> actions, Column<const std::int64_t> pending,
+             int autoreset, const PyramidBuffers& bufs) {
+            const auto n = static_cast<std::size_t>(b.num_envs());
+            const auto out = bufs.outputs(n);
+            if (actions.shape(0) != n || pending.shape(0) != n) throw nb::value_error("one action and deal per env");
+            for (std::size_t k = 0; k < n; ++k) {
+              if (actions(k) < 0 || actions(k) >= pyrenv::kNumActions) {
+                throw nb::value_error(("action " + std::to_string(actions(k)) + " is not 0..466").c_str());
+              }
+              if (pending(k) < 0) throw nb::value_error("deal numbers are not negative");
+            }
+            if (autoreset < 0 || autoreset > 2) throw nb::value_error("autoreset is 0 (next step), 1 (same step) or 2 (disabled)");
+            nb::gil_scoped_release release;
+            b.step(actions.data(), pending.data(), static_cast<pyrenv::Autoreset>(autoreset), out);
+          },
+          "actions"_a, "pending"_a, "autoreset"_a, "buffers"_a);
+
+  m.def(
+      "random_deal",
+      [](const std::string& game, std::uint64_t number) {
+        const auto cards = solitaire::random_deal(game, number);
+        return std::vector<int>(cards.begin(), cards.end());
+      },
+      "game"_a, "number"_a);
+}
+// ---- end of the native batched Pyramid environments ----
 
 NB_MODULE(solitaire_native, m) {
   m.doc() = "Native core of solitaire-rl: the exact Pyramid and Klondike solvers (see agents.solver).";
@@ -297,4 +413,7 @@ NB_MODULE(solitaire_native, m) {
       "position"_a, "unknown"_a, "candidates"_a, "draw_count"_a, "seed"_a, "states_per_solve"_a,
       "max_samples"_a, "max_states"_a, "time_limit_s"_a, "threads"_a, "cancel"_a.none() = nb::none());
   m.def("klondike_proved_lost_without_search", &kl::proved_lost_without_search, "position"_a, "draw_count"_a);
+
+  // Native batched environments (envs.pyramid.vector).
+  bind_pyramid_batch(m);
 }

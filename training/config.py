@@ -41,8 +41,10 @@ class Args:
     """Stop learning after this many minutes of wall time (the final checkpoint is still saved)."""
     n_envs: int = 16
     """Parallel environments (each SubprocVecEnv worker process hosts one)."""
-    vec_env: Literal["subproc", "dummy"] = "subproc"
-    """subproc: one process per env, across the cores; dummy: all envs in this process."""
+    vec_env: Literal["auto", "subproc", "dummy", "native"] = "auto"
+    """subproc: one process per env, across the cores; dummy: all envs in this process; native: all
+    envs in one native batch (training/native_vec_env.py; Pyramid with the pyramid-flat encoding
+    only; it trains the same network as the others); auto: native where it can, else subproc."""
     torch_threads: int = 1
     """torch threads in the learner process (1 leaves the other cores to the env workers)."""
     learning_rate: float = 3e-4
@@ -127,6 +129,18 @@ class Args:
     def variant_spec(self) -> Variant:
         return find_variant(self.game, self.variant)
 
+    def native_env_fits(self) -> bool:
+        """Whether the native batch can stand in for the Python training envs (same data)."""
+        from training.native_vec_env import NATIVE_ENCODINGS
+
+        return self.variant_spec().game == "pyramid" and self.encoding_name() in NATIVE_ENCODINGS
+
+    def vec_env_kind(self) -> str:
+        """``vec_env`` with ``auto`` resolved: ``native`` where :meth:`native_env_fits`, else ``subproc``."""
+        if self.vec_env != "auto":
+            return self.vec_env
+        return "native" if self.native_env_fits() else "subproc"
+
     def encoding_name(self) -> str:
         return self.encoding or DEFAULT_ENCODING[self.variant_spec().game]
 
@@ -156,6 +170,12 @@ class Args:
             raise MalformedInputError("dagger_rounds need a first fit: set imitation_episodes")
         if self.imitation_teacher in ("pimc", "hindsight") and self.variant_spec().game != "pyramid":
             raise MalformedInputError(f"the {self.imitation_teacher} teacher is for Pyramid only")
+        if self.vec_env == "native" and not self.native_env_fits():
+            from training.native_vec_env import NATIVE_ENCODINGS
+
+            raise MalformedInputError(
+                f"vec_env native steps Pyramid with the {', '.join(sorted(NATIVE_ENCODINGS))} encoding "
+                f"only, not {self.variant_spec().key} with {self.encoding_name()}: use dummy or subproc")
         if self.time_limit_minutes is not None and self.time_limit_minutes <= 0:
             raise MalformedInputError("time_limit_minutes must be positive")
 

@@ -62,6 +62,7 @@ from training.imitation import (
     make_teacher,
     policy_actor,
 )
+from training.native_vec_env import NativePyramidVecEnv
 from training.ship import ship
 from training.splits import EVAL, TRAIN
 from training.vec_env import make_env_fn, make_vec_env
@@ -286,9 +287,15 @@ def main(args: Args) -> RunResult:
     (run_dir / "checkpoints").mkdir(parents=True, exist_ok=True)
     (run_dir / "args.json").write_text(json.dumps(args.to_dict(), indent=2) + "\n")
 
-    train_env = make_vec_env(
-        [make_env_fn(variant, encoding, TRAIN, args.shaped_reward) for _ in range(args.n_envs)], args.vec_env
-    )
+    vec_env = args.vec_env_kind()
+    if vec_env == "native":  # the same deals, observations and episode ends, stepped natively
+        train_env: VecEnv = NativePyramidVecEnv(
+            args.n_envs, stock_top_playable=variant.env_kwargs["stock_top_playable"],
+            shaped_reward=args.shaped_reward, split=TRAIN)
+    else:
+        train_env = make_vec_env(
+            [make_env_fn(variant, encoding, TRAIN, args.shaped_reward) for _ in range(args.n_envs)], vec_env,
+        )
     eval_env = DummyVecEnv([make_env_fn(variant, encoding, EVAL, False, EVAL.numbers(args.eval_deals))])
     try:
         model = resumed_model(args, train_env) if args.resume else new_model(args, train_env, encoding)

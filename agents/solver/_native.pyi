@@ -2,6 +2,9 @@
 
 import enum
 
+import numpy as np
+import numpy.typing as npt
+
 DEFAULT_MAX_MEMORY_BYTES: int
 MIN_MAX_MEMORY_BYTES: int
 
@@ -193,3 +196,48 @@ def klondike_legal_actions(position: KlondikePosition, draw_count: int) -> list[
 
 def klondike_proved_lost_without_search(position: KlondikePosition, draw_count: int) -> bool:
     """Whether the relaxed game proves the position lost."""
+
+# Native batched environments (native/src/pyramid/batch.hpp; used by envs.pyramid.vector).
+
+class PyramidBuffers:
+    """The caller-owned arrays one batch call writes (C-contiguous, one row per game)."""
+
+    def __init__(
+        self,
+        obs: npt.NDArray[np.float32],
+        mask: npt.NDArray[np.int8],
+        reward: npt.NDArray[np.float64],
+        terminated: npt.NDArray[np.bool_],
+        truncated: npt.NDArray[np.bool_],
+        refusal: npt.NDArray[np.uint8],
+        outcome: npt.NDArray[np.uint8],
+        pass_: npt.NDArray[np.int32],
+        cards_left: npt.NDArray[np.int32],
+        was_reset: npt.NDArray[np.bool_],
+        final_obs: npt.NDArray[np.float32],
+    ) -> None: ...
+
+class PyramidBatch:
+    """``num_envs`` Pyramid games as the Gymnasium env plays them; every call releases the GIL."""
+
+    def __init__(
+        self, num_envs: int, stock_top_playable: bool, reward_shaping: bool, max_episode_steps: int,
+        num_threads: int = 1,
+    ) -> None: ...
+    @property
+    def num_envs(self) -> int: ...
+    def reset_cards(self, index: int, cards: npt.NDArray[np.uint8], buffers: PyramidBuffers) -> None:
+        """Deal 52 cards (Pyramid deal order) to one game; ValueError if they are not a deck."""
+    def reset_random(
+        self, indices: npt.NDArray[np.int64], numbers: npt.NDArray[np.int64], buffers: PyramidBuffers
+    ) -> None:
+        """Deal ``pyramid-random-v1-{numbers[k]}`` to game ``indices[k]``."""
+    def step(
+        self, actions: npt.NDArray[np.int64], pending: npt.NDArray[np.int64], autoreset: int,
+        buffers: PyramidBuffers,
+    ) -> None:
+        """One step of every game (autoreset 0: next step, 1: same step, 2: disabled); ValueError on a
+        bad action, before any game changes."""
+
+def random_deal(game: str, number: int) -> list[int]:
+    """The 52 cards of ``{game}-random-v1-{number}``, dealt as envs.deals deals them."""

@@ -1,0 +1,181 @@
+"""The native batched Pyramid env against the Python env, side by side in one process.
+
+Environment steps (the default): random masked actions drawn by NumPy, the sampler included in
+the timing. The Python env (``gymnasium.make("Solitaire/Pyramid-v0")``, its wrappers included)
+picks ``legal[rng.integers(len(legal))]`` from ``info["action_mask"]`` each step and resets when
+an episode ends; the native env (``gymnasium.make_vec(..., num_envs=N,
+vectorization_mode="vector_entry_point")``, next-step autoreset) draws one legal action per
+sub-env from the ``N x 467`` mask with a few vectorised NumPy calls (:func:`sample_masked`).
+Runs alternate (Python, native, Python, native, ...) so both see the same machine; each setting
+reports the median, min and max steps/s over ``--repeats`` runs, and the ratio of the medians::
+
+    python benchmarks/vec_env_steps.py                         # both variants, 1024 envs
+    python benchmarks/vec_env_steps.py --num-envs 4096 --threads 4
+
+``--ppo``: MaskablePPO training throughput through ``training.train.main`` instead, alternating
+``--vec-env dummy`` (today's in-process setting: the Python envs in the learner's process) and
+``--vec-env native`` with every other setting the same (the training defaults: ``pyramid-flat``,
+16 envs x 128 steps, net 128 128; more flags are passed on), median env steps/s of each, of
+wall time and per CPU-second of this process (the learner's: on a shared machine the steadier one)::
+
+    python benchmarks/vec_env_steps.py --ppo --ppo-steps 32768 --repeats 3 --torch-threads 2
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+
+import gymnasium
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+import _checkout  # noqa: F401  (stops if another checkout's code would load)
+
+import envs  # noqa: F401  (registers the environments)
+
+ENV_ID = "Solitaire/Pyramid-v0"
+VARIANTS = {"000": True, "001": False}
+
+
+def sample_masked(rng: np.random.Generator, mask: np.ndarray) -> np.ndarray:
+    """One uniformly random legal action per row of the 0/1 ``mask`` (action 0 where none is legal).
+
+    The legal entries' flat indices come from one ``flatnonzero`` over the mask viewed as booleans;
+    each row picks one of its own with one uniform draw.
+    """
+    num_envs, num_actions = mask.shape
+    legal = np.flatnonzero(mask.view(np.bool_))
+    counts = np.bincount(legal // num_actions, minlength=num_envs)
+    pick = np.cumsum(counts) - counts + (rng.random(num_envs) * counts).astype(np.int64)
+    if not len(legal):
+        return np.zeros(num_envs, np.int64)
+    actions = legal[np.minimum(pick, len(legal) - 1)] % num_actions
+    actions[counts == 0] = 0
+    return actions
+
+
+def python_run(stock_top_playable: bool, steps: int, seed: int) -> float:
+    """Steps/s of the Python env over ``steps`` random masked steps."""
+    env = gymnasium.make(ENV_ID, stock_top_playable=stock_top_playable)
+    rng = np.random.default_rng(seed)
+    _, info = env.reset(seed=seed)
+    start = time.perf_counter()
+    for _ in range(steps):
+        legal = np.flatnonzero(info["action_mask"])
+        _, _, terminated, truncated, info = env.step(int(legal[rng.integers(len(legal))]))
+        if terminated or truncated:
+            _, info = env.reset()
+    return steps / (time.perf_counter() - start)
+
+
+def native_run(stock_top_playable: bool, num_envs: int, batch_steps: int, seed: int, threads: int) -> float:
+    """Env steps/s of the native vector env over ``batch_steps`` steps of ``num_envs`` sub-envs."""
+    env = gymnasium.make_vec(ENV_ID, num_envs=num_envs, vectorization_mode="vector_entry_point",
+                             stock_top_playable=stock_top_playable, num_threads=threads)
+    rng = np.random.default_rng(seed)
+    _, info = env.reset(seed=seed)
+    start = time.perf_counter()
+    for _ in range(batch_steps):
+        _, _, _, _, info = env.step(sample_masked(rng, info["action_mask"]))
+    return num_envs * batch_steps / (time.perf_counter() - start)
+
+
+def alternate(runs: dict[str, Callable[[int], float]], repeats: int) -> dict[str, list[float]]:
+    """Each run once to warm up, then ``repeats`` rounds of all of them in turn."""
+    for run in runs.values():
+        run(0)
+    rates: dict[str, list[float]] = {name: [] for name in runs}
+    for i in range(repeats):
+        for name, run in runs.items():
+            rates[name].append(run(i + 1))
+    return rates
+
+
+def report(label: str, rates: dict[str, list[float]], baseline: str) -> None:
+    base = statistics.median(rates[baseline])
+    for name, values in rates.items():
+        median = statistics.median(values)
+        print(f"{label:<14} {name:<30} {median:>12,.0f} {min(values):>12,.0f} {max(values):>12,.0f} "
+              f"{median / base:>7.1f}x", flush=True)
+
+
+def env_steps(args: argparse.Namespace) -> None:
+    print(f"{'variant':<14} {'env':<30} {'median steps/s':>12} {'min':>12} {'max':>12} {'ratio':>8}")
+    for variant in args.variants:
+        stock_top = VARIANTS[variant]
+        native_name = f"native x{args.num_envs}" + (f" ({args.threads} threads)" if args.threads > 1 else "")
+        runs = {
+            "python (gymnasium.make)": lambda i, s=stock_top: python_run(s, args.python_steps, args.seed + i),
+            native_name: lambda i, s=stock_top: native_run(s, args.num_envs, args.batch_steps, args.seed + i,
+                                                           args.threads),
+        }
+        report(f"pyramid-{variant}", alternate(runs, args.repeats), "python (gymnasium.make)")
+
+
+def ppo_steps(args: argparse.Namespace, passed_on: list[str]) -> None:
+    from training.config import parse_args
+    from training.train import main as train
+
+    print(f"{'variant':<14} {'vec env':<30} {'median steps/s':>12} {'min':>12} {'max':>12} {'ratio':>8} "
+          f"{'steps/cpu-s':>12} {'ratio':>8}")
+    with tempfile.TemporaryDirectory() as runs_dir:
+        for variant in args.variants:
+            cpu_rates: dict[str, list[float]] = {"dummy (in-process Python)": [], "native": []}
+
+            def run(i: int, vec_env: str, name: str, variant: str = variant,
+                    cpu_rates: dict[str, list[float]] = cpu_rates) -> float:
+                settings = parse_args([
+                    f"pyramid-{variant}", "--total-timesteps", str(args.ppo_steps if i else 4096),
+                    "--eval-freq", "0", "--checkpoint-freq", "0", "--no-tensorboard", "--no-progress-bar",
+                    "--runs-dir", runs_dir, "--seed", str(i + 1), "--vec-env", vec_env,
+                    "--torch-threads", str(args.torch_threads), *passed_on])
+                result = train(settings)
+                if i:
+                    cpu_rates[name].append(result.steps_per_cpu_second)
+                return result.steps_per_second
+
+            rates = alternate({name: partial(run, vec_env=vec_env, name=name)
+                               for name, vec_env in (("dummy (in-process Python)", "dummy"),
+                                                     ("native", "native"))}, args.repeats)
+            base, cpu_base = (statistics.median(r["dummy (in-process Python)"]) for r in (rates, cpu_rates))
+            for name, values in rates.items():
+                median, cpu = statistics.median(values), statistics.median(cpu_rates[name])
+                print(f"pyramid-{variant:<6} {name:<30} {median:>12,.0f} {min(values):>12,.0f} "
+                      f"{max(values):>12,.0f} {median / base:>7.1f}x {cpu:>12,.0f} {cpu / cpu_base:>7.1f}x",
+                      flush=True)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--variants", nargs="+", default=sorted(VARIANTS), choices=sorted(VARIANTS))
+    parser.add_argument("--num-envs", type=int, default=1024, help="sub-envs of the native env")
+    parser.add_argument("--batch-steps", type=int, default=200,
+                        help="native steps per timed run (of all sub-envs)")
+    parser.add_argument("--python-steps", type=int, default=20_000, help="Python env steps per timed run")
+    parser.add_argument("--threads", type=int, default=1, help="native threads per step")
+    parser.add_argument("--repeats", type=int, default=5, help="timed runs of each; medians are reported")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--ppo", action="store_true", help="measure MaskablePPO training throughput instead")
+    parser.add_argument("--ppo-steps", type=int, default=32_768, help="environment steps per training run")
+    parser.add_argument("--torch-threads", type=int, default=2,
+                        help="torch threads of the learner (both settings)")
+    args, passed_on = parser.parse_known_args(argv)
+    if passed_on and not args.ppo:
+        parser.error(f"unknown arguments {passed_on} (training flags go with --ppo)")
+    print(f"# python {sys.version.split()[0]}, gymnasium {gymnasium.__version__}, numpy {np.__version__}, "
+          f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}")
+    ppo_steps(args, passed_on) if args.ppo else env_steps(args)
+    print(f"# load average at the end {os.getloadavg()[0]:.1f}")
+
+
+if __name__ == "__main__":
+    main()

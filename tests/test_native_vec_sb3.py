@@ -1,0 +1,133 @@
+"""The stable-baselines3 adapter over the native Pyramid batch (training/native_vec_env.py).
+
+It must stand where the Python training envs stand: the same deals, observations, rewards,
+episode ends and infos as ``InProcessVecEnv`` over ``make_env_fn`` (the reference), so that
+``training.train --vec-env native`` trains the very network ``--vec-env dummy`` trains.
+"""
+
+from __future__ import annotations
+
+import pickle
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported
+
+from agents.base import play_episode
+from agents.encodings import find_encoding
+from agents.ppo import PpoPlayer, read_metadata
+from agents.variants import find_variant
+from envs.errors import MalformedInputError
+from training.config import Args
+from training.native_vec_env import NativePyramidVecEnv
+from training.splits import TRAIN
+from training.train import main
+from training.vec_env import make_env_fn, make_vec_env
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+from vec_env_steps import main as benchmark_main
+from vec_env_steps import sample_masked
+
+FLAT = find_encoding("pyramid-flat", "pyramid")
+
+
+@pytest.mark.parametrize("variant", ["pyramid-000", "pyramid-001"])
+def test_the_adapter_steps_as_the_python_training_envs(variant: str) -> None:
+    spec = find_variant(variant)
+    n = 8
+    native = NativePyramidVecEnv(n, stock_top_playable=spec.env_kwargs["stock_top_playable"],
+                                 shaped_reward=True, split=TRAIN)
+    python = make_vec_env([make_env_fn(spec, FLAT, TRAIN, True) for _ in range(n)], "dummy")
+    native.seed(21)
+    python.seed(21)
+    obs, ref_obs = native.reset(), python.reset()
+    assert np.array_equal(obs, ref_obs)
+    assert [i["deal_number"] for i in native.reset_infos] == [i["deal_number"] for i in python.reset_infos]
+    assert is_masking_supported(native)
+    rng = np.random.default_rng(0)
+    ended = 0
+    for _ in range(1500):
+        masks = get_action_masks(native)
+        assert np.array_equal(masks, get_action_masks(python))
+        actions = sample_masked(rng, masks.astype(np.int8))
+        native.step_async(actions)
+        python.step_async(actions)
+        obs, rewards, dones, infos = native.step_wait()
+        ref_obs, ref_rewards, ref_dones, ref_infos = python.step_wait()
+        assert np.array_equal(obs, ref_obs) and np.array_equal(rewards, ref_rewards)
+        assert rewards.dtype == ref_rewards.dtype and np.array_equal(dones, ref_dones)
+        for info, ref in zip(infos, ref_infos, strict=True):
+            if "episode" in ref:
+                ended += 1
+                assert info["episode"]["r"] == ref["episode"]["r"]
+                assert info["episode"]["l"] == ref["episode"]["l"]
+                assert np.array_equal(info["terminal_observation"], ref["terminal_observation"])
+                for key in ("is_success", "TimeLimit.truncated"):
+                    assert info[key] == ref[key], key
+            else:
+                assert "episode" not in info and "terminal_observation" not in info
+        assert [i["deal_number"] for i in native.reset_infos] == [
+            i["deal_number"] for i in python.reset_infos]
+    assert ended > 50
+    python.close()
+
+
+def test_the_adapter_refuses_what_it_cannot_do() -> None:
+    env = NativePyramidVecEnv(2)
+    with pytest.raises(TypeError, match="cannot be pickled"):
+        pickle.dumps(env)
+    with pytest.raises(AttributeError, match="action_masks"):
+        env.env_method("render")
+    with pytest.raises(AttributeError, match="no per-env attribute"):
+        env.get_attr("game")
+    env.reset()
+    assert env.get_attr("render_mode") == [None, None]
+    methods = env.get_attr("action_masks")
+    assert np.array_equal(np.stack([m() for m in methods]), env.action_masks())
+    assert env.env_method("action_masks", indices=[1]).shape == (1, 467)
+
+
+def test_native_training_is_refused_where_no_native_path_exists() -> None:
+    for game, encoding in (("klondike", None), ("pyramid", "pyramid-actions-relaxed")):
+        args = Args(game=game, encoding=encoding, vec_env="native")
+        with pytest.raises(MalformedInputError, match="vec_env native"):
+            args.validate()
+
+
+def test_training_uses_the_native_batch_by_default_where_it_fits() -> None:
+    assert Args(game="pyramid").vec_env_kind() == "native"
+    assert Args(game="pyramid-001", encoding="pyramid-flat").vec_env_kind() == "native"
+    assert Args(game="pyramid", encoding="pyramid-actions-relaxed").vec_env_kind() == "subproc"
+    assert Args(game="klondike").vec_env_kind() == "subproc"
+    assert Args(game="pyramid", vec_env="dummy").vec_env_kind() == "dummy"
+
+
+def test_native_training_trains_the_same_network_and_the_checkpoint_plays(tmp_path: Path) -> None:
+    def run(vec_env: str) -> Path:
+        args = Args(game="pyramid-001", total_timesteps=3072, n_envs=4, n_steps=256, batch_size=256,
+                    n_epochs=2, net_arch=(32, 32), eval_freq=1024, eval_deals=3, checkpoint_freq=0,
+                    runs_dir=tmp_path / vec_env, progress_bar=False, tensorboard=False, seed=5,
+                    vec_env=vec_env)  # type: ignore[arg-type]
+        result = main(args)
+        assert result.timesteps == 3072
+        return result.final_checkpoint
+
+    native, dummy = run("native"), run("dummy")
+    spec = find_variant("pyramid-001")
+    assert read_metadata(native)["encoding"] == read_metadata(dummy)["encoding"]
+    players = [PpoPlayer(spec, path) for path in (native, dummy)]
+    pairs = zip(players[0].model.policy.parameters(), players[1].model.policy.parameters(), strict=True)
+    assert all(torch.equal(a, b) for a, b in pairs)  # the same data, so the same updates
+    env = spec.make_env()
+    games = [play_episode(env, players[0], spec.deal_id(n), spec.cards_cleared) for n in (1, 2)]
+    assert all(game.steps > 0 for game in games)
+
+
+def test_the_benchmark_script_runs_on_a_tiny_budget(capsys: pytest.CaptureFixture[str]) -> None:
+    benchmark_main(["--variants", "001", "--num-envs", "16", "--batch-steps", "5", "--python-steps", "50",
+                    "--repeats", "1"])
+    out = capsys.readouterr().out
+    assert "python (gymnasium.make)" in out and "native x16" in out
