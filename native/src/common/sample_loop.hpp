@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "common/cancel_token.hpp"
+#include "common/random_deal.hpp"
 #include "common/search_status.hpp"
 
 namespace solitaire {
@@ -44,27 +45,14 @@ struct SampleTally {
   StopReason stop_reason = StopReason::none;  // why the loop stopped before max_samples
 };
 
-// A 64-bit generator (SplitMix64), the same one envs/rng.py deals with.
-class SplitMix64 {
- public:
-  explicit SplitMix64(std::uint64_t seed) : state_(seed) {}
-  std::uint64_t next() {
-    std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
+// Fisher-Yates from the last element down, each index drawn without bias (random_deal.hpp's
+// generator, the one envs/rng.py deals with).
+template <class T>
+void shuffle(SplitMix64& rng, std::vector<T>& items) {
+  for (std::size_t i = items.size(); i > 1; --i) {
+    std::swap(items[i - 1], items[static_cast<std::size_t>(rng.below(i))]);
   }
-  // Fisher-Yates from the last element down.
-  template <class T>
-  void shuffle(std::vector<T>& items) {
-    for (std::size_t i = items.size(); i > 1; --i) {
-      std::swap(items[i - 1], items[static_cast<std::size_t>(next() % i)]);
-    }
-  }
-
- private:
-  std::uint64_t state_;
-};
+}
 
 // The generator of sample `sample` of a loop seeded with `seed`.
 inline SplitMix64 sample_rng(std::uint64_t seed, int sample) {

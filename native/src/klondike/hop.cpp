@@ -74,7 +74,7 @@ SampleTally hop_evaluate(const Position& base, const std::vector<UnknownSlot>& u
     Position deal = base;
     std::vector<Card> shuffled = cards;
     SplitMix64 rng = sample_rng(options.seed, sample);
-    rng.shuffle(shuffled);
+    shuffle(rng, shuffled);
     for (std::size_t i = 0; i < unknown.size(); ++i) slot_card(deal, unknown[i]) = shuffled[i];
     SolveBudget per_solve;
     per_solve.max_states = options.states_per_solve;

@@ -81,7 +81,7 @@ SampleTally pimc_evaluate(const Position& base, const std::vector<int>& unknown,
     Position deal = base;
     std::vector<int> shuffled = ranks;
     SplitMix64 rng = sample_rng(options.seed, sample);
-    rng.shuffle(shuffled);
+    shuffle(rng, shuffled);
     for (std::size_t k = 0; k < unknown.size(); ++k) deal.stock[static_cast<std::size_t>(unknown[k])] = shuffled[k];
     Limits limits;
     limits.max_states = options.states_per_solve;
