@@ -55,9 +55,9 @@ def main() -> None:
         deals += 1
     times.sort()
     p95 = times[min(len(times) - 1, int(0.95 * len(times)))]
-    print(f"{variant.key} {args.agent}, deals {args.deals}: {wins} of {deals} won; CPU time per decision over "
-          f"{len(times)} moves: median {statistics.median(times) * 1000:.1f} ms, p95 {p95 * 1000:.0f} ms, "
-          f"max {times[-1] * 1000:.0f} ms")
+    print(f"{variant.key} {args.agent}, deals {args.deals}: {wins} of {deals} won; CPU time per decision "
+          f"over {len(times)} moves: median {statistics.median(times) * 1000:.1f} ms, "
+          f"p95 {p95 * 1000:.0f} ms, max {times[-1] * 1000:.0f} ms")
 
 
 if __name__ == "__main__":

@@ -92,7 +92,8 @@ def hop_values(knowledge: KlondikeKnowledge, actions: np.ndarray, *, seed: int =
     )
     reason = None if tally.stop_reason == _native.StopReason.none else tally.stop_reason.name
     return MoveValues(np.asarray(actions), np.asarray(tally.won, float), np.asarray(tally.lost, float),
-                      np.asarray(tally.unknown, float), np.asarray(tally.first, float), tally.samples, tally.states, tally.seconds, reason)
+                      np.asarray(tally.unknown, float), np.asarray(tally.first, float), tally.samples,
+                      tally.states, tally.seconds, reason)
 
 
 def tie_margin(samples: int) -> float:
@@ -192,7 +193,6 @@ class HopPlayer(Player):
         legal = legal_actions(mask)
         self.looping = self.visits[visible_key(observation)] >= LOOP_VISITS
         knowledge = klondike_knowledge(observation, self.draw_count)
-        game = knowledge.game
         if legal.size == 1:
             return Choice(int(legal[0]), "the only legal move")
         if knowledge.all_known:
@@ -223,9 +223,9 @@ class HopPlayer(Player):
             move = move_of(game, int(action))
             after = visible_after(game, move)
             seen_before = 0 if after is None else self.visits[after]
-            keys.append(self.rank_key(bool(value[k] >= near), seen_before, round(float(value[k]), 9), prior[k],
-                                      game.is_progress(move), int(action), here, int(values.first[k]),
-                                      values.samples))
+            keys.append(self.rank_key(bool(value[k] >= near), seen_before, round(float(value[k]), 9),
+                                      prior[k], game.is_progress(move), int(action), here,
+                                      int(values.first[k]), values.samples))
         best = max(range(len(keys)), key=keys.__getitem__)
         action = int(values.actions[best])
         if values.samples == 0:

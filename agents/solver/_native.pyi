@@ -174,7 +174,8 @@ class SampleTally:
     def stop_reason(self) -> StopReason: ...
 
 def klondike_hop(
-    position: KlondikePosition, unknown: list[tuple[int, int]], candidates: list[ActionTuple], draw_count: int,
+    position: KlondikePosition, unknown: list[tuple[int, int]], candidates: list[ActionTuple],
+    draw_count: int,
     seed: int, states_per_solve: int, max_samples: int, max_states: int, time_limit_s: float, threads: int,
     cancel: CancelToken | None = None,
 ) -> SampleTally:
@@ -182,7 +183,8 @@ def klondike_hop(
     (``(column, index)`` of a face-down card, ``(-1, index)`` of a stock card); releases the GIL."""
 
 def pyramid_pimc(
-    position: PyramidPosition, unknown: list[int], candidates: list[MoveTuple], seed: int, states_per_solve: int,
+    position: PyramidPosition, unknown: list[int], candidates: list[MoveTuple], seed: int,
+    states_per_solve: int,
     max_samples: int, max_states: int, time_limit_s: float, threads: int, cancel: CancelToken | None = None,
 ) -> SampleTally:
     """Sample-and-solve tallies of the candidate moves over samples of the unseen stock places
