@@ -418,7 +418,8 @@ def test_keyboard_only_play_with_hint_preview_and_verdict(open_page: Callable[..
     page.keyboard.press("h")
     page.wait_for_selector(".ghost", timeout=60_000)  # the hint travels (the first hint loads the agent)
     hint = state(page)["hint"]
-    assert hint["kind"] == "move" and hint["agent"] in ("ppo", "greedy")
+    assert hint["kind"] == "move"  # the planner's, or the trained agent's if the planner ran out of time
+    assert (hint["agent"], hint["hint_source"]) in {("hop", "planner"), ("ppo", "agent"), ("greedy", "agent")}
     source = hint["source"]
     assert page.locator(".hinted").count() >= 1 and source
     settle(page)
