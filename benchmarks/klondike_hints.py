@@ -50,7 +50,7 @@ def follow(task: tuple[str, int, int]) -> tuple[str, bool, bool, int]:
             action = int(np.argmax(player.action_probabilities(obs, mask)))
             game.push(move_of(game, action))
         else:
-            hint = advisor.hint(game)
+            hint = advisor.hint(game, "agent")  # the trained agent's hint (follow_hints.py: the planner's)
             assert hint is not None
             if hint["kind"] != "move":  # the no-progress notice: nothing left to try
                 break

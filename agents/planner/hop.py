@@ -8,11 +8,18 @@ The loop runs natively (:func:`solitaire_native.klondike_hop`: one call a decisi
 released, samples spread over threads) and stops at a budget of states (the same answer on
 every machine) or of time (the play page).
 
-Ties, which are common while most samples are winnable, go in this order to the move that
-1. does not lead back to a position the player has already seen in this game, when another
-   move is worth as much (so following the planner never goes round in circles);
-2. makes progress (:meth:`envs.klondike.KlondikeGame.is_progress`);
-3. the tie-break player prefers: ``greedy``'s score, or the trained ``ppo`` policy's probability.
+Moves within about one standard error of the best value tie (:func:`tie_margin`); that is most
+of them while most samples are winnable. Ties go, in this order (:meth:`HopPlayer.rank_key`), to
+the move that
+1. most samples' winning lines start with, when it is a majority of the samples (a vote);
+2. does not lead back to a position the player has already seen in this game (so following the
+   planner does not go round in circles);
+3. makes progress (:meth:`envs.klondike.KlondikeGame.is_progress`), when the current position
+   has been met before;
+4. has the most votes, then the tie-break player's preference: ``greedy``'s score, or the trained
+   ``ppo`` policy's probability (``prior="ppo"``), then the higher value.
+A position met :data:`LOOP_VISITS` times means play goes round in circles: progress comes first
+then, and :attr:`HopPlayer.looping` says so (the page's hint reports it instead of a move).
 
 Two cases need no sampling: a safe move to a foundation (the solver's own forced step, which
 loses no win whatever the unknown cards are) and, once no card is unknown, the solver's winning
@@ -48,9 +55,9 @@ DEFAULT_DECISION_STATES = 200_000
 """States one decision may spend over all its samples (the benchmark's budget)."""
 DEFAULT_MAX_SAMPLES = 32
 ENDGAME_STATES = 500_000
+"""Budget of the one exact solve once every card is known."""
 LOOP_VISITS = 4
 """A position met this often means play goes round in circles (``looping``): a hint then says so."""
-"""Budget of the one exact solve once every card is known."""
 
 
 @dataclass(frozen=True)
@@ -241,8 +248,9 @@ class HopPlayer(Player):
     def rank_key(near: bool, seen_before: int, value: float, prior: float, progress: bool,
                  action: int, here: int, first: int, samples: int) -> tuple[Any, ...]:
         """The order of the candidates: the greatest key is played. ``here``: times the player has
-        met the current position (3 or more: a loop the other rules did not stop; progress first)."""
-        if here >= 3:
+        met the current position (``LOOP_VISITS - 1`` or more: a loop the other rules did not stop;
+        progress first)."""
+        if here >= LOOP_VISITS - 1:
             return progress, near, -seen_before, first, prior, value, -action
         return near, first * 2 > samples, -seen_before, progress and here > 1, first, prior, value, -action
 

@@ -28,6 +28,13 @@ namespace solitaire {
 // the winning line the solver found from the position before it (a vote for it).
 enum class SampleOutcome : std::int8_t { lost = 0, won = 1, unknown = 2, first = 3 };
 
+// A solve's verdict as a sample's outcome (a search out of budget is unknown, never lost).
+inline SampleOutcome outcome_of(Status status) {
+  if (status == Status::winnable) return SampleOutcome::won;
+  if (status == Status::not_winnable) return SampleOutcome::lost;
+  return SampleOutcome::unknown;
+}
+
 struct SampleBudget {
   int max_samples = 32;           // at most this many samples (>= 1)
   std::uint64_t max_states = 0;   // 0: none; else stop once the kept samples entered this many

@@ -22,12 +22,6 @@ bool same_move(const Action& a, const Action& b) {
   return a.src == b.src && a.dst == b.dst && a.count == b.count;
 }
 
-SampleOutcome outcome_of(Status status) {
-  if (status == Status::winnable) return SampleOutcome::won;
-  if (status == Status::not_winnable) return SampleOutcome::lost;
-  return SampleOutcome::unknown;
-}
-
 }  // namespace
 
 SampleTally hop_evaluate(const Position& base, const std::vector<UnknownSlot>& unknown,

@@ -44,12 +44,6 @@ Position after_move(const Position& position, Move move) {
 
 namespace {
 
-SampleOutcome outcome_of(Status status) {
-  if (status == Status::winnable) return SampleOutcome::won;
-  if (status == Status::not_winnable) return SampleOutcome::lost;
-  return SampleOutcome::unknown;
-}
-
 bool all_removed(const Position& p) {
   const int size = p.rows * (p.rows + 1) / 2;
   return p.removed == (size >= 32 ? ~std::uint32_t{0} : (std::uint32_t{1} << size) - 1);
