@@ -287,6 +287,22 @@ def test_hint_names_the_agent_and_counts_and_falls_back_to_greedy(client: TestCl
     assert player.name == "greedy" and "none.zip" in reason
 
 
+def test_the_default_hint_is_the_planners_and_says_why_in_words(client: TestClient) -> None:
+    s = new_game(client, deal=DEAL_1, variant="001")
+    r = client.post(f"/api/games/{s['session']}/hint")
+    assert r.status_code == 200
+    h = r.json()["hint"]
+    game = PyramidGame(DEAL_1, stock_top_playable=False)
+    assert game.is_legal(Move.parse(h["move"]))
+    assert (h["agent"], h["hint_source"]) == ("pimc", "planner") or h["fallback_reason"]  # or out of time
+    if h["agent"] == "pimc":
+        assert h["reason"].startswith("wins in ") and "sampled stocks" in h["reason"]
+        assert h["reason_ja"].startswith("見えていない札の並びを")
+    bad = client.post(f"/api/games/{s['session']}/hint?source=oracle")
+    assert bad.status_code == 422
+    assert client.get(f"/api/games/{s['session']}").json()["hints"] == 1, "a refused request changes nothing"
+
+
 def test_hint_suggests_drawing_when_the_pyramid_has_no_pair(client: TestClient) -> None:
     s = new_game(client, deal=build_pyramid_deal(DRAW_ONLY_PYRAMID, DRAW_ONLY_STOCK))
     h = client.post(f"/api/games/{s['session']}/hint").json()["hint"]
