@@ -108,6 +108,14 @@ def tie_margin(samples: int) -> float:
     return 0.5 / max(samples, 1) ** 0.5
 
 
+def shown_cards(game: KlondikeGame) -> set[int]:
+    """The cards face up in ``game``'s position: column cards, the waste, the foundations."""
+    cards = set(game.waste) | set(game.foundation_cards())
+    for column, hidden in zip(game.columns, game.hidden, strict=True):
+        cards.update(column[hidden:])
+    return cards
+
+
 def safe_step(knowledge: KlondikeKnowledge) -> Move | None:
     """A column card that the solver would put up at once (safe whatever the unknown cards are)."""
     from agents.solver.klondike import klondike_forced_move
@@ -170,12 +178,15 @@ class HopPlayer(Player):
 
     def recall(self, game: KlondikeGame) -> None:
         """Take in ``game``'s line of play so far, as if this player had played it: every position
-        met is remembered (a hint then never leads back to one). Only the moves and what they
-        showed are read, never a hidden card."""
+        met is remembered as it looked then (a hint then never leads back to one). Only the
+        moves and what they showed are read, never a hidden card."""
         walk = game.copy()
         history = []
         while walk.moves_played:
             history.append(walk.pop())
+        # Knowledge as it grew along the line: what the start showed, then what each move showed
+        # (undo keeps ``seen``, so the start would otherwise show cards seen only later).
+        walk.seen = sum(1 << card for card in shown_cards(walk))
         self.reset_memory()
         for move in reversed(history):
             observation = observe(walk)
