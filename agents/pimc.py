@@ -28,6 +28,7 @@ import numpy as np
 
 from agents.base import Choice, Player, legal_actions
 from agents.greedy.pyramid import PyramidView, score_pyramid_action
+from agents.planner import NO_SAMPLE
 from agents.variants import Variant
 from envs.errors import MalformedInputError
 from envs.pyramid.actions import ACTION_MOVES
@@ -134,7 +135,7 @@ class PimcPlayer(Player):
         best = max(range(len(legal)), key=lambda k: (values[k], first[k],
                                                      score_pyramid_action(view, int(legal[k]))[0], -legal[k]))
         if tally.samples == 0:
-            return Choice(int(legal[best]), "no sample finished in time: the greedy choice")
+            return Choice(int(legal[best]), f"{NO_SAMPLE}: the greedy choice")
         if not unseen_places(game):
             return Choice(int(legal[best]), "every card is known: the solver's move" if won[best] else
                           "every card is known and no line clears the pyramid")

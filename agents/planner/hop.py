@@ -41,6 +41,7 @@ import numpy as np
 
 from agents.base import Choice, Player, legal_actions
 from agents.greedy.klondike import KlondikeGreedy, KlondikeView, score_klondike_action
+from agents.planner import NO_SAMPLE
 from agents.planner.knowledge import KlondikeKnowledge, klondike_knowledge, visible_after, visible_key
 from agents.variants import Variant
 from envs.errors import MalformedInputError
@@ -247,7 +248,7 @@ class HopPlayer(Player):
         best = max(range(len(keys)), key=keys.__getitem__)
         action = int(values.actions[best])
         if values.samples == 0:
-            return Choice(action, "no sample finished in time: the tie-break player's move")
+            return Choice(action, f"{NO_SAMPLE}: the tie-break player's move")
         won = int(values.won[best])
         unknown = int(values.unknown[best])
         reason = f"wins in {won} of {values.samples} sampled deals"

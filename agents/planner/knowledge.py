@@ -77,13 +77,6 @@ def klondike_knowledge(observation: np.ndarray, draw_count: int = 3) -> Klondike
     return KlondikeKnowledge(position, tuple(unknown), game)
 
 
-def reveals(game: KlondikeGame, move: Move) -> bool:
-    """Whether ``move`` shows the player a card not known before (it turns one up or draws one)."""
-    after = game.copy()
-    after.push(move)
-    return after.seen != game.seen
-
-
 def visible_after(game: KlondikeGame, move: Move) -> bytes | None:
     """What the player sees after ``move``, or ``None`` when the move shows a card not known before."""
     after = game.copy()
@@ -104,4 +97,4 @@ def visible_key(observation: np.ndarray) -> bytes:
     return b"".join(kept) + b"|" + b"".join(sorted(open_)) + b"|" + table[COLUMNS.stop:].tobytes()
 
 
-__all__ = ["VISIBLE", "KlondikeKnowledge", "klondike_knowledge", "reveals", "visible_after", "visible_key"]
+__all__ = ["VISIBLE", "KlondikeKnowledge", "klondike_knowledge", "visible_after", "visible_key"]

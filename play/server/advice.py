@@ -27,6 +27,7 @@ import numpy as np
 
 from agents.base import Choice, Player
 from agents.pimc import PimcPlayer
+from agents.planner import NO_SAMPLE
 from agents.registry import make_player
 from agents.solver import NOT_WINNABLE, UNSEEN_STOCK, WINNABLE, CancelToken, SearchLimits, play_verdict
 from agents.solver.verdict import PlayVerdict
@@ -93,7 +94,7 @@ class HintAdvisor:
                              time_limit=self.planner_time, decision_states=PLANNER_STATES,
                              threads=self.planner_threads)
         choice = planner.plan(game, obs, mask)
-        return None if choice.reason.startswith("no sample finished") else choice
+        return None if choice.reason.startswith(NO_SAMPLE) else choice
 
     def hint(self, game: PyramidGame, source: str = PLANNER) -> dict[str, Any] | None:
         """The move of ``source`` (``planner`` or ``agent``) for ``game`` from what the player can

@@ -36,6 +36,7 @@ from typing import Any
 import numpy as np
 
 from agents.base import Choice, Player
+from agents.planner import NO_SAMPLE
 from agents.planner.hop import HopPlayer
 from agents.ppo import PpoPlayer
 from agents.registry import make_player
@@ -158,7 +159,7 @@ class KlondikeHintAdvisor:
         choice = planner.plan(obs, mask)
         if planner.looping:
             return LOOPING
-        return None if choice.reason.startswith("no sample finished") else choice
+        return None if choice.reason.startswith(NO_SAMPLE) else choice
 
     def hint(self, game: KlondikeGame, source: str = PLANNER) -> dict[str, Any] | None:
         """The move of ``source`` (``planner`` or ``agent``) from what the player sees; the

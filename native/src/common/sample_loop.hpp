@@ -67,6 +67,41 @@ inline SplitMix64 sample_rng(std::uint64_t seed, int sample) {
   return SplitMix64(mix.next());
 }
 
+// What every candidate comes to in one sample (`deal`, every card known), the work shared between
+// them: the position before the move is solved first; lost means every candidate is lost, won
+// makes the candidate that starts its winning line `first` without a search of its own. The rest
+// are played and solved one by one. `solve(position)` returns a result with `status`, `states`
+// and `line`; `is_first(move, c)` says whether `move` is candidate c; `after(c, won)` returns the
+// position after candidate c and sets `won` when that position is won already. Returns the states
+// entered, or -1 when `stop()` turned true before every candidate was done.
+template <class Position, class Solve, class IsFirst, class After, class Stop>
+std::int64_t solve_candidates(const Position& deal, int num_candidates, Solve solve, IsFirst is_first,
+                              After after, const Stop& stop, std::vector<SampleOutcome>& out) {
+  const auto root = solve(deal);
+  std::int64_t states = static_cast<std::int64_t>(root.states);
+  if (root.status == Status::not_winnable) {
+    out.assign(out.size(), SampleOutcome::lost);
+    return states;
+  }
+  for (int c = 0; c < num_candidates; ++c) {
+    if (root.status == Status::winnable && !root.line.empty() && is_first(root.line.front(), c)) {
+      out[static_cast<std::size_t>(c)] = SampleOutcome::first;
+      continue;
+    }
+    if (stop()) return -1;
+    bool won = false;
+    const Position next = after(c, won);
+    if (won) {
+      out[static_cast<std::size_t>(c)] = SampleOutcome::won;
+      continue;
+    }
+    const auto result = solve(next);
+    states += static_cast<std::int64_t>(result.states);
+    out[static_cast<std::size_t>(c)] = outcome_of(result.status);
+  }
+  return states;
+}
+
 // Runs `evaluate(sample, outcomes, stop)` for samples 0, 1, 2, ...: it fills `outcomes` (one per
 // candidate) and returns the states it entered, or returns -1 when it gave up because `stop()`
 // turned true (the sample is then not kept). `evaluate` must be safe to call from several threads.

@@ -73,31 +73,16 @@ SampleTally hop_evaluate(const Position& base, const std::vector<UnknownSlot>& u
     SolveBudget per_solve;
     per_solve.max_states = options.states_per_solve;
     per_solve.cancel = options.budget.cancel;
-    std::int64_t states = 0;
-    const SolveResult root = solve(deal, solve_options, per_solve);
-    states += static_cast<std::int64_t>(root.states);
-    if (root.status == Status::not_winnable) {
-      out.assign(out.size(), SampleOutcome::lost);
-      return states;
-    }
-    for (int c = 0; c < n; ++c) {
-      const Action& move = moves[static_cast<std::size_t>(c)];
-      if (root.status == Status::winnable && !root.line.empty() && same_move(root.line.front(), move)) {
-        out[static_cast<std::size_t>(c)] = SampleOutcome::first;
-        continue;
-      }
-      if (stop()) return -1;
-      ReplayGame game(deal, options.draw_count);
-      game.apply(move);
-      if (game.won()) {
-        out[static_cast<std::size_t>(c)] = SampleOutcome::won;
-        continue;
-      }
-      const SolveResult after = solve(game.position(), solve_options, per_solve);
-      states += static_cast<std::int64_t>(after.states);
-      out[static_cast<std::size_t>(c)] = outcome_of(after.status);
-    }
-    return states;
+    return solve_candidates(
+        deal, n, [&](const Position& p) { return solve(p, solve_options, per_solve); },
+        [&](const Action& first, int c) { return same_move(first, moves[static_cast<std::size_t>(c)]); },
+        [&](int c, bool& won) {
+          ReplayGame game(deal, options.draw_count);
+          game.apply(moves[static_cast<std::size_t>(c)]);
+          won = game.won();
+          return game.position();
+        },
+        stop, out);
   };
   return run_samples(n, options.budget, evaluate);
 }

@@ -79,30 +79,15 @@ SampleTally pimc_evaluate(const Position& base, const std::vector<int>& unknown,
     for (std::size_t k = 0; k < unknown.size(); ++k) deal.stock[static_cast<std::size_t>(unknown[k])] = shuffled[k];
     Limits limits;
     limits.max_states = options.states_per_solve;
-    std::int64_t states = 0;
-    const SearchResult root = solve(deal, limits, options.budget.cancel);
-    states += static_cast<std::int64_t>(root.states);
-    if (root.status == Status::not_winnable) {
-      out.assign(out.size(), SampleOutcome::lost);
-      return states;
-    }
-    for (int c = 0; c < n; ++c) {
-      const Move& move = candidates[static_cast<std::size_t>(c)];
-      if (root.status == Status::winnable && !root.line.empty() && root.line.front() == move) {
-        out[static_cast<std::size_t>(c)] = SampleOutcome::first;
-        continue;
-      }
-      if (stop()) return -1;
-      const Position after = after_move(deal, move);
-      if (all_removed(after)) {
-        out[static_cast<std::size_t>(c)] = SampleOutcome::won;
-        continue;
-      }
-      const SearchResult result = solve(after, limits, options.budget.cancel);
-      states += static_cast<std::int64_t>(result.states);
-      out[static_cast<std::size_t>(c)] = outcome_of(result.status);
-    }
-    return states;
+    return solve_candidates(
+        deal, n, [&](const Position& p) { return solve(p, limits, options.budget.cancel); },
+        [&](const Move& first, int c) { return first == candidates[static_cast<std::size_t>(c)]; },
+        [&](int c, bool& won) {
+          Position next = after_move(deal, candidates[static_cast<std::size_t>(c)]);
+          won = all_removed(next);
+          return next;
+        },
+        stop, out);
   };
   return run_samples(n, options.budget, evaluate);
 }
