@@ -259,6 +259,14 @@ NB_MODULE(solitaire_native, m) {
       .def_ro("seconds", &solitaire::SampleTally::seconds)
       .def_ro("stop_reason", &solitaire::SampleTally::stop_reason);
 
+  nb::class_<kl::HopResult>(m, "KlondikeHopResult")
+      .def_ro("tally", &kl::HopResult::tally)
+      .def_prop_ro("lines", [](const kl::HopResult& r) {
+        std::vector<std::vector<ActionTuple>> lines;
+        for (const auto& line : r.lines) lines.push_back(to_tuples(line));
+        return lines;
+      });
+
   nb::class_<pyr::Position>(m, "PyramidPosition")
       .def(nb::init<>())
       .def_rw("rows", &pyr::Position::rows)

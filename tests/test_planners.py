@@ -113,6 +113,73 @@ def test_with_nothing_unknown_the_values_are_the_solvers_verdicts_after_each_mov
     assert checked >= 8
 
 
+def test_each_samples_winning_line_is_legal_until_it_shows_an_unknown_card() -> None:
+    """The lines the loop hands back: one per kept sample, empty where the sample was not won;
+    up to the first move that shows an unknown card, every move of a line is legal in what the
+    player sees (it touches known cards only); with nothing unknown, a line wins the game."""
+    lines_checked = 0
+    for game in random_positions(range(40, 52), 30, seed=5):
+        knowledge = klondike_knowledge(observe(game))
+        values = hop_values(knowledge, legal_of(game), seed=3, **SMALL)
+        assert len(values.lines) == values.samples
+        for line in values.lines:
+            walk = knowledge.game.copy()
+            for move in line:
+                assert move in walk.legal_moves()
+                before = walk.seen
+                walk.push(move)
+                if walk.seen != before:
+                    break
+            lines_checked += bool(line)
+    assert lines_checked >= 20
+    won_lines = 0
+    for game in random_positions(range(20, 26), 30, seed=2):
+        known = KlondikeGame.from_position(game.columns, game.hidden, game.stock, game.waste,
+                                           game.foundations, seen=range(52))
+        knowledge = klondike_knowledge(observe(known))
+        knowledge = type(knowledge)(KlondikePosition.from_game(game), (), knowledge.game)
+        values = hop_values(knowledge, legal_of(game), max_samples=1, max_states=None,
+                            states_per_solve=50_000)
+        if values.lines[0]:
+            walk = game.copy()
+            for move in values.lines[0]:
+                walk.push(move)
+            assert walk.is_won()
+            won_lines += 1
+    assert won_lines >= 2
+
+
+def test_the_player_follows_a_sampled_line_until_it_shows_a_card() -> None:
+    """After a move that starts a sample's winning line, the rest of that line is the plan (a
+    tie-break of its own); the plan ends at a move that turns up an unknown card, and a card just
+    brought down from its foundation is not put straight back up."""
+    game, first = next((g, m) for g in random_positions(range(60, 90), 60, seed=9) for m in g.legal_moves()
+                       if not _shows_a_card(g, m) and any(_shows_a_card(g, o) for o in g.legal_moves()))
+    player = HopPlayer(KLONDIKE, seed=0, **SMALL)
+    moves = game.legal_moves()
+    after = game.copy()
+    after.push(first)
+    follow_up = after.legal_moves()[0]
+    player.follow(game, ACTION_INDEX[first], ((), (first, follow_up, Move(0))))
+    assert player.plan_moves == [follow_up, Move(0)]
+    assert player.plan_at == visible_key(observe(after))
+    player.follow(after, ACTION_INDEX[follow_up], ())  # the plan's own next move: its rest stays
+    expected = [Move(0)] if not _shows_a_card(after, follow_up) else []
+    assert player.plan_moves == expected
+    showing = next(m for m in moves if _shows_a_card(game, m))
+    player.follow(game, ACTION_INDEX[showing], ((showing, follow_up),))
+    assert player.plan_moves == [] and player.plan_at is None
+    player._last_move = Move.foundation_to_column(2, 4)
+    assert player._just_came_down(Move.column_to_foundation(4))
+    assert not player._just_came_down(Move.column_to_foundation(3))
+
+
+def _shows_a_card(game: KlondikeGame, move: Move) -> bool:
+    after = game.copy()
+    after.push(move)
+    return after.seen != game.seen
+
+
 def test_the_tally_is_reproducible_and_does_not_depend_on_the_threads() -> None:
     game = random_positions(range(7, 8), 0, seed=0)[0]
     knowledge = klondike_knowledge(observe(game))

@@ -47,7 +47,7 @@ from agents.variants import Variant
 from envs.errors import MalformedInputError
 from envs.klondike import KlondikeGame
 from envs.klondike.actions import ACTION_INDEX, move_of
-from envs.klondike.moves import COLUMN_FOUNDATION, Move
+from envs.klondike.moves import COLUMN_FOUNDATION, FOUNDATION_COLUMN, Move
 from envs.klondike.observer import observe
 
 DEFAULT_STATES_PER_SOLVE = 2_000
@@ -75,6 +75,8 @@ class MoveValues:
     states: int
     seconds: float
     stop_reason: str | None
+    lines: tuple[tuple[Move, ...], ...] = ()
+    """Each kept sample's winning line from the position (empty where its solve did not win)."""
 
     @property
     def values(self) -> np.ndarray:
@@ -88,20 +90,23 @@ def hop_values(knowledge: KlondikeKnowledge, actions: np.ndarray, *, seed: int =
                threads: int = 1, cancel: Any = None) -> MoveValues:
     """Sample-and-solve values of ``actions`` (legal action indices) in the known position."""
     from agents.solver import _native
+    from agents.solver.klondike import move_of as move_of_native
 
     game = knowledge.game
     candidates = []
     for action in actions:
         move = move_of(game, int(action))
         candidates.append((move.kind, move.src, move.dst, move.count, -1))
-    tally = _native.klondike_hop(
+    result = _native.klondike_hop(
         knowledge.position.to_native(), list(knowledge.unknown), candidates, game.draw_count,
         seed % 2**64, states_per_solve, max_samples, max_states or 0, time_limit or 0.0, threads, cancel,
     )
+    tally = result.tally
     reason = None if tally.stop_reason == _native.StopReason.none else tally.stop_reason.name
+    lines = tuple(tuple(move_of_native(a) for a in line) for line in result.lines)
     return MoveValues(np.asarray(actions), np.asarray(tally.won, float), np.asarray(tally.lost, float),
                       np.asarray(tally.unknown, float), np.asarray(tally.first, float), tally.samples,
-                      tally.states, tally.seconds, reason)
+                      tally.states, tally.seconds, reason, lines)
 
 
 def tie_margin(samples: int) -> float:
@@ -164,9 +169,14 @@ class HopPlayer(Player):
         self.visits: Counter[bytes] = Counter()
         self._line: list[Move] = []
         self._line_at: bytes | None = None
+        """What the player sees where ``_line[0]`` is to be played."""
+        self.plan_moves: list[Move] = []
+        """The rest of the sampled winning line being followed (see :meth:`follow`)."""
+        self.plan_at: bytes | None = None
+        """What the player sees where ``plan_moves[0]`` is to be played."""
+        self._last_move: Move | None = None
         self.looping = False
         """Whether the last position planned for had been met :data:`LOOP_VISITS` times."""
-        """What the player sees where ``_line[0]`` is to be played."""
         self.decision_seconds: list[float] = []
         self._greedy.reset()
 
@@ -195,6 +205,7 @@ class HopPlayer(Player):
             self._greedy.look(KlondikeView(observation))
             self._greedy.played(ACTION_INDEX[move])
             walk.push(move)
+            self._last_move = move
 
     def choose(self, observation: np.ndarray, mask: np.ndarray, info: dict[str, Any]) -> Choice:
         start = time.perf_counter()
@@ -202,6 +213,7 @@ class HopPlayer(Player):
         self._greedy.look(KlondikeView(observation))
         choice = self.plan(observation, mask)
         self._greedy.played(choice.action)
+        self._last_move = move_of(klondike_knowledge(observation, self.draw_count).game, choice.action)
         self.decision_seconds.append(time.perf_counter() - start)
         return choice
 
@@ -212,14 +224,24 @@ class HopPlayer(Player):
         legal = legal_actions(mask)
         self.looping = self.visits[visible_key(observation)] >= LOOP_VISITS
         knowledge = klondike_knowledge(observation, self.draw_count)
+        game = knowledge.game
+        here = visible_key(observation)
+        planned = self.plan_moves[0] if self.plan_moves and self.plan_at == here else None
+        if planned is not None and not mask[ACTION_INDEX[planned]]:
+            planned = None
+        if planned is None:
+            self.plan_moves, self.plan_at = [], None
         if legal.size == 1:
+            self.follow(game, int(legal[0]), ())
             return Choice(int(legal[0]), "the only legal move")
         if knowledge.all_known:
             line_choice = self._endgame(knowledge, mask)
             if line_choice is not None:
                 return line_choice
         safe = safe_step(knowledge)
-        if safe is not None and mask[ACTION_INDEX[safe]]:
+        if (safe is not None and mask[ACTION_INDEX[safe]] and planned in (None, safe)
+                and not self._just_came_down(safe)):
+            self.follow(game, ACTION_INDEX[safe], ())
             return Choice(ACTION_INDEX[safe], "safe to put up: no card can need it any more")
         values = hop_values(
             knowledge, legal, seed=int(self.rng.integers(2**63)),
@@ -227,11 +249,32 @@ class HopPlayer(Player):
             max_states=self.max_states, time_limit=self.time_limit if time_limit is None else time_limit,
             threads=self.threads, cancel=cancel,
         )
-        return self.pick(observation, mask, knowledge, values)
+        choice = self.pick(observation, mask, knowledge, values, planned)
+        self.follow(game, choice.action, values.lines)
+        return choice
+
+    def follow(self, game: KlondikeGame, action: int, lines: tuple[tuple[Move, ...], ...]) -> None:
+        """Keep the line being followed after ``action``: its rest when ``action`` is its next move,
+        else the rest of a sampled winning line that starts with ``action``. A line ends where a
+        move shows a card not known before (the samples' lines part ways there)."""
+        move = move_of(game, action)
+        if self.plan_moves and self.plan_moves[0] == move:
+            rest = self.plan_moves[1:]
+        else:
+            rest = next((list(line[1:]) for line in lines if line and line[0] == move), [])
+        after = visible_after(game, move)
+        self.plan_moves, self.plan_at = (rest, after) if rest and after is not None else ([], None)
+
+    def _just_came_down(self, safe: Move) -> bool:
+        """Whether the last move brought ``safe``'s card down from its foundation (so that a card
+        can be put on it): putting it straight back would undo that."""
+        last = self._last_move
+        return last is not None and last.kind == FOUNDATION_COLUMN and last.dst == safe.src
 
     def pick(self, observation: np.ndarray, mask: np.ndarray, knowledge: KlondikeKnowledge,
-             values: MoveValues) -> Choice:
-        """The best action by value, then the tie-breaks of the module docstring."""
+             values: MoveValues, planned: Move | None = None) -> Choice:
+        """The best action by value, then the tie-breaks of the module docstring; ``planned``:
+        the next move of the line being followed."""
         game = knowledge.game
         prior = self._prior(observation, mask, values.actions)
         value = values.values
@@ -244,7 +287,7 @@ class HopPlayer(Player):
             seen_before = 0 if after is None else self.visits[after]
             keys.append(self.rank_key(bool(value[k] >= near), seen_before, round(float(value[k]), 9),
                                       prior[k], game.is_progress(move), int(action), here,
-                                      int(values.first[k]), values.samples))
+                                      int(values.first[k]), values.samples, move == planned))
         best = max(range(len(keys)), key=keys.__getitem__)
         action = int(values.actions[best])
         if values.samples == 0:
@@ -258,13 +301,14 @@ class HopPlayer(Player):
 
     @staticmethod
     def rank_key(near: bool, seen_before: int, value: float, prior: float, progress: bool,
-                 action: int, here: int, first: int, samples: int) -> tuple[Any, ...]:
+                 action: int, here: int, first: int, samples: int, planned: bool = False) -> tuple[Any, ...]:
         """The order of the candidates: the greatest key is played. ``here``: times the player has
         met the current position (``LOOP_VISITS - 1`` or more: a loop the other rules did not stop;
-        progress first)."""
+        progress first). ``planned``: the next move of the line being followed."""
         if here >= LOOP_VISITS - 1:
-            return progress, near, -seen_before, first, prior, value, -action
-        return near, first * 2 > samples, -seen_before, progress and here > 1, first, prior, value, -action
+            return progress, near, planned, -seen_before, first, prior, value, -action
+        return (near, planned, first * 2 > samples, -seen_before, progress and here > 1, first, prior, value,
+                -action)
 
     def _endgame(self, knowledge: KlondikeKnowledge, mask: np.ndarray) -> Choice | None:
         """Every card known: follow the solver's winning line (found once, then kept)."""

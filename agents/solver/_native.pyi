@@ -173,14 +173,23 @@ class SampleTally:
     @property
     def stop_reason(self) -> StopReason: ...
 
+class KlondikeHopResult:
+    """A Klondike planner decision: the tallies and each kept sample's winning line."""
+
+    @property
+    def tally(self) -> SampleTally: ...
+    @property
+    def lines(self) -> list[list[ActionTuple]]: ...
+
 def klondike_hop(
     position: KlondikePosition, unknown: list[tuple[int, int]], candidates: list[ActionTuple],
     draw_count: int,
     seed: int, states_per_solve: int, max_samples: int, max_states: int, time_limit_s: float, threads: int,
     cancel: CancelToken | None = None,
-) -> SampleTally:
+) -> KlondikeHopResult:
     """Hindsight-optimisation tallies of the candidates over samples of the unknown places
-    (``(column, index)`` of a face-down card, ``(-1, index)`` of a stock card); releases the GIL."""
+    (``(column, index)`` of a face-down card, ``(-1, index)`` of a stock card), and each kept
+    sample's winning line from the position (empty when not won in budget); releases the GIL."""
 
 def pyramid_pimc(
     position: PyramidPosition, unknown: list[int], candidates: list[MoveTuple], seed: int,

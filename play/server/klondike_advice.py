@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import threading
 import zlib
-from collections import Counter
+from collections import Counter, OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,13 +38,14 @@ import numpy as np
 from agents.base import Choice, Player
 from agents.planner import NO_SAMPLE
 from agents.planner.hop import HopPlayer
+from agents.planner.knowledge import visible_key as planner_key
 from agents.ppo import PpoPlayer
 from agents.registry import make_player
 from agents.solver import SearchLimits
 from agents.solver.klondike import CancelToken, solve_klondike
 from agents.solver.result import NOT_WINNABLE, WINNABLE
 from agents.variants import find_variant
-from envs.klondike import DEAD_END, NO_PROGRESS, WIN, KlondikeGame
+from envs.klondike import DEAD_END, NO_PROGRESS, WIN, KlondikeGame, Move
 from envs.klondike.actions import ACTION_INDEX, NUM_ACTIONS, move_of
 from envs.klondike.messages import Notice
 from envs.klondike.observer import VIEWS, observe
@@ -64,6 +65,8 @@ from play.server.klondike_wording import describe_klondike_move
 from play.server.wording import reason_ja
 
 VARIANT = "klondike-draw3"
+MAX_PLANS = 1024
+"""Lines kept for hints to go on with (the oldest are dropped past this many)."""
 
 
 def observation_of(game: KlondikeGame) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
@@ -140,6 +143,9 @@ class KlondikeHintAdvisor:
         self.planner_states = planner_states
         self._player: tuple[Player, str | None] | None = None
         self._lock = threading.Lock()
+        self._plans: OrderedDict[bytes, list[Move]] = OrderedDict()
+        """The planner's line being followed, by what the player sees where it goes on (a hint
+        followed is the next request's position): hints keep to one line between reveals."""
 
     def player(self) -> tuple[Player, str | None]:
         """The hint player and, when it is the fallback, why the preferred one is not used."""
@@ -156,7 +162,17 @@ class KlondikeHintAdvisor:
                             threads=self.planner_threads)
         planner.recall(game)
         planner.remember(obs)
+        here = planner_key(obs)
+        with self._lock:
+            if here in self._plans:
+                planner.plan_moves, planner.plan_at = list(self._plans[here]), here
         choice = planner.plan(obs, mask)
+        if planner.plan_moves and planner.plan_at is not None:
+            with self._lock:
+                self._plans[planner.plan_at] = list(planner.plan_moves)
+                self._plans.move_to_end(planner.plan_at)
+                while len(self._plans) > MAX_PLANS:
+                    self._plans.popitem(last=False)
         if planner.looping:
             return LOOPING
         return None if choice.reason.startswith(NO_SAMPLE) else choice

@@ -72,12 +72,14 @@ inline SplitMix64 sample_rng(std::uint64_t seed, int sample) {
 // makes the candidate that starts its winning line `first` without a search of its own. The rest
 // are played and solved one by one. `solve(position)` returns a result with `status`, `states`
 // and `line`; `is_first(move, c)` says whether `move` is candidate c; `after(c, won)` returns the
-// position after candidate c and sets `won` when that position is won already. Returns the states
-// entered, or -1 when `stop()` turned true before every candidate was done.
-template <class Position, class Solve, class IsFirst, class After, class Stop>
+// position after candidate c and sets `won` when that position is won already; `on_root(result)`
+// sees the root's result (its winning line, say). Returns the states entered, or -1 when `stop()`
+// turned true before every candidate was done.
+template <class Position, class Solve, class IsFirst, class After, class Stop, class OnRoot>
 std::int64_t solve_candidates(const Position& deal, int num_candidates, Solve solve, IsFirst is_first,
-                              After after, const Stop& stop, std::vector<SampleOutcome>& out) {
+                              After after, const Stop& stop, std::vector<SampleOutcome>& out, OnRoot on_root) {
   const auto root = solve(deal);
+  on_root(root);
   std::int64_t states = static_cast<std::int64_t>(root.states);
   if (root.status == Status::not_winnable) {
     out.assign(out.size(), SampleOutcome::lost);
@@ -100,6 +102,12 @@ std::int64_t solve_candidates(const Position& deal, int num_candidates, Solve so
     out[static_cast<std::size_t>(c)] = outcome_of(result.status);
   }
   return states;
+}
+
+template <class Position, class Solve, class IsFirst, class After, class Stop>
+std::int64_t solve_candidates(const Position& deal, int num_candidates, Solve solve, IsFirst is_first,
+                              After after, const Stop& stop, std::vector<SampleOutcome>& out) {
+  return solve_candidates(deal, num_candidates, solve, is_first, after, stop, out, [](const auto&) {});
 }
 
 // Runs `evaluate(sample, outcomes, stop)` for samples 0, 1, 2, ...: it fills `outcomes` (one per

@@ -1,5 +1,6 @@
 #include "klondike/hop.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -24,8 +25,8 @@ bool same_move(const Action& a, const Action& b) {
 
 }  // namespace
 
-SampleTally hop_evaluate(const Position& base, const std::vector<UnknownSlot>& unknown,
-                         const std::vector<Action>& candidates, const HopOptions& options) {
+HopResult hop_evaluate(const Position& base, const std::vector<UnknownSlot>& unknown,
+                       const std::vector<Action>& candidates, const HopOptions& options) {
   const std::string error = validate(base);
   if (!error.empty()) throw std::invalid_argument("hop: " + error);
   if (options.draw_count < 1) throw std::invalid_argument("hop: draw_count must be at least 1");
@@ -63,6 +64,8 @@ SampleTally hop_evaluate(const Position& base, const std::vector<UnknownSlot>& u
   SolveOptions solve_options;
   solve_options.draw_count = options.draw_count;
   const int n = static_cast<int>(moves.size());
+  // One slot per sample number, written only by the thread that evaluates that sample.
+  std::vector<std::vector<Action>> lines(static_cast<std::size_t>(std::max(1, options.budget.max_samples)));
 
   auto evaluate = [&](int sample, std::vector<SampleOutcome>& out, const auto& stop) -> std::int64_t {
     Position deal = base;
@@ -82,9 +85,16 @@ SampleTally hop_evaluate(const Position& base, const std::vector<UnknownSlot>& u
           won = game.won();
           return game.position();
         },
-        stop, out);
+        stop, out,
+        [&](const SolveResult& root) {
+          if (root.status == Status::winnable) lines[static_cast<std::size_t>(sample)] = root.line;
+        });
   };
-  return run_samples(n, options.budget, evaluate);
+  HopResult result;
+  result.tally = run_samples(n, options.budget, evaluate);
+  lines.resize(static_cast<std::size_t>(result.tally.samples));
+  result.lines = std::move(lines);
+  return result;
 }
 
 }  // namespace solitaire::klondike

@@ -33,11 +33,18 @@ struct HopOptions {
   SampleBudget budget;
 };
 
+// The tally, and for each kept sample the winning line its root solve found (empty when the root
+// was not won within the budget): the line a player can follow until it turns up an unknown card.
+struct HopResult {
+  SampleTally tally;
+  std::vector<std::vector<Action>> lines;
+};
+
 // `base` holds the known cards where they are and the unknown cards, in any order, on the
 // unknown places; only the set of cards on those places is used, never their order. Every
 // candidate must be legal in `base` (its legality depends on known cards only). Throws
 // std::invalid_argument when the position, a slot or a candidate is invalid.
-SampleTally hop_evaluate(const Position& base, const std::vector<UnknownSlot>& unknown,
-                         const std::vector<Action>& candidates, const HopOptions& options);
+HopResult hop_evaluate(const Position& base, const std::vector<UnknownSlot>& unknown,
+                       const std::vector<Action>& candidates, const HopOptions& options);
 
 }  // namespace solitaire::klondike
