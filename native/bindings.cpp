@@ -16,6 +16,7 @@
 #include "common/sample_loop.hpp"
 #include "common/search_status.hpp"
 #include "klondike/hop.hpp"
+#include "klondike/ismcts.hpp"
 #include "klondike/position.hpp"
 #include "klondike/queries.hpp"
 #include "klondike/solver.hpp"
@@ -420,6 +421,41 @@ NB_MODULE(solitaire_native, m) {
       },
       "position"_a, "unknown"_a, "candidates"_a, "draw_count"_a, "seed"_a, "states_per_solve"_a,
       "max_samples"_a, "max_states"_a, "time_limit_s"_a, "threads"_a, "cancel"_a.none() = nb::none());
+  nb::class_<kl::IsmctsResult>(m, "KlondikeIsmctsResult")
+      .def_ro("visits", &kl::IsmctsResult::visits)
+      .def_ro("value_sum", &kl::IsmctsResult::value_sum)
+      .def_ro("iterations", &kl::IsmctsResult::iterations)
+      .def_ro("states", &kl::IsmctsResult::states)
+      .def_ro("nodes", &kl::IsmctsResult::nodes)
+      .def_ro("seconds", &kl::IsmctsResult::seconds)
+      .def_ro("stop_reason", &kl::IsmctsResult::stop_reason);
+  m.def(
+      "klondike_ismcts",
+      [](const kl::Position& position, const std::vector<std::tuple<int, int>>& unknown,
+         const std::vector<ActionTuple>& candidates, int draw_count, std::uint64_t seed,
+         std::uint64_t states_per_solve, int max_iterations, std::uint64_t max_states, double time_limit_s,
+         double exploration, int max_depth, const CancelToken* cancel) {
+        kl::IsmctsOptions options;
+        options.draw_count = draw_count;
+        options.seed = seed;
+        options.states_per_solve = states_per_solve;
+        options.max_iterations = max_iterations;
+        options.max_states = max_states;
+        options.time_limit_s = time_limit_s;
+        options.exploration = exploration;
+        options.max_depth = max_depth;
+        options.cancel = cancel;
+        std::vector<kl::UnknownSlot> slots;
+        for (const auto& [column, index] : unknown) slots.push_back({column, index});
+        std::vector<kl::Action> moves;
+        for (const ActionTuple& t : candidates) moves.push_back(action_of(t));
+        const kl::Position own = position;
+        nb::gil_scoped_release release;
+        return kl::ismcts_evaluate(own, slots, moves, options);
+      },
+      "position"_a, "unknown"_a, "candidates"_a, "draw_count"_a, "seed"_a, "states_per_solve"_a,
+      "max_iterations"_a, "max_states"_a, "time_limit_s"_a, "exploration"_a, "max_depth"_a,
+      "cancel"_a.none() = nb::none());
   m.def("klondike_proved_lost_without_search", &kl::proved_lost_without_search, "position"_a, "draw_count"_a);
 
   // Native batched environments (envs.pyramid.vector).

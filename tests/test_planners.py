@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from agents.base import play_episode
-from agents.planner.hop import HopPlayer, hop_values
+from agents.planner.hop import HopPlayer, hop_values, tree_values
 from agents.planner.knowledge import klondike_knowledge, visible_key
 from agents.registry import make_player, unavailable_reason
 from agents.solver import _native, solve_klondike
@@ -211,6 +211,50 @@ def test_budgets_and_cancellation_are_respected() -> None:
     assert timed.stop_reason == "time" and timed.samples < 10**6
 
 
+def test_the_tree_search_is_reproducible_and_respects_its_budgets() -> None:
+    game = KlondikeGame("klondike-random-v1-3")
+    knowledge = klondike_knowledge(observe(game))
+    legal = legal_of(game)
+    runs = [tree_values(knowledge, legal, seed=4, iterations=60) for _ in range(2)]
+    assert runs[0].iterations == 60 and int(runs[0].visits.sum()) == 60
+    assert (runs[0].visits == runs[1].visits).all() and (runs[0].value_sum == runs[1].value_sum).all()
+    assert ((runs[0].values >= 0) & (runs[0].values <= 1)).all()
+    by_states = tree_values(knowledge, legal, iterations=10**6, max_states=20_000)
+    assert by_states.states >= 20_000 and by_states.iterations < 10**6
+    token = _native.CancelToken()
+    token.cancel()
+    assert tree_values(knowledge, legal, iterations=100, cancel=token).iterations == 0
+    timed = tree_values(knowledge, legal, iterations=10**7, states_per_solve=1, time_limit=0.05)
+    assert timed.iterations < 10**7 and timed.seconds < 5
+
+
+def test_with_nothing_unknown_a_lost_move_is_worth_nothing_in_the_tree() -> None:
+    """Every position below a lost one is lost, so the tree's value of a proved loss is 0; a move
+    to a won position somewhere below is worth more."""
+    checked = 0
+    for game in random_positions(range(20, 60), 60, seed=2):
+        known = KlondikeGame.from_position(game.columns, game.hidden, game.stock, game.waste,
+                                           game.foundations, seen=range(52))
+        knowledge = klondike_knowledge(observe(known))
+        knowledge = type(knowledge)(KlondikePosition.from_game(game), (), knowledge.game)
+        legal = legal_of(game)
+        verdicts = []
+        for action in legal:
+            after = game.copy()
+            after.push(move_of(after, int(action)))
+            verdicts.append("winnable" if after.is_won() else
+                            solve_klondike(after, time_limit=None, max_states=50_000).status)
+        if "not_winnable" not in verdicts:
+            continue
+        tree = tree_values(knowledge, legal, iterations=80, states_per_solve=50_000)
+        for verdict, value, visits in zip(verdicts, tree.values, tree.visits, strict=True):
+            assert visits >= 1
+            if verdict == "not_winnable":
+                assert value == 0.0
+        checked += 1
+    assert checked >= 3
+
+
 def test_bad_requests_are_refused_with_a_clear_error() -> None:
     game = KlondikeGame("klondike-random-v1-3")
     knowledge = klondike_knowledge(observe(game))
@@ -223,6 +267,14 @@ def test_bad_requests_are_refused_with_a_clear_error() -> None:
         _native.klondike_hop(position, [(-1, 0), (-1, 0)], [(0, -1, -1, 3, -1)], 3, 0, 100, 1, 0, 0.0, 1)
     with pytest.raises(ValueError, match="max_samples"):
         _native.klondike_hop(position, [], [(0, -1, -1, 3, -1)], 3, 0, 100, 0, 0, 0.0, 1)
+    with pytest.raises(ValueError, match="ismcts: a candidate is not legal"):
+        _native.klondike_ismcts(position, list(knowledge.unknown), [(2, -1, -1, 1, -1)], 3, 0, 100, 10, 0,
+                                0.0, 0.5, 8)
+    with pytest.raises(ValueError, match="max_iterations"):
+        _native.klondike_ismcts(position, list(knowledge.unknown), [(0, -1, -1, 3, -1)], 3, 0, 100, 0, 0, 0.0,
+                                0.5, 8)
+    with pytest.raises(MalformedInputError, match="search"):
+        HopPlayer(KLONDIKE, search="uct")
     with pytest.raises(MalformedInputError, match="plays Klondike"):
         HopPlayer(find_variant("pyramid"))
     with pytest.raises(MalformedInputError, match="budget"):
@@ -232,12 +284,13 @@ def test_bad_requests_are_refused_with_a_clear_error() -> None:
 
 
 # ------------------------------------------------------------------------------ the hop player
-def test_the_choice_does_not_depend_on_the_hidden_cards() -> None:
+@pytest.mark.parametrize("search", ["hop", "tree"])
+def test_the_choice_does_not_depend_on_the_hidden_cards(search: str) -> None:
     for k, game in enumerate(random_positions(range(30, 36), 50, seed=3)):
         other = with_hidden_cards_moved(game, seed=k)
         choices = []
         for g in (game, other):
-            player = HopPlayer(KLONDIKE, seed=5, **SMALL)
+            player = HopPlayer(KLONDIKE, seed=5, search=search, tree_iterations=40, **SMALL)
             player.recall(g)
             obs = observe(g)
             mask = np.zeros(590, bool)

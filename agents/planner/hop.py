@@ -58,6 +58,8 @@ DEFAULT_MAX_SAMPLES = 32
 ENDGAME_STATES = 500_000
 """Budget of the one exact solve once every card is known."""
 LOOP_VISITS = 4
+TREE_NEAR = 0.7
+"""With the tree search, moves visited at least this share of the most visited one's count tie."""
 """A position met this often means play goes round in circles (``looping``): a hint then says so."""
 
 
@@ -109,6 +111,43 @@ def hop_values(knowledge: KlondikeKnowledge, actions: np.ndarray, *, seed: int =
                       tally.states, tally.seconds, reason, lines)
 
 
+@dataclass(frozen=True)
+class TreeValues:
+    """What the information-set tree search said of each candidate action."""
+
+    actions: np.ndarray
+    visits: np.ndarray
+    value_sum: np.ndarray
+    iterations: int
+    states: int
+    seconds: float
+
+    @property
+    def values(self) -> np.ndarray:
+        return self.value_sum / np.maximum(self.visits, 1)
+
+
+def tree_values(knowledge: KlondikeKnowledge, actions: np.ndarray, *, seed: int = 0,
+                states_per_solve: int = DEFAULT_STATES_PER_SOLVE, iterations: int = 400,
+                max_states: int | None = None, time_limit: float | None = None, exploration: float = 0.5,
+                max_depth: int = 8, cancel: Any = None) -> TreeValues:
+    """Information-set tree search values of ``actions`` (:func:`solitaire_native.klondike_ismcts`)."""
+    from agents.solver import _native
+
+    game = knowledge.game
+    candidates = []
+    for action in actions:
+        move = move_of(game, int(action))
+        candidates.append((move.kind, move.src, move.dst, move.count, -1))
+    result = _native.klondike_ismcts(
+        knowledge.position.to_native(), list(knowledge.unknown), candidates, game.draw_count,
+        seed % 2**64, states_per_solve, iterations, max_states or 0, time_limit or 0.0, exploration,
+        max_depth, cancel,
+    )
+    return TreeValues(np.asarray(actions), np.asarray(result.visits, float), np.asarray(result.value_sum),
+                      result.iterations, result.states, result.seconds)
+
+
 def tie_margin(samples: int) -> float:
     """Values this close to the best are ties: about one standard error of a share over ``samples``."""
     return 0.5 / max(samples, 1) ** 0.5
@@ -140,7 +179,8 @@ class HopPlayer(Player):
     def __init__(self, variant: Variant, *, seed: int | None = None,
                  states_per_solve: int = DEFAULT_STATES_PER_SOLVE, max_samples: int = DEFAULT_MAX_SAMPLES,
                  max_states: int | None = DEFAULT_DECISION_STATES, time_limit: float | None = None,
-                 threads: int = 1, prior: str = "greedy") -> None:
+                 threads: int = 1, prior: str = "greedy", search: str = "hop", tree_iterations: int = 200,
+                 tree_states_per_solve: int = 1_000, tree_depth: int = 8) -> None:
         if variant.game != "klondike":
             raise MalformedInputError(f"the hop player plays Klondike, not {variant.game}")
         if states_per_solve < 1 or max_samples < 1 or threads < 1:
@@ -156,6 +196,11 @@ class HopPlayer(Player):
         self.max_states, self.time_limit, self.threads = max_states, time_limit, threads
         self.draw_count = int(variant.env_kwargs.get("draw_count", 3))
         self.prior = prior
+        if search not in ("hop", "tree"):
+            raise MalformedInputError(f"search must be 'hop' or 'tree', not {search!r}")
+        self.search = search
+        self.tree_iterations, self.tree_states_per_solve, self.tree_depth = (
+            tree_iterations, tree_states_per_solve, tree_depth)
         self._ppo: Any = None
         if prior == "ppo":
             from agents.ppo import PpoPlayer
@@ -249,7 +294,14 @@ class HopPlayer(Player):
             max_states=self.max_states, time_limit=self.time_limit if time_limit is None else time_limit,
             threads=self.threads, cancel=cancel,
         )
-        choice = self.pick(observation, mask, knowledge, values, planned)
+        tree = None
+        if self.search == "tree" and values.samples:
+            near = values.actions[values.values >= values.values.max() - tie_margin(values.samples)]
+            if near.size > 1:  # the tree search decides among the moves hindsight cannot tell apart
+                tree = tree_values(knowledge, near, seed=int(self.rng.integers(2**63)),
+                                   states_per_solve=self.tree_states_per_solve,
+                                   iterations=self.tree_iterations, max_depth=self.tree_depth, cancel=cancel)
+        choice = self.pick(observation, mask, knowledge, values, planned, tree)
         self.follow(game, choice.action, values.lines)
         return choice
 
@@ -272,20 +324,24 @@ class HopPlayer(Player):
         return last is not None and last.kind == FOUNDATION_COLUMN and last.dst == safe.src
 
     def pick(self, observation: np.ndarray, mask: np.ndarray, knowledge: KlondikeKnowledge,
-             values: MoveValues, planned: Move | None = None) -> Choice:
+             values: MoveValues, planned: Move | None = None, tree: TreeValues | None = None) -> Choice:
         """The best action by value, then the tie-breaks of the module docstring; ``planned``:
         the next move of the line being followed."""
         game = knowledge.game
         prior = self._prior(observation, mask, values.actions)
         value = values.values
         near = value.max() - tie_margin(values.samples)
+        is_near = value >= near
+        if tree is not None and tree.iterations:
+            kept = set(tree.actions[tree.visits >= TREE_NEAR * tree.visits.max()].tolist())
+            is_near = np.asarray([int(a) in kept for a in values.actions])
         here = self.visits[visible_key(observation)]
         keys = []
         for k, action in enumerate(values.actions):
             move = move_of(game, int(action))
             after = visible_after(game, move)
             seen_before = 0 if after is None else self.visits[after]
-            keys.append(self.rank_key(bool(value[k] >= near), seen_before, round(float(value[k]), 9),
+            keys.append(self.rank_key(bool(is_near[k]), seen_before, round(float(value[k]), 9),
                                       prior[k], game.is_progress(move), int(action), here,
                                       int(values.first[k]), values.samples, move == planned))
         best = max(range(len(keys)), key=keys.__getitem__)

@@ -110,6 +110,7 @@ def fresh_action(game: KlondikeGame, legal: np.ndarray, probs: np.ndarray) -> in
 
 
 LOOPING = Choice(-1, "looping")
+WAY_OUT = "this position has come up before: this move gets somewhere new"
 """What the planner answers when play keeps coming back to the same position."""
 
 
@@ -173,8 +174,10 @@ class KlondikeHintAdvisor:
                 self._plans.move_to_end(planner.plan_at)
                 while len(self._plans) > MAX_PLANS:
                     self._plans.popitem(last=False)
-        if planner.looping:
-            return LOOPING
+        if planner.looping:  # a way out when the planner's move makes progress, else the notice
+            if choice.reason.startswith(NO_SAMPLE) or not game.is_progress(move_of(game, choice.action)):
+                return LOOPING
+            return Choice(choice.action, WAY_OUT)
         return None if choice.reason.startswith(NO_SAMPLE) else choice
 
     def hint(self, game: KlondikeGame, source: str = PLANNER) -> dict[str, Any] | None:

@@ -70,6 +70,8 @@ _REASONS_JA: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(pattern
     (r"^wins in (\d+) of (\d+) sampled (?:deals|stocks)$",
      r"見えていない札の並びを \2 通り試して \1 通りで勝てる手です"),
     (r"^safe to put up: no card can need it any more$", "組札に上げても困る札はもうありません"),
+    (r"^this position has come up before: this move gets somewhere new$",
+     "この局面は前にも出ています。新しい展開になる手です"),
     (r"^the only (?:legal|useful) move$", "できる手はこれだけです"),
     (r"^every card is known: the solver's (?:winning line|move)$",
      "すべての札が見えています：ソルバーの勝ち筋です"),

@@ -16,21 +16,16 @@ Card& slot_card(Position& p, const UnknownSlot& slot) {
   return p.columns[static_cast<std::size_t>(slot.column)].face_down[static_cast<std::size_t>(slot.index)];
 }
 
-// The same move: a draw is named by its kind alone (the cards it turns depend on the sample).
-bool same_move(const Action& a, const Action& b) {
-  if (a.kind != b.kind) return false;
-  if (a.kind == ActionKind::draw || a.kind == ActionKind::recycle) return true;
-  return a.src == b.src && a.dst == b.dst && a.count == b.count;
-}
-
 }  // namespace
 
-HopResult hop_evaluate(const Position& base, const std::vector<UnknownSlot>& unknown,
-                       const std::vector<Action>& candidates, const HopOptions& options) {
+PlannerInput check_planner_input(const Position& base, const std::vector<UnknownSlot>& unknown,
+                                 const std::vector<Action>& candidates, int draw_count,
+                                 std::uint64_t states_per_solve, const char* who) {
+  const std::string name(who);
   const std::string error = validate(base);
-  if (!error.empty()) throw std::invalid_argument("hop: " + error);
-  if (options.draw_count < 1) throw std::invalid_argument("hop: draw_count must be at least 1");
-  if (options.states_per_solve < 1) throw std::invalid_argument("hop: states_per_solve must be at least 1");
+  if (!error.empty()) throw std::invalid_argument(name + ": " + error);
+  if (draw_count < 1) throw std::invalid_argument(name + ": draw_count must be at least 1");
+  if (states_per_solve < 1) throw std::invalid_argument(name + ": states_per_solve must be at least 1");
   std::vector<bool> used_stock(base.stock.size(), false);
   std::vector<std::vector<bool>> used_down;
   for (const ColumnCards& col : base.columns) used_down.emplace_back(col.face_down.size(), false);
@@ -39,27 +34,46 @@ HopResult hop_evaluate(const Position& base, const std::vector<UnknownSlot>& unk
         ? slot.column == -1 && slot.index >= 0 && slot.index < static_cast<int>(base.stock.size())
         : slot.column < static_cast<int>(base.columns.size()) && slot.index >= 0 &&
               slot.index < static_cast<int>(base.columns[static_cast<std::size_t>(slot.column)].face_down.size());
-    if (!ok) throw std::invalid_argument("hop: an unknown slot is outside the position");
+    if (!ok) throw std::invalid_argument(name + ": an unknown slot is outside the position");
     std::vector<bool>::reference used = slot.column < 0
         ? used_stock[static_cast<std::size_t>(slot.index)]
         : used_down[static_cast<std::size_t>(slot.column)][static_cast<std::size_t>(slot.index)];
-    if (used) throw std::invalid_argument("hop: an unknown slot is listed twice");
+    if (used) throw std::invalid_argument(name + ": an unknown slot is listed twice");
     used = true;
   }
-  std::vector<Action> moves = candidates;
-  for (Action& move : moves) {
+  PlannerInput input;
+  input.moves = candidates;
+  for (Action& move : input.moves) {
     if (move.kind == ActionKind::draw) {
-      move.count = std::min(options.draw_count, static_cast<int>(base.stock.size()));
+      move.count = std::min(draw_count, static_cast<int>(base.stock.size()));
     }
-    ReplayGame check(base, options.draw_count);
+    ReplayGame check(base, draw_count);
     const std::string why = check.apply(move);
-    if (!why.empty()) throw std::invalid_argument("hop: a candidate is not legal: " + why);
+    if (!why.empty()) throw std::invalid_argument(name + ": a candidate is not legal: " + why);
   }
-  std::vector<Card> cards;
-  {
-    Position copy = base;
-    for (const UnknownSlot& slot : unknown) cards.push_back(slot_card(copy, slot));
-  }
+  Position copy = base;
+  for (const UnknownSlot& slot : unknown) input.cards.push_back(slot_card(copy, slot));
+  return input;
+}
+
+void deal_sample(Position& deal, const std::vector<UnknownSlot>& unknown, std::vector<Card> cards,
+                 SplitMix64& rng) {
+  shuffle(rng, cards);
+  for (std::size_t i = 0; i < unknown.size(); ++i) slot_card(deal, unknown[i]) = cards[i];
+}
+
+bool same_move(const Action& a, const Action& b) {
+  if (a.kind != b.kind) return false;
+  if (a.kind == ActionKind::draw || a.kind == ActionKind::recycle) return true;
+  return a.src == b.src && a.dst == b.dst && a.count == b.count;
+}
+
+HopResult hop_evaluate(const Position& base, const std::vector<UnknownSlot>& unknown,
+                       const std::vector<Action>& candidates, const HopOptions& options) {
+  const PlannerInput input =
+      check_planner_input(base, unknown, candidates, options.draw_count, options.states_per_solve, "hop");
+  const std::vector<Action>& moves = input.moves;
+  const std::vector<Card>& cards = input.cards;
 
   SolveOptions solve_options;
   solve_options.draw_count = options.draw_count;
@@ -69,10 +83,8 @@ HopResult hop_evaluate(const Position& base, const std::vector<UnknownSlot>& unk
 
   auto evaluate = [&](int sample, std::vector<SampleOutcome>& out, const auto& stop) -> std::int64_t {
     Position deal = base;
-    std::vector<Card> shuffled = cards;
     SplitMix64 rng = sample_rng(options.seed, sample);
-    shuffle(rng, shuffled);
-    for (std::size_t i = 0; i < unknown.size(); ++i) slot_card(deal, unknown[i]) = shuffled[i];
+    deal_sample(deal, unknown, cards, rng);
     SolveBudget per_solve;
     per_solve.max_states = options.states_per_solve;
     per_solve.cancel = options.budget.cancel;

@@ -40,6 +40,24 @@ struct HopResult {
   std::vector<std::vector<Action>> lines;
 };
 
+// The checked input of a planner (hop, ismcts): the candidates (draws with their card count) and
+// the cards on the unknown places. Throws std::invalid_argument, naming `who`, when the position,
+// a slot or a candidate is invalid.
+struct PlannerInput {
+  std::vector<Action> moves;
+  std::vector<Card> cards;
+};
+PlannerInput check_planner_input(const Position& base, const std::vector<UnknownSlot>& unknown,
+                                 const std::vector<Action>& candidates, int draw_count,
+                                 std::uint64_t states_per_solve, const char* who);
+
+// `deal` with `cards`, shuffled by `rng`, on the `unknown` places.
+void deal_sample(Position& deal, const std::vector<UnknownSlot>& unknown, std::vector<Card> cards,
+                 SplitMix64& rng);
+
+// The same move: a draw is named by its kind alone (the cards it turns depend on the sample).
+bool same_move(const Action& a, const Action& b);
+
 // `base` holds the known cards where they are and the unknown cards, in any order, on the
 // unknown places; only the set of cards on those places is used, never their order. Every
 // candidate must be legal in `base` (its legality depends on known cards only). Throws
