@@ -95,8 +95,9 @@ def move_places(game: KlondikeGame, move: Move) -> tuple[str, ...]:
     raise ValueError(f"unknown move kind {kind}")
 
 
-def klondike_picture(game: KlondikeGame, highlight: Iterable[str] = ()) -> Any:
-    """The position as a Pillow image; the places in ``highlight`` framed in the hint colour."""
+def klondike_picture(game: KlondikeGame, highlight: Iterable[str] = (), *, status: bool = True) -> Any:
+    """The position as a Pillow image; the places in ``highlight`` framed in the hint colour;
+    ``status=False`` leaves out the line of words (a page writes it in its own language)."""
     image = new_table(WIDTH, HEIGHT)
     stock = place_box(game, "stock")
     if game.stock:
@@ -130,7 +131,8 @@ def klondike_picture(game: KlondikeGame, highlight: Iterable[str] = ()) -> Any:
             else:
                 draw_face(image, box, card)
                 y += up_step
-    draw_status(image, (LEFT, STATUS_Y), f"{game.cards_up}/52 up   recycles {game.recycles}")
+    if status:
+        draw_status(image, (LEFT, STATUS_Y), f"{game.cards_up}/52 up   recycles {game.recycles}")
     for place in highlight:
         draw_frame(image, place_box(game, place))
     return image

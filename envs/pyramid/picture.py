@@ -41,8 +41,9 @@ def place_box(place: int) -> Box:
     return (x, TOP + (row - 1) * ROW_STEP, CARD_W, CARD_H)
 
 
-def pyramid_picture(game: PyramidGame, highlight: Iterable[int] = ()) -> Any:
-    """The position as a Pillow image; the places in ``highlight`` framed in the hint colour."""
+def pyramid_picture(game: PyramidGame, highlight: Iterable[int] = (), *, status: bool = True) -> Any:
+    """The position as a Pillow image; the places in ``highlight`` framed in the hint colour;
+    ``status=False`` leaves out the lines of words (a page writes them in its own language)."""
     image = new_table(WIDTH, HEIGHT)
     for pos in range(NUM_PYRAMID):
         card = game.card_at(pos)
@@ -59,10 +60,11 @@ def pyramid_picture(game: PyramidGame, highlight: Iterable[int] = ()) -> Any:
         draw_face(image, place_box(WASTE), game.waste[-1])
     else:
         draw_empty(image, place_box(WASTE), "")
-    draw_status(image, (24, TOP + CARD_H + 6), f"{len(game.stock)} left")
-    draw_status(image, (24, TOP + 2 * CARD_H + 34), f"{len(game.waste)} on waste")
-    draw_status(image, (LEFT, HEIGHT - 26),
-                f"{game.cards_left}/28 left   pass {game.pass_number}/3   variant {game.variant}")
+    if status:
+        draw_status(image, (24, TOP + CARD_H + 6), f"{len(game.stock)} left")
+        draw_status(image, (24, TOP + 2 * CARD_H + 34), f"{len(game.waste)} on waste")
+        draw_status(image, (LEFT, HEIGHT - 26),
+                    f"{game.cards_left}/28 left   pass {game.pass_number}/3   variant {game.variant}")
     for place in highlight:
         draw_frame(image, place_box(place))
     return image
