@@ -108,3 +108,12 @@ def test_human_mode_shows_the_frames_in_a_window(monkeypatch) -> None:
         assert surface.get_size() == (shape[1], shape[0])
         env.close()
         assert os.environ["SDL_VIDEODRIVER"] == "dummy"
+
+
+def test_the_gallery_writes_frames_of_agents_games(tmp_path) -> None:
+    from training.gallery import main
+
+    main([str(tmp_path)])
+    names = sorted(p.name for p in tmp_path.glob("*.png"))
+    assert "klondike-alternative.png" in names and any(n.startswith("pyramid-001-") for n in names)
+    assert len(names) == 7
