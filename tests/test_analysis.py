@@ -141,6 +141,9 @@ def test_bad_input_is_refused_with_its_reason() -> None:
         analyse_game("spider", "pyramid-random-v1-1", [])
     with pytest.raises(MalformedInputError, match="one text"):
         analyse_game("pyramid", "pyramid-random-v1-1", "draw")
+    position = KlondikeGame.from_position([["KC"]] + [[]] * 6, [0] * 7, stock=None)
+    with pytest.raises(MalformedInputError, match="hand-built position"):
+        analyse_played(position)
 
 
 def random_loss(variant: str, number: int):

@@ -112,6 +112,7 @@ def analyse_game(variant: str, deal: object, moves: Sequence[object], *,
 def analyse_played(game: Game, **options: Any) -> GameAnalysis:
     """Analyse a game from the engine: its deal and the moves of its history."""
     kind = game_kind(variant_of(game))
+    deal_name(game)  # refuses a hand-built position: the analysis replays a deal
     start = kind.new_game(game.deal)
     return analyse(kind, start, game.history, **options)
 
