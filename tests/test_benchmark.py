@@ -129,3 +129,18 @@ def test_the_checkpoint_decides_how_ppo_plays_unless_a_flag_does(tmp_path: Path)
     assert "--ppo-argmax" in command_line(Args(game="pyramid", ppo_argmax=True))
     with pytest.raises(MalformedInputError, match="contradict"):
         main(Args(game="pyramid", deals="1-2", agents="ppo", workers=1, ppo_sample=True, ppo_argmax=True))
+
+
+def test_rows_hold_the_moves_and_the_first_losing_move_of_the_analysis() -> None:
+    from agents.analysis import analyse_game
+
+    rows, _, _ = main(Args(game="pyramid-001", deals="1-6", agents="random,solver", workers=1))
+    assert any(r.analysis == "lost_at_move" for r in rows)
+    for r in rows:
+        assert len(r.moves) == r.steps
+        report = analyse_game("pyramid-001", r.deal_id, r.moves, judge=False)
+        assert (r.analysis, r.first_losing_move) == (report.outcome, report.first_losing_move)
+        if r.agent == "solver":  # the solver loses nothing: it wins or the deal was never winnable
+            assert r.analysis == ("won" if r.verdict == "winnable" else "never_winnable")
+    skipped, _, _ = main(Args(game="pyramid-001", deals="1-2", agents="greedy", workers=1, analyse=False))
+    assert all(r.analysis is None and r.first_losing_move is None and r.moves for r in skipped)

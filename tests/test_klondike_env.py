@@ -193,7 +193,7 @@ def test_render_ansi_returns_the_table_as_text() -> None:
     assert isinstance(text, str) and "c7:" in text and "##" in text and "stock 24" in text
     assert make().unwrapped.render() is None
     with pytest.raises(MalformedInputError):
-        KlondikeEnv(render_mode="human")
+        KlondikeEnv(render_mode="svg")
 
 
 def test_same_seed_same_actions_same_episode_and_pickling() -> None:

@@ -97,7 +97,7 @@ def test_step_before_reset_and_bad_arguments_raise() -> None:
     with pytest.raises(ResetNeeded):
         PyramidEnv().step(0)
     with pytest.raises(MalformedInputError, match="render_mode"):
-        PyramidEnv(render_mode="human")
+        PyramidEnv(render_mode="svg")
     assert PyramidEnv().render() is None
 
 

@@ -5,7 +5,9 @@
 
 Every agent plays every deal ``{game}-random-v1-N`` once, across ``--workers`` processes. Each
 (agent, deal) makes one row (deal ID, outcome, cards cleared, steps, seconds; the solver's verdict
-and states searched for the solver); the table is computed from the rows only:
+and states searched for the solver; the moves played, and what the analysis of the game found
+(:mod:`agents.analysis`): the first move after which the deal could no longer be won); the table
+is computed from the rows only:
 
 * **win rate** with its 95% Wilson score interval;
 * **mean cards cleared**: pyramid cards removed (of 28), or Klondike cards on foundations (of 52);
@@ -45,8 +47,10 @@ from typing import Annotated, Any
 import numpy as np
 import tyro
 
+from agents.analysis import analyse_played
 from agents.base import Player, play_episode
 from agents.registry import AGENT_NAMES, make_player, unavailable_reason
+from agents.solver.limits import SearchLimits
 from agents.solver.stats import wilson_interval
 from agents.variants import Variant, find_variant
 from envs.errors import MalformedInputError
@@ -84,6 +88,12 @@ class Args:
     HOST:PORT of a running one (needs the ray extra; see docs/ray.md)."""
     seed: int = 0
     """Seed of the random agent (deal N uses the seed pair (seed, N), whatever the worker)."""
+    analyse: bool = True
+    """Analyse every game with the exact solver: each row's first losing move (``--no-analyse``: skip)."""
+    analysis_states: int = 200_000
+    """States each search of the analysis may visit (past it a position is unknown, never lost)."""
+    analysis_time_budget: float = 10.0
+    """Seconds all the analysis's searches of one game may take together."""
     json: str | None = None
     """Write the rows and the table as JSON to this file (- for standard output)."""
     plot: Path | None = None
@@ -106,6 +116,15 @@ class Row:
     """The solver's verdict (winnable / not_winnable / unknown); ``None`` for other agents."""
     states: int | None = None
     """States the solver searched."""
+    moves: list[str] | None = None
+    """The moves the agent played, in their text forms (``python -m training.analyse`` and the
+    play page's viewer replay them)."""
+    analysis: str | None = None
+    """What the analysis of the game found (:mod:`agents.analysis`): ``won``, ``lost_at_move``,
+    ``never_winnable``, ``still_winnable`` or ``undecided``; ``None`` when not analysed."""
+    first_losing_move: int | None = None
+    """0-based index of the first move after which the deal could no longer be won (with
+    ``analysis == "lost_at_move"``), else ``None``."""
 
 
 @dataclass(frozen=True)
@@ -166,8 +185,16 @@ def play_deal(variant_key: str, options: dict[str, Any], task: tuple[str, int]) 
     verdict = states = None
     if agent == "solver":
         verdict, states = player.result.status, int(player.result.states)  # type: ignore[attr-defined]
+    game = env.unwrapped.game
+    moves = [str(m) for m in game.history]
+    analysis = first_losing = None
+    if options.get("analyse"):
+        report = analyse_played(game, judge=False, time_budget=options.get("analysis_time_budget", 10.0),
+                                limits=SearchLimits(time_limit=options.get("analysis_time_budget", 10.0),
+                                                    max_states=options.get("analysis_states", 200_000)))
+        analysis, first_losing = report.outcome, report.first_losing_move
     return Row(agent, result.deal_id, number, result.outcome, result.won, result.cards_cleared,
-               result.steps, result.seconds, verdict, states)
+               result.steps, result.seconds, verdict, states, moves, analysis, first_losing)
 
 
 _ENVS: dict[str, Any] = {}
@@ -299,6 +326,8 @@ def command_line(args: Args) -> str:
     if args.ppo_argmax:
         parts.append("--ppo-argmax")
     parts += ["--solver-time-limit", f"{args.solver_time_limit:g}", "--seed", str(args.seed)]
+    if not args.analyse:
+        parts.append("--no-analyse")
     return " ".join(parts)
 
 
@@ -360,6 +389,8 @@ def main(args: Args) -> tuple[list[Row], list[Summary], list[str]]:
     if in_training:
         notes.append(f"{in_training} of the deals are training deals (numbers {TRAIN.first}..): not held out")
     options = {"seed": args.seed, "checkpoint": args.checkpoint, "time_limit": args.solver_time_limit,
+               "analyse": args.analyse, "analysis_states": args.analysis_states,
+               "analysis_time_budget": args.analysis_time_budget,
                "ppo_deterministic": False if args.ppo_sample else True if args.ppo_argmax else None}
     if args.ray:
         if importlib.util.find_spec("ray") is None:

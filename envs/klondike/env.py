@@ -9,6 +9,7 @@ import numpy as np
 from gymnasium import spaces
 
 from envs.errors import MalformedInputError
+from envs.human_window import HumanWindow
 from envs.klondike.actions import ACTION_INDEX, ACTION_NAMES, NUM_ACTIONS, move_of
 from envs.klondike.game import KlondikeGame
 from envs.klondike.layout import MAX_COLUMN, NUM_STOCK
@@ -77,22 +78,27 @@ class KlondikeEnv(gymnasium.Env[np.ndarray, np.int64]):
     ## Arguments
     ``gymnasium.make("Solitaire/Klondike-v0", draw_count=3, shaped_reward=False, max_steps=1000,
     render_mode=None)``; ``draw_count=1`` plays draw 1; ``render_mode="ansi"`` makes ``render()``
-    return the table as text.
+    return the table as text, ``"rgb_array"`` as a ``(560, 560, 3)`` ``uint8`` picture in the play
+    page's card art (:mod:`envs.klondike.picture`; needs Pillow), and ``"human"`` shows that
+    picture in a pygame window.
 
     ## Version History
     * v0: initial version.
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "render_fps": 4}
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "rgb_array", "human"], "render_fps": 4}
     action_names = ACTION_NAMES
 
     def __init__(self, render_mode: str | None = None, draw_count: int = 3, shaped_reward: bool = False,
                  max_steps: int = DEFAULT_MAX_STEPS) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise MalformedInputError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+            raise MalformedInputError(
+                f"render_mode must be None, 'ansi', 'rgb_array' or 'human', not {render_mode!r}"
+            )
         if max_steps < 1:
             raise MalformedInputError(f"max_steps must be positive, not {max_steps!r}")
         self.render_mode = render_mode
+        self._window: HumanWindow | None = None
         self.draw_count = draw_count
         self.shaped_reward = shaped_reward
         self.max_steps = max_steps
@@ -145,6 +151,8 @@ class KlondikeEnv(gymnasium.Env[np.ndarray, np.int64]):
         self._steps = 0
         self._obs = observe(self.game)
         self._mask = self._compute_mask()
+        if self.render_mode == "human":
+            self.render()
         return self._obs, self._info()
 
     def step(self, action: Any) -> tuple[np.ndarray, SupportsFloat, bool, bool, dict[str, Any]]:
@@ -172,12 +180,29 @@ class KlondikeEnv(gymnasium.Env[np.ndarray, np.int64]):
         info = self._info()
         if terminated:
             info["outcome"] = game.outcome()
+        if self.render_mode == "human":
+            self.render()
         return self._obs, reward, terminated, truncated and not terminated, info
 
-    def render(self) -> str | None:
+    def render(self) -> str | np.ndarray | None:
         if self.render_mode == "ansi":
             return str(self.game)
+        if self.render_mode is None:
+            return None
+        from envs.klondike.picture import klondike_frame
+
+        frame = klondike_frame(self.game)
+        if self.render_mode == "rgb_array":
+            return frame
+        if self._window is None:
+            self._window = HumanWindow("Klondike", self.metadata["render_fps"])
+        self._window.show(frame)
         return None
+
+    def close(self) -> None:
+        if self._window is not None:
+            self._window.close()
+            self._window = None
 
 
 __all__ = ["DEAL_NUMBERS", "DEFAULT_MAX_STEPS", "FOUNDATION_BONUS", "TURN_UP_BONUS", "KlondikeEnv"]

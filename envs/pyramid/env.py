@@ -11,6 +11,7 @@ from gymnasium.error import ResetNeeded
 
 from envs.deals import Deal, DealId, resolve_deal
 from envs.errors import IllegalMoveError, MalformedInputError
+from envs.human_window import HumanWindow
 from envs.pyramid.actions import NUM_ACTIONS, action_name, action_to_move, fill_action_mask
 from envs.pyramid.game import PyramidGame
 from envs.pyramid.observation import OBSERVATION_SIZE, PyramidObserver
@@ -83,7 +84,9 @@ class PyramidEnv(gymnasium.Env[np.ndarray, np.int64]):
     (``"win"`` or ``"dead_end"``, only when terminated).
 
     ## Arguments
-    ``render_mode``: ``None`` or ``"ansi"`` (text table; variant 001 shows the stock top as ``##``).
+    ``render_mode``: ``None``, ``"ansi"`` (text table; variant 001 shows the stock top as ``##``),
+    ``"rgb_array"`` (the table as a ``(384, 640, 3)`` ``uint8`` picture in the play page's card art,
+    :mod:`envs.pyramid.picture`; needs Pillow) or ``"human"`` (that picture in a pygame window).
     ``stock_top_playable``: ``True`` for seed 000 (default), ``False`` for seed 001.
     ``reward_shaping``: add the per-card shaped reward above (default ``False``).
 
@@ -91,7 +94,7 @@ class PyramidEnv(gymnasium.Env[np.ndarray, np.int64]):
     * v0: first version.
     """
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012 (Gymnasium's convention)
+    metadata = {"render_modes": ["ansi", "rgb_array", "human"], "render_fps": 4}  # noqa: RUF012
 
     def __init__(
         self,
@@ -100,8 +103,11 @@ class PyramidEnv(gymnasium.Env[np.ndarray, np.int64]):
         reward_shaping: bool = False,
     ) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise MalformedInputError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+            raise MalformedInputError(
+                f"render_mode must be None, 'ansi', 'rgb_array' or 'human', not {render_mode!r}"
+            )
         self.render_mode = render_mode
+        self._window: HumanWindow | None = None
         self.stock_top_playable = bool(stock_top_playable)
         self.reward_shaping = bool(reward_shaping)
         self.action_space = spaces.Discrete(NUM_ACTIONS)
@@ -125,6 +131,8 @@ class PyramidEnv(gymnasium.Env[np.ndarray, np.int64]):
         self._deal_label = deal.label
         obs = self._observer.reset(self.game).copy()
         self._terminated = not fill_action_mask(self.game.legal_moves(), self._mask).any()
+        if self.render_mode == "human":
+            self.render()
         return obs, self._info()
 
     def step(self, action: int) -> tuple[np.ndarray, SupportsFloat, bool, bool, dict[str, Any]]:
@@ -149,6 +157,8 @@ class PyramidEnv(gymnasium.Env[np.ndarray, np.int64]):
             if game.is_won():
                 reward += WIN_REWARD
             info["outcome"] = game.outcome()
+        if self.render_mode == "human":
+            self.render()
         return obs, reward, terminated, False, info
 
     def action_masks(self) -> np.ndarray:
@@ -159,12 +169,27 @@ class PyramidEnv(gymnasium.Env[np.ndarray, np.int64]):
         """A readable name for an action index, e.g. ``"r7c1+r7c2"``, ``"r7c3 (King)"``, ``"draw"``."""
         return action_name(action)
 
-    def render(self) -> str | None:
-        if self.render_mode != "ansi":
+    def render(self) -> str | np.ndarray | None:
+        if self.render_mode is None:
             return None
         if self.game is None:
             raise ResetNeeded("call reset() before render()")
-        return str(self.game)
+        if self.render_mode == "ansi":
+            return str(self.game)
+        from envs.pyramid.picture import pyramid_frame
+
+        frame = pyramid_frame(self.game)
+        if self.render_mode == "rgb_array":
+            return frame
+        if self._window is None:
+            self._window = HumanWindow("Pyramid", self.metadata["render_fps"])
+        self._window.show(frame)
+        return None
+
+    def close(self) -> None:
+        if self._window is not None:
+            self._window.close()
+            self._window = None
 
     # -------------------------------------------------------------- helpers
     def _deal_from_options(self, options: dict[str, Any] | None) -> Deal | None:

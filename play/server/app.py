@@ -31,6 +31,7 @@ from envs.deals import DealId, resolve_deal
 from envs.errors import MalformedInputError
 from envs.pyramid import Move, PyramidGame, parse_place
 from play.server.advice import HintAdvisor, VerdictService
+from play.server.analysis_api import mount_analysis
 from play.server.game_routes import (
     STATIC_DIR,
     GameServer,
@@ -203,6 +204,7 @@ def create_app(server: PlayServer | None = None, max_body_bytes: int = MAX_BODY_
     app.add_middleware(BodyLimit, limit=max_body_bytes)
     app.add_middleware(ServerTiming)
     mount_klondike(app)  # the Klondike page and /api/klondike (issue 8)
+    mount_analysis(app)  # the analysis viewer and /api/analysis (issue 27)
     return app
 
 

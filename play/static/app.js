@@ -293,14 +293,14 @@ function showResult() {
     para(t("resultLine", formatTime(currentMs()), s.moves, s.operations, s.hints)),
     para(t("removed", s.removed)), dealCopyButton(),
   ], [[t("exitAnother"), () => newDeal({force: true})], [t("replay"), () => replayDeal()],
-      [t("viewBoard"), () => {}]], "result");
+      [t("viewBoard"), () => {}], analyseExit("pyramid")], "result");
 }
 
 function showDeadEnd() {
   const played = app.state.moves > 0;
   openPanel(t("deadTitle"), [para(t("deadBody"))],
     [...(played ? [[t("exitUndo"), () => act({type: "undo"})], [t("exitRestart"), () => act({type: "restart"})]] : []),
-     [t("newDealExit"), () => newDeal({force: true})]], "dead-end");
+     [t("newDealExit"), () => newDeal({force: true})], analyseExit("pyramid")], "dead-end");
 }
 
 // ------------------------------------------------------------------ deals

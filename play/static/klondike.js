@@ -471,6 +471,7 @@ function exits(withUndo) {
   const list = [[t("newDeal"), () => newDeal({force: true})], [t("sameDeal"), () => replayDeal()],
                 [t("viewBoard"), () => {}]];
   if (withUndo && app.state && app.state.moves > 0) list.push([t("undo"), () => act({type: "undo"})]);
+  list.push(analyseExit("klondike"));
   return list;
 }
 

@@ -211,7 +211,7 @@ def test_win_a_deal_along_the_solver_line_by_dragging_and_tapping(
     assert "You won!" in text and "Cards up 52 of 52" in text and "Recycles" in text and "Moves" in text
     assert "klondike-random-v1-1" in page.inner_text("#result-copy")
     buttons = page.locator("#panel-buttons button").all_inner_texts()
-    assert buttons == ["New deal", "Same deal again", "View the board"]
+    assert buttons == ["New deal", "Same deal again", "View the board", "Analyse this game"]
     page.screenshot(path=str(artifacts / "klondike-won-desktop.png"))
     records = page.evaluate("() => JSON.parse(localStorage.getItem('solitaire-rl.klondike.records')).items")
     assert len(records) == 1 and records[0]["label"] == DEAL_1
@@ -358,6 +358,7 @@ def test_no_legal_move_panel_with_its_four_exits(open_page: Callable[..., Page],
         "Same deal again",
         "View the board",
         "Undo",
+        "Analyse this game",
     ]
     page.click("#panel-buttons button:text('Undo')")
     settle(page)
@@ -389,6 +390,7 @@ def test_no_progress_notice_from_the_hint(open_page: Callable[..., Page], url: s
         "New deal",
         "Same deal again",
         "View the board",
+        "Analyse this game",
     ]  # no Undo: at the position's start there is nothing to undo
     page.click("#panel-buttons button:text('Close')")
     assert page.is_hidden("#overlay")

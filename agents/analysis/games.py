@@ -1,0 +1,118 @@
+"""What the analysis needs of each game: a new game, move text, the solver, and sampled tallies.
+
+One small adapter per game keeps :mod:`agents.analysis.line` and :mod:`agents.analysis.hindsight`
+free of game-specific code. Variant keys are :mod:`agents.variants`' (``pyramid-000``,
+``pyramid-001``, ``klondike-draw3``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from agents.solver.limits import SearchLimits
+from agents.solver.result import SolveResult
+from envs.errors import MalformedInputError
+from envs.klondike import KlondikeGame
+from envs.klondike import Move as KlondikeMove
+from envs.pyramid import Move as PyramidMove
+from envs.pyramid import PyramidGame
+
+Game = PyramidGame | KlondikeGame
+GAME_VARIANTS = ("pyramid-000", "pyramid-001", "klondike-draw3")
+
+
+@dataclass(frozen=True)
+class GameKind:
+    """One variant's operations."""
+
+    variant: str
+
+    @property
+    def game(self) -> str:
+        return self.variant.split("-")[0]
+
+    def new_game(self, deal: object) -> Game:
+        """The deal's first position (an ID, a deal code or 52 card names)."""
+        if self.game == "pyramid":
+            return PyramidGame(deal, stock_top_playable=self.variant == "pyramid-000")
+        return KlondikeGame(deal, draw_count=3)
+
+    def parse_move(self, text: object) -> Any:
+        """A move from its text form (``r7c2+r7c3``, ``draw``, ``c2:3>c5``) or a move value."""
+        if self.game == "pyramid":
+            return text if isinstance(text, PyramidMove) else PyramidMove.parse(text)  # type: ignore[arg-type]
+        return text if isinstance(text, KlondikeMove) else KlondikeMove.parse(text)  # type: ignore[arg-type]
+
+    def solve(self, game: Game, limits: SearchLimits) -> SolveResult[Any]:
+        """The exact solver's verdict on the true position (every card known)."""
+        from agents.solver import solve_klondike, solve_pyramid
+
+        if isinstance(game, PyramidGame):
+            return solve_pyramid(game, limits=limits)
+        return solve_klondike(game, limits=limits)
+
+    def unknown_count(self, game: Game) -> int:
+        """Cards whose place the player could not know in this position."""
+        if isinstance(game, PyramidGame):
+            from agents.pimc import unseen_places
+
+            return len(unseen_places(game))
+        from agents.planner.knowledge import klondike_knowledge
+        from envs.klondike.observer import observe
+
+        return len(klondike_knowledge(observe(game), game.draw_count).unknown)
+
+    def sampled_tally(self, game: Game, moves: list[Any], *, samples: int, states_per_solve: int,
+                      max_states: int, seed: int) -> Any:
+        """For each of ``moves`` (legal in ``game``), in how many samples of the cards the player
+        has not seen (every seen card where it was seen) the position after it is won, lost or
+        undecided: the native loops the ``pimc`` and ``hop`` planners use."""
+        from agents.solver import _native
+
+        if isinstance(game, PyramidGame):
+            from agents.pimc import unseen_places
+            from agents.solver.pyramid import PyramidPosition
+
+            hidden = unseen_places(game)
+            position = PyramidPosition.from_game(game)
+            stock = list(position.stock)  # the unseen cards in card order: nothing of their places
+            for place, card in zip(hidden, sorted(stock[i] for i in hidden), strict=True):
+                stock[place] = card
+            return _native.pyramid_pimc(
+                replace(position, stock=tuple(stock)).to_native(), hidden,
+                [(m.kind, m.a, m.b) for m in moves],
+                seed % 2**63, states_per_solve, samples if hidden else 1, max_states, 0.0, 1, None,
+            )
+        from agents.planner.knowledge import klondike_knowledge
+        from envs.klondike.observer import observe
+
+        knowledge = klondike_knowledge(observe(game), game.draw_count)
+        return _native.klondike_hop(
+            knowledge.position.to_native(), list(knowledge.unknown),
+            [(m.kind, m.src, m.dst, m.count, -1) for m in moves], game.draw_count, seed % 2**64,
+            states_per_solve, samples if knowledge.unknown else 1, max_states, 0.0, 1, None,
+        )
+
+
+def game_kind(variant: str) -> GameKind:
+    """The adapter of a variant: ``pyramid`` (``pyramid-000``), ``pyramid-001``, ``klondike``."""
+    key = {"pyramid": "pyramid-000", "klondike": "klondike-draw3"}.get(str(variant).strip().lower(),
+                                                                       str(variant).strip().lower())
+    if key not in GAME_VARIANTS:
+        raise MalformedInputError(f"unknown game {variant!r}: use one of {', '.join(GAME_VARIANTS)}")
+    return GameKind(key)
+
+
+def variant_of(game: Game) -> str:
+    """The variant key a game plays."""
+    if isinstance(game, PyramidGame):
+        return f"pyramid-{game.variant}"
+    if isinstance(game, KlondikeGame):
+        if game.draw_count != 3:
+            raise MalformedInputError("the analysis plays Klondike draw 3 only")
+        return "klondike-draw3"
+    raise MalformedInputError(f"expected a PyramidGame or a KlondikeGame, not {type(game).__name__}")
+
+
+__all__ = ["GAME_VARIANTS", "Game", "GameKind", "game_kind", "variant_of"]

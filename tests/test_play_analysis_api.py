@@ -1,0 +1,90 @@
+"""The analysis endpoints (/api/analysis): a session's finished game or a replay, in words, with the
+positions as pictures; every bad request refused with its reason."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+
+import pytest
+from fastapi.testclient import TestClient
+from PIL import Image
+
+from agents.analysis import analyse_game
+from envs.pyramid import PyramidGame
+from play.server.app import create_app
+from tests.play_api_helpers import engine_codes
+
+DEAL = "pyramid-random-v1-5"
+
+
+@pytest.fixture(scope="module")
+def client() -> TestClient:
+    return TestClient(create_app())
+
+
+def random_moves() -> list[str]:
+    game = PyramidGame(DEAL, stock_top_playable=False)
+    rng = random.Random(5)
+    moves = []
+    while game.legal_moves():
+        move = rng.choice(game.legal_moves())
+        game.push(move)
+        moves.append(str(move))
+    return moves
+
+
+def test_a_finished_session_is_analysed_in_words_with_pictures(client: TestClient) -> None:
+    moves = random_moves()
+    session = client.post("/api/games", json={"variant": "001", "deal": DEAL}).json()["session"]
+    r = client.post("/api/analysis", json={"game": "pyramid", "session": session})
+    assert r.status_code == 409 and r.json()["error"] == "GAME_NOT_OVER" and r.json()["message_ja"]
+    for move in moves:
+        r = client.post(f"/api/games/{session}/actions", json={"type": "move", "move": move})
+        assert r.status_code == 200
+    r = client.post("/api/analysis", json={"game": "pyramid", "session": session})
+    assert r.status_code == 201
+    data = r.json()
+    report = analyse_game("pyramid-001", DEAL, moves)
+    assert [m["verdict"] for m in data["moves"]] == list(report.verdicts[1:])
+    assert data["start_verdict"] == report.verdicts[0] and data["frames"] == len(moves) + 1
+    assert data["losing"]["index"] == report.first_losing_move
+    assert [m["index"] for m in data["moves"] if m["losing"]] == [report.first_losing_move]
+    words = {k: v for k, v in data.items() if k not in ("id", "deal", "variant", "moves")}
+    words["moves"] = [(m["text"], m["verdict_text"]) for m in data["moves"]]
+    text = json.dumps(words, ensure_ascii=False)
+    assert engine_codes(text) == []
+    for lang in ("en", "ja"):
+        losing = data["losing"]
+        assert data["summary"][lang] and losing["alternative"][lang] and losing["judgement_text"][lang]
+    board = client.get(f"/api/analysis/{data['id']}/frames/0.png")
+    assert board.status_code == 200 and board.headers["content-type"] == "image/png"
+    assert Image.open(io.BytesIO(board.content)).size == (640, 384)
+    k = report.first_losing_move
+    plain = client.get(f"/api/analysis/{data['id']}/frames/{k}.png").content
+    framed = client.get(f"/api/analysis/{data['id']}/frames/{k}.png?show=alternative").content
+    assert plain != framed
+    assert client.get(f"/api/analysis/{data['id']}/frames/{k + 1}.png?show=alternative").status_code == 400
+    assert client.get(f"/api/analysis/{data['id']}/frames/{len(moves) + 1}.png").status_code == 400
+    assert client.get("/api/analysis/nothing/frames/0.png").status_code == 404
+    assert client.get("/analysis").status_code == 200
+
+
+def test_a_replay_of_a_benchmark_row_and_bad_requests(client: TestClient) -> None:
+    moves = random_moves()
+    r = client.post("/api/analysis", json={"game": "pyramid", "variant": "001", "deal": DEAL, "moves": moves,
+                                           "agent": "random"})
+    assert r.status_code == 201 and r.json()["agent"] == "random"
+    r = client.post("/api/analysis", json={"game": "klondike", "deal": "klondike-random-v1-1",
+                                           "moves": ["draw", "c1>c7"]})
+    assert r.status_code == 400 and "move 2" in r.json()["message"]
+    bad = [
+        {"game": "pyramid", "deal": DEAL},  # no moves
+        {"game": "pyramid", "session": "x", "deal": DEAL, "moves": []},  # both
+        {"game": "pyramid", "deal": "pyramid-random-v9-1", "moves": []},  # no such deal
+    ]
+    for body in bad:
+        assert client.post("/api/analysis", json=body).status_code == 400, body
+    assert client.post("/api/analysis", json={"game": "spider", "deal": DEAL, "moves": []}).status_code == 422
+    assert client.post("/api/analysis", json={"game": "pyramid", "session": "nope"}).status_code == 404
