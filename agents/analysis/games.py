@@ -92,7 +92,7 @@ class GameKind:
             knowledge.position.to_native(), list(knowledge.unknown),
             [(m.kind, m.src, m.dst, m.count, -1) for m in moves], game.draw_count, seed % 2**64,
             states_per_solve, samples if knowledge.unknown else 1, max_states, 0.0, 1, None,
-        )
+        ).tally
 
 
 def game_kind(variant: str) -> GameKind:
