@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from agents.solver import _native
-from agents.solver.limits import SearchLimits
+from agents.solver.limits import DEFAULT, SearchLimits, _Default, search_budget
 from agents.solver.result import NOT_WINNABLE, UNKNOWN, WINNABLE, SolveResult
 from envs.cards import NUM_CARDS
 from envs.errors import MalformedInputError
@@ -213,44 +213,29 @@ def _draw_count_for(target: object, draw_count: object) -> int:
     return check_draw_count(3 if draw_count is None else draw_count)
 
 
-def _limits(limits: SearchLimits | None, time_limit: object, max_states: object) -> SearchLimits:
-    if limits is None:
-        kwargs: dict[str, object] = {"max_states": max_states}
-        if time_limit is not _DEFAULT:
-            kwargs["time_limit"] = time_limit
-        return SearchLimits(**kwargs)  # type: ignore[arg-type]
-    if not isinstance(limits, SearchLimits):
-        raise MalformedInputError(f"limits must be a SearchLimits, not {type(limits).__name__}")
-    if time_limit is not _DEFAULT or max_states is not None:
-        raise MalformedInputError("give either limits or time_limit/max_states, not both")
-    return limits
-
-
-_DEFAULT = object()
-
-
 def solve_klondike(
     target: object,
     *,
     draw_count: int | None = None,
-    limits: SearchLimits | None = None,
-    time_limit: float | None = _DEFAULT,  # type: ignore[assignment]
+    time_limit: float | _Default | None = DEFAULT,
     max_states: int | None = None,
+    limits: SearchLimits | None = None,
     order_seed: int = 0,
     cancel: _native.CancelToken | None = None,
 ) -> SolveResult[Move]:
     """Decide whether the Klondike position ``target`` can be won.
 
     ``target`` is a :class:`KlondikeGame`, a :class:`KlondikePosition` or a deal. ``draw_count``
-    (1 or 3; default 3, or the game's own, which it must then match). The budget is ``limits``,
-    or ``time_limit`` (wall-clock seconds, default 10; ``None``: none) and ``max_states``; the
-    search runs with the GIL released and stops early if ``cancel`` is set from another thread.
+    (1 or 3; default 3, or the game's own, which it must then match). The budget is
+    ``time_limit`` (wall-clock seconds, default 10; ``None``: none) and ``max_states``, or a whole
+    ``limits`` (:func:`~agents.solver.limits.search_budget`, as for ``solve_pyramid``); the search
+    runs with the GIL released and stops early if ``cancel`` is set from another thread.
     ``order_seed`` other than 0 shuffles the move order (the verdict stays the same). A
     ``winnable`` result carries a winning line that ``game.push`` accepts move by move.
     """
     draw = _draw_count_for(target, draw_count)
     position = as_position(target)
-    budget = _limits(limits, time_limit, max_states)
+    budget = search_budget(limits, time_limit, max_states)
     if cancel is not None and not isinstance(cancel, _native.CancelToken):
         raise MalformedInputError(f"cancel must be a CancelToken, not {type(cancel).__name__}")
     options = _options(draw, order_seed)
