@@ -26,6 +26,7 @@ from fastapi.responses import FileResponse, JSONResponse
 from pydantic import BaseModel
 
 from play.server.advice import VerdictService
+from play.server.schemas import ERROR_RESPONSES
 from play.server.session import GameSession, SessionStore
 
 STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
@@ -150,7 +151,7 @@ def game_router(prefix: str, server_of: Callable[[Request], GameServer], new_gam
     ``new_session(body)`` makes a session from a ``new_game_model`` body (raising before anything
     is stored); ``apply_action(session, action)`` carries out an ``action_model`` body.
     """
-    router = APIRouter()
+    router = APIRouter(responses=ERROR_RESPONSES)
 
     @router.post(prefix, status_code=201)
     def create(request: Request, body: new_game_model) -> dict[str, Any]:  # type: ignore[valid-type]

@@ -17,6 +17,26 @@ Count = Annotated[int, Field(ge=0, le=10**9)]
 Place = Annotated[str, Field(min_length=1, max_length=8)] | Annotated[int, Field(ge=0, le=29)]
 
 
+class ErrorBody(BaseModel):
+    """Every error the API answers: a code, and the message in English and Japanese."""
+
+    error: str
+    """``MALFORMED``, ``UNKNOWN_GAME``, a rule's code (``NOT_THIRTEEN``, ...), ``TOO_LARGE``,
+    ``INVALID_REQUEST``, ``NOT_FOUND`` or ``METHOD_NOT_ALLOWED``."""
+    message: str
+    message_ja: str
+
+
+ERROR_RESPONSES: dict[int | str, dict[str, object]] = {
+    400: {"model": ErrorBody, "description": "MALFORMED: a deal, move, place or save that cannot be read"},
+    404: {"model": ErrorBody, "description": "UNKNOWN_GAME: no such game (never created, or evicted)"},
+    409: {"model": ErrorBody, "description": "the rules refuse the action (the rule's code and message)"},
+    413: {"model": ErrorBody, "description": "TOO_LARGE: a request body over the size limit"},
+    422: {"model": ErrorBody, "description": "INVALID_REQUEST: a body or query that does not fit the schema"},
+}
+"""The error responses every game endpoint declares in the OpenAPI schema."""
+
+
 class Strict(BaseModel):
     """A body with no fields besides its own."""
 
