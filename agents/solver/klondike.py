@@ -48,7 +48,7 @@ def _is_int(value: object) -> bool:
 def _cards(name: str, value: object) -> tuple[int, ...]:
     if isinstance(value, str | bytes) or not hasattr(value, "__iter__"):
         raise MalformedInputError(f"{name} must be a sequence of cards 0..51, not {value!r}")
-    cards = tuple(value)  # type: ignore[arg-type]
+    cards = tuple(value)
     if not all(_is_int(c) and 0 <= c < NUM_CARDS for c in cards):
         raise MalformedInputError(f"{name}: cards must be integers 0..51")
     return cards
@@ -58,7 +58,7 @@ def check_draw_count(draw_count: object) -> int:
     """``draw_count`` if it is one the engine plays (1 or 3); else :class:`MalformedInputError`."""
     if not _is_int(draw_count) or draw_count not in DRAW_COUNTS:
         raise MalformedInputError(f"draw_count must be 1 or 3, not {draw_count!r}")
-    return draw_count  # type: ignore[return-value]
+    return draw_count
 
 
 @dataclass(frozen=True)
@@ -93,10 +93,10 @@ class KlondikePosition:
         fnd = self.foundations
         if isinstance(fnd, str | bytes) or not hasattr(fnd, "__iter__"):
             raise MalformedInputError(f"foundations must be 4 ranks (C, D, H, S), not {fnd!r}")
-        fnd = tuple(fnd)
-        if len(fnd) != 4 or not all(_is_int(r) and 0 <= r <= MAX_RANK for r in fnd):
-            raise MalformedInputError(f"foundations must be 4 ranks 0..13 (C, D, H, S), not {fnd!r}")
-        object.__setattr__(self, "foundations", fnd)
+        ranks = tuple(fnd)
+        if len(ranks) != 4 or not all(_is_int(r) and 0 <= r <= MAX_RANK for r in ranks):
+            raise MalformedInputError(f"foundations must be 4 ranks 0..13 (C, D, H, S), not {ranks!r}")
+        object.__setattr__(self, "foundations", ranks)
         if not _is_int(self.max_rank):
             raise MalformedInputError(f"max_rank must be an integer 1..13, not {self.max_rank!r}")
         error = _native.klondike_validate(self._native_unchecked())
@@ -124,7 +124,8 @@ class KlondikePosition:
         return cls(
             face_down=tuple(tuple(col[:h]) for col, h in zip(game.columns, game.hidden, strict=True)),
             face_up=tuple(tuple(col[h:]) for col, h in zip(game.columns, game.hidden, strict=True)),
-            stock=tuple(game.stock), waste=tuple(game.waste), foundations=tuple(game.foundations),
+            stock=tuple(game.stock), waste=tuple(game.waste),
+            foundations=(game.foundations[0], game.foundations[1], game.foundations[2], game.foundations[3]),
         )
 
     @classmethod
@@ -145,7 +146,8 @@ class KlondikePosition:
         play must all be on the table (nothing on the foundations)."""
         deal = load_solvitaire(deal)
         for key in ("foundations", "foundation"):
-            if any(deal.get(key) or ()):
+            extra = deal.get(key)
+            if extra and (not isinstance(extra, list) or any(extra)):
                 raise MalformedInputError(f"{key!r} must be empty: give such cards in play instead")
         piles, stock, waste = deal.get("tableau piles"), deal.get("stock", []), deal.get("waste", [])
         if not isinstance(piles, list) or not 1 <= len(piles) <= NUM_COLUMNS:

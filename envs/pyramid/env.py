@@ -127,7 +127,7 @@ class PyramidEnv(gymnasium.Env[np.ndarray, np.int64]):
         self._terminated = not fill_action_mask(self.game.legal_moves(), self._mask).any()
         return obs, self._info()
 
-    def step(self, action: int) -> tuple[np.ndarray, SupportsFloat, bool, bool, dict[str, Any]]:
+    def step(self, action: int | np.integer) -> tuple[np.ndarray, SupportsFloat, bool, bool, dict[str, Any]]:
         game = self.game
         if game is None:
             raise ResetNeeded("call reset() before step()")
@@ -181,6 +181,8 @@ class PyramidEnv(gymnasium.Env[np.ndarray, np.int64]):
 
     def _info(self) -> dict[str, Any]:
         game = self.game
+        if game is None:
+            raise ResetNeeded("call reset() before step()")
         return {
             "action_mask": self._mask.copy(),
             "deal_id": self._deal_label,
