@@ -47,7 +47,7 @@ from play.server.game_routes import (
     unknown_game,
 )
 from play.server.klondike_api import mount_klondike
-from play.server.schemas import Action, NewGame
+from play.server.schemas import Action, NewGame, PyramidState
 from play.server.session import VARIANT_DEAL_TYPES, ActionRefused, PlaySession, SessionStore
 from play.server.view import state_json
 
@@ -217,7 +217,7 @@ def create_app(server: PlayServer | None = None, max_body_bytes: int = MAX_BODY_
         return static_page("index.html")
 
     app.include_router(game_router("/api/games", lambda _: server, NewGame, Action, new_session,
-                                   apply_action))
+                                   apply_action, PyramidState))
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     app.add_middleware(BodyLimit, limit=max_body_bytes)
     app.add_middleware(ServerTiming)

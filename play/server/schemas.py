@@ -37,6 +37,102 @@ ERROR_RESPONSES: dict[int | str, dict[str, object]] = {
 """The error responses every game endpoint declares in the OpenAPI schema."""
 
 
+class Open(BaseModel):
+    """A response part: the fields named here are always there with these types; a client must
+    accept others beside them."""
+
+    model_config = ConfigDict(extra="allow")
+
+
+class NoticeBody(Open):
+    """A message for the player: its code, English and Japanese text, and kind."""
+
+    code: str
+    en: str
+    ja: str
+    kind: str
+
+
+class VerdictBody(Open):
+    """The exact solver's verdict on the position (``checking`` while it runs)."""
+
+    status: str
+    en: str
+    ja: str
+
+
+class VerdictAnswer(BaseModel):
+    """``GET .../verdict``: the verdict of the current position, or ``null`` when none was asked for."""
+
+    verdict: VerdictBody | None
+
+
+class DealBody(Open):
+    label: str
+    id: str | None
+    code: str | None
+    type: str
+
+
+class GameState(Open):
+    """What both games' states hold: the page renders the whole state it gets back."""
+
+    session: str
+    deal: DealBody
+    moves: Annotated[int, Field(ge=0)]
+    operations: Annotated[int, Field(ge=0)]
+    hints: Annotated[int, Field(ge=0)]
+    can_undo: bool
+    can_redo: bool
+    history: list[str]
+    redo: list[str]
+    seen: list[Annotated[int, Field(ge=0, le=51)]]
+    outcome: str | None
+    message: NoticeBody | None
+    hint: dict[str, object] | None
+    verdict: VerdictBody | None
+
+
+class PyramidState(GameState):
+    """A Pyramid game's state (``/api/games``)."""
+
+    model_config = ConfigDict(extra="allow", populate_by_name=True)
+
+    variant: Literal["000", "001"]
+    pyramid: Annotated[list[dict[str, object]], Field(min_length=28, max_length=28)]
+    stock: dict[str, object]
+    waste: dict[str, object]
+    usable: list[dict[str, object]]
+    selected: int | None
+    needed_rank: int | None
+    pass_number: Annotated[int, Field(alias="pass", ge=1, le=3)]
+    passes: int
+    recycles_left: Annotated[int, Field(ge=0, le=2)]
+    cards_left: Annotated[int, Field(ge=0, le=28)]
+    removed: Annotated[int, Field(ge=0, le=28)]
+    draw_refusal: NoticeBody | None
+    recycle_refusal: NoticeBody | None
+    all_stock_seen: bool
+
+
+class KlondikeState(GameState):
+    """A Klondike game's state (``/api/klondike/games``)."""
+
+    game: Literal["klondike"]
+    draw_count: Literal[1, 3]
+    columns: Annotated[list[dict[str, object]], Field(min_length=7, max_length=7)]
+    stock: dict[str, object]
+    waste: dict[str, object]
+    foundations: Annotated[list[dict[str, object]], Field(min_length=4, max_length=4)]
+    selected: object
+    selected_targets: list[object]
+    recycles: Annotated[int, Field(ge=0)]
+    cards_up: Annotated[int, Field(ge=0, le=52)]
+    face_down: Annotated[int, Field(ge=0, le=52)]
+    outcome_text: object
+    finish: dict[str, object]
+
+
 class Strict(BaseModel):
     """A body with no fields besides its own."""
 
