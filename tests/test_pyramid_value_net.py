@@ -1,4 +1,4 @@
-"""The known-stock value-network diagnostic (benchmarks/pyramid_value_net.py): its encoding reads
+"""The known-stock value-network diagnostic (benchmarks/diagnostics/pyramid_value_net.py): its encoding reads
 the position it is given, and its three steps run end to end."""
 
 from __future__ import annotations
