@@ -19,10 +19,11 @@ from __future__ import annotations
 
 from functools import partial
 from itertools import pairwise
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import torch
+from gymnasium import spaces
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from torch import nn
 
@@ -85,7 +86,10 @@ class ActionScoringPolicy(MaskableActorCriticPolicy):
         expected = self.layout["flat_size"] + self.layout["slots"] * self.layout["slot_width"]
         if self.features_dim != expected:
             raise ValueError(f"input of {self.features_dim} values, expected {expected} ({self.layout})")
-        self.mlp_extractor = ActionScorer(**self.layout, num_actions=int(self.action_space.n),
+        if not isinstance(self.action_space, spaces.Discrete):
+            raise ValueError(f"the action-scoring policy needs Discrete actions, not {self.action_space}")
+        # sb3 types mlp_extractor as its MlpExtractor; it only needs latent_dim_pi/vf and the two forwards.
+        self.mlp_extractor = ActionScorer(**self.layout, num_actions=int(self.action_space.n),  # type: ignore[assignment]
                                           context=sizes[0], hidden=sizes[1], value_hidden=sizes[2],
                                           activation=self.activation_fn)
 
@@ -95,9 +99,10 @@ class ActionScoringPolicy(MaskableActorCriticPolicy):
         self.value_net = nn.Linear(self.mlp_extractor.latent_dim_vf, 1)
         if self.ortho_init:
             self.mlp_extractor.apply(partial(self.init_weights, gain=np.sqrt(2)))
-            self.init_weights(self.mlp_extractor.scorer[-1], gain=0.01)
+            self.init_weights(cast(ActionScorer, self.mlp_extractor).scorer[-1], gain=0.01)
             self.init_weights(self.value_net, gain=1.0)
-        self.optimizer = self.optimizer_class(self.parameters(), lr=lr_schedule(1), **self.optimizer_kwargs)
+        self.optimizer = self.optimizer_class(  # as sb3 builds it: every torch optimizer takes lr
+            self.parameters(), lr=lr_schedule(1), **self.optimizer_kwargs)  # type: ignore[call-arg]
 
     def _get_constructor_parameters(self) -> dict[str, Any]:
         return {**super()._get_constructor_parameters(), **self.layout}

@@ -13,7 +13,7 @@ import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 import gymnasium
 import numpy as np
@@ -65,6 +65,12 @@ class EpisodeResult:
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+
+def game_of(env: gymnasium.Env) -> Any:
+    """The rules engine's game behind ``env`` (``env.unwrapped.game``, which Gymnasium's types do
+    not know): for the players that read the game itself (the solver, the planners, teachers)."""
+    return cast(Any, env.unwrapped).game
 
 
 def legal_mask(info: dict[str, Any]) -> np.ndarray:

@@ -17,6 +17,7 @@ Ray is imported here only, inside these functions: without ``--ray`` nothing imp
 
 from __future__ import annotations
 
+import logging
 import os
 import socket
 import sys
@@ -77,7 +78,7 @@ def connect(address: str) -> dict[str, float]:
 
     if not ray.is_initialized():
         ray.init(address=None if address == "auto" else address, include_dashboard=False,
-                 logging_level="WARNING", configure_logging=True)
+                 logging_level=logging.WARNING, configure_logging=True)
     return ray.cluster_resources()
 
 

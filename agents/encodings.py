@@ -33,10 +33,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import partial
 from types import MappingProxyType
-from typing import Any, SupportsFloat
+from typing import TYPE_CHECKING, Any, SupportsFloat
 
 import gymnasium
 import numpy as np
+
+if TYPE_CHECKING:  # sb3-contrib (and torch) load only when a policy is built
+    from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
 from agents import klondike_actions as ka
 from agents.klondike_compact import KLONDIKE_COMPACT_SIZE, klondike_compact
@@ -139,18 +142,19 @@ class Encoding:
             return env
         return EncodedObservations(env, self)
 
-    def policy_class(self) -> object:
+    def policy_class(self) -> str | type[MaskableActorCriticPolicy]:
         """The policy to give ``MaskablePPO``: a registered name or the class ``policy`` names."""
         if ":" not in self.policy:
             return self.policy
         module, name = self.policy.split(":")
-        return getattr(importlib.import_module(module), name)
+        policy: type[MaskableActorCriticPolicy] = getattr(importlib.import_module(module), name)
+        return policy
 
 
     def record(self, env_space: gymnasium.Space) -> dict[str, object]:
         """What a checkpoint stores about its encoding."""
         return {"name": self.name, "version": self.version, "digest": self.digest(),
-                "size": int(np.prod(self.input_space(env_space).shape))}
+                "size": int(np.prod(self.input_space(env_space).shape or ()))}
 
 
 class EncodedObservations(gymnasium.Wrapper):

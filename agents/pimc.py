@@ -26,7 +26,7 @@ from typing import Any
 import gymnasium
 import numpy as np
 
-from agents.base import Choice, Player, legal_actions
+from agents.base import Choice, Player, game_of, legal_actions
 from agents.greedy.pyramid import PyramidView, score_pyramid_action
 from agents.planner import NO_SAMPLE
 from agents.variants import Variant
@@ -119,7 +119,7 @@ class PimcPlayer(Player):
     def choose(self, observation: np.ndarray, mask: np.ndarray, info: dict[str, Any]) -> Choice:
         if self._env is None:
             raise MalformedInputError("reset(env) first: the pimc player reads the game it plays")
-        return self.plan(self._env.unwrapped.game, observation, mask)
+        return self.plan(game_of(self._env), observation, mask)
 
     def plan(self, game: PyramidGame, observation: np.ndarray, mask: np.ndarray, cancel: Any = None,
              time_limit: float | None = None) -> Choice:

@@ -152,7 +152,7 @@ def load_model(path: str | Path, variant: Variant, device: str = "cpu") -> tuple
         model = MaskablePPO.load(path, device=device)
     except Exception as exc:
         raise CheckpointError(f"{path} could not be loaded by MaskablePPO: {exc}") from exc
-    size = int(np.prod(model.observation_space.shape))
+    size = int(np.prod(model.observation_space.shape or ()))
     if size != metadata["encoding"]["size"] or getattr(model.action_space, "n", None) != variant.num_actions:
         raise CheckpointMismatchError(
             f"checkpoint {path}: its spaces ({model.observation_space}, {model.action_space}) do not "
@@ -211,7 +211,9 @@ class PpoPlayer(Player):
         obs_tensor, _ = policy.obs_to_tensor(self.encoding.encode(observation, mask))
         with torch.no_grad():
             distribution = policy.get_distribution(obs_tensor, action_masks=np.asarray(mask, np.bool_)[None])
-            probs = distribution.distribution.probs[0].cpu().numpy().astype(np.float64)
+            categorical = distribution.distribution
+            assert isinstance(categorical, torch.distributions.Categorical)  # a Discrete action space's
+            probs = categorical.probs[0].cpu().numpy().astype(np.float64)
         probs[~np.asarray(mask, np.bool_)] = 0.0
         return probs
 

@@ -16,7 +16,7 @@ from typing import Any
 import gymnasium
 import numpy as np
 
-from agents.base import Choice, Player
+from agents.base import Choice, Player, game_of
 from agents.greedy import GreedyPlayer
 from agents.variants import Variant
 from envs.errors import IllegalMoveError, SolitaireError
@@ -70,7 +70,7 @@ class SolverPlayer(Player):
         """The solver's result for the deal being played (status, line, states, seconds)."""
 
     def reset(self, env: gymnasium.Env) -> None:
-        game = env.unwrapped.game
+        game = game_of(env)
         self.result = self._solve(game, limits=self.limits)
         line = self.result.line or ()
         self._line = [self._to_action(move) for move in reversed(line)]

@@ -35,11 +35,11 @@ from training.splits import parse_deal_numbers
 
 
 def solver_verdict(game: str, variant: str, deal: str, time_limit: float) -> str:
-    from agents.solver import SearchLimits, solve_klondike, solve_pyramid
+    from agents.solver import solve_klondike, solve_pyramid
 
     if game == "klondike":
         return solve_klondike(deal, time_limit=time_limit).status
-    return solve_pyramid(deal, variant=variant, limits=SearchLimits(time_limit=time_limit)).status
+    return solve_pyramid(deal, variant=variant, time_limit=time_limit).status
 
 
 def follow(client: httpx.Client, base: str, game: str, variant: str, deal: str, source: str,

@@ -178,6 +178,9 @@ def test_solvitaire_reads_numeric_ranks_and_empty_extras() -> None:
         (lambda d: d["stock"].__setitem__(0, "1X"), "not a Solvitaire card"),
         (lambda d: d.__setitem__("waste", ["8H"]), "must be empty"),
         (lambda d: d.__setitem__("reserve", []), "no field 'reserve'"),
+        (lambda d: d.__setitem__("foundations", 5), "'foundations' must be empty"),
+        (lambda d: d.__setitem__("foundations", [5]), "'foundations' must be empty"),
+        (lambda d: d.__setitem__("foundations", [[], "AH"]), "'foundations' must be empty"),
     ],
 )
 def test_malformed_solvitaire_deals_are_refused(change, message: str) -> None:
@@ -185,3 +188,12 @@ def test_malformed_solvitaire_deals_are_refused(change, message: str) -> None:
     change(data)
     with pytest.raises(MalformedInputError, match=message):
         parse_solvitaire(data)
+
+
+@pytest.mark.parametrize("foundations", [5, "AH", ["AH"], [[], ["AS"]]])
+def test_a_solvitaire_position_with_cards_up_is_refused_whatever_the_field_holds(foundations) -> None:
+    from agents.solver.klondike import KlondikePosition
+
+    data = json.loads(SOLVITAIRE_FIXTURES[0]) | {"foundations": foundations}
+    with pytest.raises(MalformedInputError, match="'foundations' must be empty"):
+        KlondikePosition.from_solvitaire(data)

@@ -437,6 +437,7 @@ def test_benchmark_script_runs_on_a_tiny_budget(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path = Path(__file__).resolve().parent.parent / "benchmarks" / "env_steps.py"
+    monkeypatch.syspath_prepend(str(path.parent))  # its _checkout, as running the script gives it
     spec = importlib.util.spec_from_file_location("env_steps", path)
     module = importlib.util.module_from_spec(spec)
     monkeypatch.setitem(sys.modules, "env_steps", module)

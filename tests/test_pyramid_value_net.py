@@ -1,4 +1,4 @@
-"""The known-stock value-network diagnostic (benchmarks/pyramid_value_net.py): its encoding reads
+"""The known-stock value-network diagnostic (benchmarks/diagnostics/pyramid_value_net.py): its encoding reads
 the position it is given, and its three steps run end to end."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "benchmarks"))
+sys.path.insert(0, str(ROOT / "benchmarks" / "diagnostics"))
 
 import pyramid_value_net as vn  # noqa: E402
 

@@ -22,3 +22,23 @@ def test_readme_opens_with_install_and_test_commands() -> None:
 def test_ci_runs_exactly_readmes_test_command() -> None:
     ci_lines = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
     assert readme_commands()[1] in ci_lines
+
+
+def test_readme_stays_short() -> None:
+    assert len((ROOT / "README.md").read_text(encoding="utf-8")) < 12_000
+
+
+def test_every_relative_link_in_the_docs_resolves() -> None:
+    pages = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), ROOT / "training" / "README.md",
+             ROOT / "benchmarks" / "diagnostics" / "README.md"]
+    broken = []
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        for target in re.findall(r"\]\(([^)\s]+)\)|src=\"([^\"]+)\"", text):
+            link = next(t for t in target if t)
+            if re.match(r"[a-z]+:", link) or link.startswith("#"):
+                continue
+            path = link.split("#", 1)[0]
+            if not (page.parent / path).exists():
+                broken.append(f"{page.relative_to(ROOT)}: {link}")
+    assert not broken, broken

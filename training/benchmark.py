@@ -303,8 +303,8 @@ def format_table(summaries: Sequence[Summary], variant: Variant) -> str:
         elif s.solver_winnable == 0:
             on_winnable = "0/0"
         else:
-            share = s.wins_on_winnable / s.solver_winnable
-            on_winnable = f"{s.wins_on_winnable}/{s.solver_winnable} ({share:.1%})"
+            wins = s.wins_on_winnable or 0  # counted whenever the solver played
+            on_winnable = f"{wins}/{s.solver_winnable} ({wins / s.solver_winnable:.1%})"
         lines.append(
             f"| {s.agent} | {s.deals} | {s.wins} | {s.win_rate:.1%} ({s.ci_low:.1%}–{s.ci_high:.1%}) "
             f"| {s.mean_cleared:.2f} / {variant.max_cleared} | {on_winnable} "

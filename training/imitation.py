@@ -41,7 +41,7 @@ import numpy as np
 import torch
 from sb3_contrib import MaskablePPO
 
-from agents.base import Choice, Player, legal_actions
+from agents.base import Choice, Player, game_of, legal_actions
 from agents.encodings import Encoding
 from agents.greedy import GreedyPlayer
 from agents.variants import Variant
@@ -112,7 +112,7 @@ class HindsightTeacher(Player):
 
         if self._env is None:
             raise MalformedInputError("reset(env) first: the hindsight teacher reads the true deal")
-        return afterstate_values(self._env.unwrapped.game, legal_actions(mask), self._limits)
+        return afterstate_values(game_of(self._env), legal_actions(mask), self._limits)
 
     def choose(self, observation: np.ndarray, mask: np.ndarray, info: dict[str, Any]) -> Choice:
         return self.choose_labelled(observation, mask, info, self.values(mask))
@@ -229,7 +229,7 @@ def collect_hindsight(variant: Variant, encoding: Encoding, episodes: int, seed:
                 encoded = None
                 if weight > 0 or not isinstance(actor, Player):
                     encoded = np.asarray(encoding.encode(obs, mask), dtype=np.float32)
-                if weight > 0:
+                if weight > 0 and encoded is not None:
                     observations.append(encoded)
                     masks.append(mask)
                     actions.append(teacher.choose_labelled(obs, mask, info, values).action)
@@ -288,8 +288,8 @@ def fit_to_demonstrations(model: MaskablePPO, demos: Demonstrations, epochs: int
         for start in range(0, len(order), batch_size):
             index = order[start:start + batch_size]
             batch_obs = obs[index]
-            values, log_prob, _ = policy.evaluate_actions(
-                batch_obs, actions[index], action_masks=masks[index]
+            values, log_prob, _ = policy.evaluate_actions(  # sb3-contrib takes numpy masks too
+                batch_obs, actions[index], action_masks=masks[index]  # type: ignore[arg-type]
             )
             w = weights[index]
             policy_loss = -(log_prob * w).sum() / w.sum()
@@ -300,7 +300,9 @@ def fit_to_demonstrations(model: MaskablePPO, demos: Demonstrations, epochs: int
             torch.nn.utils.clip_grad_norm_(policy.parameters(), model.max_grad_norm)
             optimizer.step()
             with torch.no_grad():
-                chosen = policy.get_distribution(batch_obs, action_masks=masks[index]).distribution.probs
+                categorical = policy.get_distribution(batch_obs, action_masks=masks[index]).distribution
+                assert isinstance(categorical, torch.distributions.Categorical)  # a Discrete action space's
+                chosen = categorical.probs
                 agree = ((chosen.argmax(dim=1) == actions[index]).float() * w).sum().item()
             totals["policy_loss"] += policy_loss.item() * len(index)
             totals["value_loss"] += value_loss.item() * len(index)

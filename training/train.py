@@ -118,7 +118,9 @@ class SaveCheckpoint(BaseCallback):
         evaluation = self.evaluation or self.parent
         if isinstance(evaluation, MaskableEvalCallback) and np.isfinite(evaluation.last_mean_reward):
             training["eval_win_rate"] = float(evaluation.last_mean_reward)  # the warm start's too
-        return save_checkpoint(self.model, path, {**self.metadata, "training": training}, optimizer_state)
+        model = self.model
+        assert isinstance(model, MaskablePPO), "the callbacks run inside MaskablePPO.learn"
+        return save_checkpoint(model, path, {**self.metadata, "training": training}, optimizer_state)
 
     def _init_callback(self) -> None:
         if self.every:
@@ -237,6 +239,8 @@ def resumed_model(args: Args, env: VecEnv) -> MaskablePPO:
 
     It learns with this run's settings (learning rate, entropy coefficient, ...), not the ones it
     was saved with; the network (``net_arch``, the encoding) is the checkpoint's."""
+    if args.resume is None:
+        raise MalformedInputError("resumed_model needs --resume CHECKPOINT")
     model = MaskablePPO.load(args.resume, env=env, device=args.device, custom_objects=learning_settings(args))
     model.set_random_seed(args.seed + model.num_timesteps)
     return model

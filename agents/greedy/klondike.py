@@ -102,7 +102,7 @@ class MoveTerms(NamedTuple):
 
     card: int | None
     """The card the move takes: the one going up, or the first of the run; ``None`` for the stock."""
-    count: int
+    count: int  # type: ignore[assignment]  # a field named as tuple.count
     """Cards taken from a column (0 for a move from the waste or a foundation, or the stock)."""
     source_face_down: int
     """Face-down cards in that column (0 for other moves)."""

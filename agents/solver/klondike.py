@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from agents.solver import _native
-from agents.solver.limits import SearchLimits
+from agents.solver.limits import DEFAULT, SearchLimits, _Default, search_budget
 from agents.solver.result import NOT_WINNABLE, UNKNOWN, WINNABLE, SolveResult
 from envs.cards import NUM_CARDS
 from envs.errors import MalformedInputError
@@ -48,7 +48,7 @@ def _is_int(value: object) -> bool:
 def _cards(name: str, value: object) -> tuple[int, ...]:
     if isinstance(value, str | bytes) or not hasattr(value, "__iter__"):
         raise MalformedInputError(f"{name} must be a sequence of cards 0..51, not {value!r}")
-    cards = tuple(value)  # type: ignore[arg-type]
+    cards = tuple(value)
     if not all(_is_int(c) and 0 <= c < NUM_CARDS for c in cards):
         raise MalformedInputError(f"{name}: cards must be integers 0..51")
     return cards
@@ -58,7 +58,7 @@ def check_draw_count(draw_count: object) -> int:
     """``draw_count`` if it is one the engine plays (1 or 3); else :class:`MalformedInputError`."""
     if not _is_int(draw_count) or draw_count not in DRAW_COUNTS:
         raise MalformedInputError(f"draw_count must be 1 or 3, not {draw_count!r}")
-    return draw_count  # type: ignore[return-value]
+    return draw_count
 
 
 @dataclass(frozen=True)
@@ -93,10 +93,10 @@ class KlondikePosition:
         fnd = self.foundations
         if isinstance(fnd, str | bytes) or not hasattr(fnd, "__iter__"):
             raise MalformedInputError(f"foundations must be 4 ranks (C, D, H, S), not {fnd!r}")
-        fnd = tuple(fnd)
-        if len(fnd) != 4 or not all(_is_int(r) and 0 <= r <= MAX_RANK for r in fnd):
-            raise MalformedInputError(f"foundations must be 4 ranks 0..13 (C, D, H, S), not {fnd!r}")
-        object.__setattr__(self, "foundations", fnd)
+        ranks = tuple(fnd)
+        if len(ranks) != 4 or not all(_is_int(r) and 0 <= r <= MAX_RANK for r in ranks):
+            raise MalformedInputError(f"foundations must be 4 ranks 0..13 (C, D, H, S), not {ranks!r}")
+        object.__setattr__(self, "foundations", ranks)
         if not _is_int(self.max_rank):
             raise MalformedInputError(f"max_rank must be an integer 1..13, not {self.max_rank!r}")
         error = _native.klondike_validate(self._native_unchecked())
@@ -124,7 +124,8 @@ class KlondikePosition:
         return cls(
             face_down=tuple(tuple(col[:h]) for col, h in zip(game.columns, game.hidden, strict=True)),
             face_up=tuple(tuple(col[h:]) for col, h in zip(game.columns, game.hidden, strict=True)),
-            stock=tuple(game.stock), waste=tuple(game.waste), foundations=tuple(game.foundations),
+            stock=tuple(game.stock), waste=tuple(game.waste),
+            foundations=(game.foundations[0], game.foundations[1], game.foundations[2], game.foundations[3]),
         )
 
     @classmethod
@@ -145,7 +146,8 @@ class KlondikePosition:
         play must all be on the table (nothing on the foundations)."""
         deal = load_solvitaire(deal)
         for key in ("foundations", "foundation"):
-            if any(deal.get(key) or ()):
+            extra = deal.get(key)
+            if extra and (not isinstance(extra, list) or any(extra)):
                 raise MalformedInputError(f"{key!r} must be empty: give such cards in play instead")
         piles, stock, waste = deal.get("tableau piles"), deal.get("stock", []), deal.get("waste", [])
         if not isinstance(piles, list) or not 1 <= len(piles) <= NUM_COLUMNS:
@@ -213,44 +215,29 @@ def _draw_count_for(target: object, draw_count: object) -> int:
     return check_draw_count(3 if draw_count is None else draw_count)
 
 
-def _limits(limits: SearchLimits | None, time_limit: object, max_states: object) -> SearchLimits:
-    if limits is None:
-        kwargs: dict[str, object] = {"max_states": max_states}
-        if time_limit is not _DEFAULT:
-            kwargs["time_limit"] = time_limit
-        return SearchLimits(**kwargs)  # type: ignore[arg-type]
-    if not isinstance(limits, SearchLimits):
-        raise MalformedInputError(f"limits must be a SearchLimits, not {type(limits).__name__}")
-    if time_limit is not _DEFAULT or max_states is not None:
-        raise MalformedInputError("give either limits or time_limit/max_states, not both")
-    return limits
-
-
-_DEFAULT = object()
-
-
 def solve_klondike(
     target: object,
     *,
     draw_count: int | None = None,
-    limits: SearchLimits | None = None,
-    time_limit: float | None = _DEFAULT,  # type: ignore[assignment]
+    time_limit: float | _Default | None = DEFAULT,
     max_states: int | None = None,
+    limits: SearchLimits | None = None,
     order_seed: int = 0,
     cancel: _native.CancelToken | None = None,
 ) -> SolveResult[Move]:
     """Decide whether the Klondike position ``target`` can be won.
 
     ``target`` is a :class:`KlondikeGame`, a :class:`KlondikePosition` or a deal. ``draw_count``
-    (1 or 3; default 3, or the game's own, which it must then match). The budget is ``limits``,
-    or ``time_limit`` (wall-clock seconds, default 10; ``None``: none) and ``max_states``; the
-    search runs with the GIL released and stops early if ``cancel`` is set from another thread.
+    (1 or 3; default 3, or the game's own, which it must then match). The budget is
+    ``time_limit`` (wall-clock seconds, default 10; ``None``: none) and ``max_states``, or a whole
+    ``limits`` (:func:`~agents.solver.limits.search_budget`, as for ``solve_pyramid``); the search
+    runs with the GIL released and stops early if ``cancel`` is set from another thread.
     ``order_seed`` other than 0 shuffles the move order (the verdict stays the same). A
     ``winnable`` result carries a winning line that ``game.push`` accepts move by move.
     """
     draw = _draw_count_for(target, draw_count)
     position = as_position(target)
-    budget = _limits(limits, time_limit, max_states)
+    budget = search_budget(limits, time_limit, max_states)
     if cancel is not None and not isinstance(cancel, _native.CancelToken):
         raise MalformedInputError(f"cancel must be a CancelToken, not {type(cancel).__name__}")
     options = _options(draw, order_seed)

@@ -54,4 +54,38 @@ class SearchLimits:
         return limits
 
 
-__all__ = ["DEFAULT_MAX_MEMORY_BYTES", "DEFAULT_TIME_LIMIT", "SearchLimits"]
+class _Default:
+    """The type of :data:`DEFAULT`: a ``time_limit`` the caller did not give."""
+
+    def __repr__(self) -> str:
+        return "DEFAULT"
+
+
+DEFAULT = _Default()
+"""``time_limit``'s default in the solvers' signatures: :data:`DEFAULT_TIME_LIMIT` seconds, unless
+``limits`` is given (``None`` means no time limit, so it cannot stand for "not given")."""
+
+
+def search_budget(
+    limits: SearchLimits | None = None,
+    time_limit: float | _Default | None = DEFAULT,
+    max_states: int | None = None,
+) -> SearchLimits:
+    """The budget of a ``solve_*`` call: ``limits``, or one built from ``time_limit`` (seconds;
+    ``None``: none; default :data:`DEFAULT_TIME_LIMIT`) and ``max_states``, never both.
+
+    Every solver takes these three keywords the same way; a wrong one is refused with
+    :class:`MalformedInputError` naming it.
+    """
+    if limits is None:
+        if isinstance(time_limit, _Default):
+            return SearchLimits(max_states=max_states)
+        return SearchLimits(time_limit=time_limit, max_states=max_states)
+    if not isinstance(limits, SearchLimits):
+        raise MalformedInputError(f"limits must be a SearchLimits, not {type(limits).__name__}")
+    if not isinstance(time_limit, _Default) or max_states is not None:
+        raise MalformedInputError("give either limits or time_limit/max_states, not both")
+    return limits
+
+
+__all__ = ["DEFAULT", "DEFAULT_MAX_MEMORY_BYTES", "DEFAULT_TIME_LIMIT", "SearchLimits", "search_budget"]

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from agents.solver import _native
-from agents.solver.limits import SearchLimits
+from agents.solver.limits import DEFAULT, SearchLimits, _Default, search_budget
 from agents.solver.result import NOT_WINNABLE, UNKNOWN, WINNABLE, SolveResult
 from envs.cards import NUM_CARDS, rank
 from envs.deals import resolve_deal
@@ -169,21 +169,23 @@ def solve_pyramid(
     target: object,
     *,
     variant: str | None = None,
+    time_limit: float | _Default | None = DEFAULT,
+    max_states: int | None = None,
     limits: SearchLimits | None = None,
     cancel: _native.CancelToken | None = None,
 ) -> SolveResult[Move]:
     """Decide whether the Pyramid position ``target`` can be won.
 
     ``target`` is a :class:`PyramidGame`, a :class:`PyramidPosition` or a deal; ``variant``
-    (``"000"`` default, or ``"001"``) applies to deals and must match a game's. The search runs
-    with the GIL released within ``limits`` (default: 10 s, 512 MiB), and stops early if
-    ``cancel`` is set from another thread. A ``winnable`` result carries a winning line of
+    (``"000"`` default, or ``"001"``) applies to deals and must match a game's. The budget is
+    ``time_limit`` (wall-clock seconds, default 10; ``None``: none) and ``max_states``, or a whole
+    ``limits`` (:func:`~agents.solver.limits.search_budget`, as for ``solve_klondike``; memory
+    512 MiB by default). The search runs with the GIL released and stops early if ``cancel`` is
+    set from another thread. A ``winnable`` result carries a winning line of
     :class:`Move` values that the engine accepts from the position.
     """
     position = as_position(target, variant)
-    limits = SearchLimits() if limits is None else limits
-    if not isinstance(limits, SearchLimits):
-        raise MalformedInputError(f"limits must be a SearchLimits, not {type(limits).__name__}")
+    limits = search_budget(limits, time_limit, max_states)
     if cancel is not None and not isinstance(cancel, _native.CancelToken):
         raise MalformedInputError(f"cancel must be a CancelToken, not {type(cancel).__name__}")
     native = _native.pyramid_solve(position.to_native(), limits.to_native(), cancel)

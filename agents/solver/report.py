@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
+from typing import cast
 
 from agents.solver.result import NOT_WINNABLE, UNKNOWN, WINNABLE
 from agents.solver.stats import median, wilson_interval
@@ -69,7 +70,7 @@ def format_summary(summary: dict[str, object], variant: str, what: str = "varian
         f"{summary[NOT_WINNABLE]} not winnable, {summary[UNKNOWN]} unknown"
     ]
     if summary["decided"]:
-        low, high = summary["wilson95"]  # type: ignore[misc]
+        low, high = cast("list[float]", summary["wilson95"])
         lines.append(
             f"winnable fraction {summary['winnable_fraction']:.2%} of {summary['decided']} decided "
             f"(95% Wilson interval {low:.2%} - {high:.2%})"

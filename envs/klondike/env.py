@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, SupportsFloat
+from typing import Any, SupportsFloat
 
 import gymnasium
 import numpy as np
@@ -86,7 +86,7 @@ class KlondikeEnv(gymnasium.Env[np.ndarray, np.int64]):
     * v0: initial version.
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "rgb_array", "human"], "render_fps": 4}
+    metadata = {"render_modes": ["ansi", "rgb_array", "human"], "render_fps": 4}  # noqa: RUF012 (Gymnasium's convention)
     action_names = ACTION_NAMES
 
     def __init__(self, render_mode: str | None = None, draw_count: int = 3, shaped_reward: bool = False,

@@ -286,9 +286,9 @@ class KlondikeGame(RedoHistory[Move]):
                     runs.append(moves_s[t][size - h])
             for i in range(h, size):  # each face-up card may lead a run
                 for p in parents[col[i]]:
-                    t = get(p)
-                    if t is not None and t != s:
-                        runs.append(moves_s[t][size - i])
+                    target = get(p)
+                    if target is not None and target != s:
+                        runs.append(moves_s[target][size - i])
         if runs:
             runs.sort()
             moves += runs

@@ -54,7 +54,7 @@ class Move(NamedTuple):
     kind: int
     src: int = -1
     dst: int = -1
-    count: int = 1
+    count: int = 1  # type: ignore[assignment]  # a field named as tuple.count
 
     @classmethod
     def waste_to_foundation(cls) -> Move:

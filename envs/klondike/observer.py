@@ -78,7 +78,7 @@ def observe(game: KlondikeGame) -> np.ndarray:
     """The observation vector of ``game`` (see the module docstring)."""
     down, pad = _DOWN, _PAD
     hidden = game.hidden
-    parts = []
+    parts: list[bytes] = []
     for c, col in enumerate(game.columns):
         if len(col) > MAX_COLUMN:  # only a hand-built position: a deal never gets there
             raise MalformedInputError(f"column {c + 1} holds {len(col)} cards; the observation shows at "

@@ -26,6 +26,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping, Sequence
+from typing import TypeGuard
 
 from envs.cards import RANK_NAMES, SUITS, make_card
 from envs.errors import MalformedInputError
@@ -36,7 +37,7 @@ _RANKS = {"A": 1, "J": 11, "Q": 12, "K": 13, "T": 10}
 _KEYS = {"tableau piles", "stock", "waste", "foundations", "foundation"}
 
 
-def _is_list(value: object) -> bool:
+def _is_list(value: object) -> TypeGuard[Sequence[object]]:
     return isinstance(value, Sequence) and not isinstance(value, str | bytes)
 
 
@@ -84,8 +85,8 @@ def parse_solvitaire(deal: str | Mapping[str, object]) -> tuple[int, ...]:
     deal = load_solvitaire(deal)
     for key in ("waste", "foundations", "foundation"):
         extra = deal.get(key, [])
-        cards = extra if key == "waste" else [c for pile in extra for c in pile] if _is_list(extra) else None
-        if not _is_list(extra) or cards:
+        if not _is_list(extra) or (extra if key == "waste" else
+                                   [c for p in extra for c in (p if _is_list(p) else [p])]):
             raise MalformedInputError(f"only starting deals are read: {key!r} must be empty")
     piles = deal.get("tableau piles")
     stock = deal.get("stock")
@@ -97,7 +98,7 @@ def parse_solvitaire(deal: str | Mapping[str, object]) -> tuple[int, ...]:
     for c, pile in enumerate(piles):
         if not _is_list(pile) or len(pile) != c + 1:
             raise MalformedInputError(f"tableau pile {c + 1} of a starting deal holds {c + 1} cards")
-        column = []
+        column: list[int] = []
         for i, text in enumerate(pile):
             card, face_up = _parse_card(text)
             if face_up != (i == c):

@@ -42,7 +42,7 @@ ACTION_OF_MOVE: dict[Move, int] = {move: i for i, move in enumerate(ACTION_MOVES
 """The inverse of :data:`ACTION_MOVES`."""
 
 
-def action_to_move(action: int) -> Move:
+def action_to_move(action: int | np.integer) -> Move:
     """The move of an action index; :class:`MalformedInputError` if it is not one of the 467."""
     try:
         if 0 <= action < NUM_ACTIONS:

@@ -135,7 +135,7 @@ class PyramidEnv(gymnasium.Env[np.ndarray, np.int64]):
             self.render()
         return obs, self._info()
 
-    def step(self, action: int) -> tuple[np.ndarray, SupportsFloat, bool, bool, dict[str, Any]]:
+    def step(self, action: int | np.integer) -> tuple[np.ndarray, SupportsFloat, bool, bool, dict[str, Any]]:
         game = self.game
         if game is None:
             raise ResetNeeded("call reset() before step()")
@@ -206,6 +206,8 @@ class PyramidEnv(gymnasium.Env[np.ndarray, np.int64]):
 
     def _info(self) -> dict[str, Any]:
         game = self.game
+        if game is None:
+            raise ResetNeeded("call reset() before step()")
         return {
             "action_mask": self._mask.copy(),
             "deal_id": self._deal_label,

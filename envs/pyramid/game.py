@@ -190,7 +190,7 @@ class PyramidGame(RedoHistory[Move]):
                 return Refusal.STOCK_TOP_UNUSABLE
             if p < NUM_PYRAMID and not self.is_available(p):
                 return Refusal.COVERED
-        total = sum(rank(self.card_at(p)) for p in places)  # type: ignore[arg-type]
+        total = sum(rank(card) for card in map(self.card_at, places) if card is not None)
         if total == 13:
             return None
         return Refusal.NEEDS_PARTNER if len(places) == 1 else Refusal.NOT_THIRTEEN

@@ -216,7 +216,7 @@ class PyramidBatch:
         has = self.refusal != 0
         messages = np.empty(self.num_envs, object)
         for i in np.flatnonzero(has).tolist():
-            messages[i] = REFUSALS[self.refusal[i]].en  # type: ignore[union-attr]
+            messages[i] = REFUSALS[self.refusal[i]].en
         return messages, has
 
     def outcomes(self) -> tuple[np.ndarray, np.ndarray] | None:
@@ -437,7 +437,7 @@ class NativePyramidEnv(gymnasium.Env[np.ndarray, np.int64]):
         b.step(self._action)
         info = self._info()
         if b.refusal[0]:
-            info["illegal_action"] = REFUSALS[b.refusal[0]].en  # type: ignore[union-attr]
+            info["illegal_action"] = REFUSALS[b.refusal[0]].en
         if b.outcome[0]:
             info["outcome"] = OUTCOMES[b.outcome[0]]
         return (b.obs[0].copy(), float(b.reward[0]), bool(b.terminated[0]), bool(b.truncated[0]), info)

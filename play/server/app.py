@@ -8,7 +8,10 @@ Every error answers with a specific status and a JSON body ``{"error": code, "me
 * 404 ``UNKNOWN_GAME``: no such game (never created, or evicted to make room);
 * 409 the rules refuse the action (code from :class:`envs.pyramid.Refusal`, e.g. ``NOT_THIRTEEN``);
 * 413 ``TOO_LARGE``: a request body over the size limit;
-* 422 ``INVALID_REQUEST``: a body that does not fit the schema.
+* 422 ``INVALID_REQUEST``: a body that does not fit the schema;
+* 404 ``NOT_FOUND`` and 405 ``METHOD_NOT_ALLOWED`` for a path or method the API does not have.
+
+The schema is served at ``/openapi.json`` (every error response declared) and rendered at ``/docs``.
 
 The game endpoints (``/api/games/...``) are :func:`play.server.game_routes.game_router`'s, as Klondike's are.
 """
@@ -25,6 +28,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import agents.solver  # noqa: F401  (registers the winnable deal type)
 from envs.deals import DealId, resolve_deal
@@ -44,7 +48,7 @@ from play.server.game_routes import (
     unknown_game,
 )
 from play.server.klondike_api import mount_klondike
-from play.server.schemas import Action, NewGame
+from play.server.schemas import Action, NewGame, PyramidState
 from play.server.session import VARIANT_DEAL_TYPES, ActionRefused, PlaySession, SessionStore
 from play.server.view import state_json
 
@@ -172,8 +176,10 @@ def create_app(server: PlayServer | None = None, max_body_bytes: int = MAX_BODY_
         yield
         server.verdicts.shutdown()
 
-    app = FastAPI(title="solitaire-rl play", docs_url=None, redoc_url=None, openapi_url=None,
-                  lifespan=lifespan)
+    app = FastAPI(title="solitaire-rl play", version="1", docs_url="/docs", redoc_url=None,
+                  openapi_url="/openapi.json", lifespan=lifespan,
+                  description="The play pages' API: Pyramid under /api/games, Klondike under "
+                              "/api/klondike/games. Every error is an ErrorBody.")
     app.state.server = server
 
     @app.exception_handler(RequestValidationError)
@@ -192,6 +198,19 @@ def create_app(server: PlayServer | None = None, max_body_bytes: int = MAX_BODY_
     async def refused(_: Request, exc: ActionRefused) -> JSONResponse:
         return error_response(409, exc.notice.code, exc.notice.en, exc.notice.ja)
 
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+        if exc.status_code == 405:
+            response = error_response(405, "METHOD_NOT_ALLOWED", "This path does not take that method.",
+                                      "この操作はできません")
+        elif exc.status_code == 404:
+            response = error_response(404, "NOT_FOUND", "No such page or endpoint on this server.",
+                                      "ページが見つかりません")
+        else:
+            response = error_response(exc.status_code, "HTTP_ERROR", str(exc.detail), "")
+        response.headers.update(exc.headers or {})
+        return response
+
     app.add_exception_handler(UnknownGame, unknown_game)
 
     @app.get("/", include_in_schema=False)
@@ -199,7 +218,7 @@ def create_app(server: PlayServer | None = None, max_body_bytes: int = MAX_BODY_
         return static_page("index.html")
 
     app.include_router(game_router("/api/games", lambda _: server, NewGame, Action, new_session,
-                                   apply_action))
+                                   apply_action, PyramidState))
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     app.add_middleware(BodyLimit, limit=max_body_bytes)
     app.add_middleware(ServerTiming)

@@ -26,6 +26,7 @@ from fastapi.responses import FileResponse, JSONResponse
 from pydantic import BaseModel
 
 from play.server.advice import VerdictService
+from play.server.schemas import ERROR_RESPONSES, VerdictAnswer
 from play.server.session import GameSession, SessionStore
 
 STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
@@ -144,37 +145,44 @@ class GameServer:
 
 def game_router(prefix: str, server_of: Callable[[Request], GameServer], new_game_model: type[BaseModel],
                 action_model: type[BaseModel], new_session: Callable[[Any], Any],
-                apply_action: Callable[[Any, Any], None]) -> APIRouter:
+                apply_action: Callable[[Any, Any], None], state_model: type[BaseModel]) -> APIRouter:
     """The game endpoints under ``prefix`` (see the module docstring).
 
     ``new_session(body)`` makes a session from a ``new_game_model`` body (raising before anything
-    is stored); ``apply_action(session, action)`` carries out an ``action_model`` body.
+    is stored); ``apply_action(session, action)`` carries out an ``action_model`` body. Every
+    endpoint but the verdict's answers the game's state, which the schema declares as
+    ``state_model`` (documented, not filtered: the state is sent as the server builds it).
     """
-    router = APIRouter()
+    router = APIRouter(responses=ERROR_RESPONSES)
 
-    @router.post(prefix, status_code=201)
+    def state(status: int) -> dict[str, Any]:
+        return {"response_model": None, "status_code": status,
+                "responses": {status: {"model": state_model, "description": "the game's state"}}}
+
+    @router.post(prefix, **state(201))
     def create(request: Request, body: new_game_model) -> dict[str, Any]:  # type: ignore[valid-type]
         return server_of(request).create(new_session(body))
 
-    @router.get(prefix + "/{session_id}")
+    @router.get(prefix + "/{session_id}", **state(200))
     def read(request: Request, session_id: str) -> dict[str, Any]:
         return server_of(request).read(session_id)
 
-    @router.post(prefix + "/{session_id}/actions")
+    @router.post(prefix + "/{session_id}/actions", **state(200))
     def act(request: Request, session_id: str,
             action: action_model) -> dict[str, Any]:  # type: ignore[valid-type]
         return server_of(request).act(session_id, lambda session: apply_action(session, action))
 
-    @router.post(prefix + "/{session_id}/hint")
+    @router.post(prefix + "/{session_id}/hint", **state(200))
     def hint(request: Request, session_id: str,
              source: Literal["planner", "agent"] = Query("planner")) -> dict[str, Any]:
         return server_of(request).hint(session_id, source)
 
-    @router.post(prefix + "/{session_id}/verdict", status_code=202)
+    @router.post(prefix + "/{session_id}/verdict", **state(202))
     def start_verdict(request: Request, session_id: str) -> dict[str, Any]:
         return server_of(request).start_verdict(session_id)
 
-    @router.get(prefix + "/{session_id}/verdict")
+    @router.get(prefix + "/{session_id}/verdict", response_model=None,
+                responses={200: {"model": VerdictAnswer, "description": "the verdict"}})
     def read_verdict(request: Request, session_id: str,
                      wait: float = Query(0.0, ge=0.0, le=10.0)) -> dict[str, Any]:
         return server_of(request).read_verdict(session_id, wait)

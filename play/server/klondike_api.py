@@ -32,7 +32,7 @@ from play.server.game_routes import (
 from play.server.klondike_advice import KlondikeHintAdvisor, KlondikeVerdictService
 from play.server.klondike_session import KlondikeSession, parse_place
 from play.server.klondike_view import state_json
-from play.server.schemas import KlondikeAction, KlondikeNewGame
+from play.server.schemas import KlondikeAction, KlondikeNewGame, KlondikeState
 from play.server.session import SessionStore
 
 
@@ -110,7 +110,7 @@ def build_router() -> APIRouter:
         return request.app.state.klondike
 
     router.include_router(game_router("/api/klondike/games", server_of, KlondikeNewGame, KlondikeAction,
-                                      new_session, apply_action))
+                                      new_session, apply_action, KlondikeState))
     return router
 
 

@@ -17,6 +17,122 @@ Count = Annotated[int, Field(ge=0, le=10**9)]
 Place = Annotated[str, Field(min_length=1, max_length=8)] | Annotated[int, Field(ge=0, le=29)]
 
 
+class ErrorBody(BaseModel):
+    """Every error the API answers: a code, and the message in English and Japanese."""
+
+    error: str
+    """``MALFORMED``, ``UNKNOWN_GAME``, a rule's code (``NOT_THIRTEEN``, ...), ``TOO_LARGE``,
+    ``INVALID_REQUEST``, ``NOT_FOUND`` or ``METHOD_NOT_ALLOWED``."""
+    message: str
+    message_ja: str
+
+
+ERROR_RESPONSES: dict[int | str, dict[str, object]] = {
+    400: {"model": ErrorBody, "description": "MALFORMED: a deal, move, place or save that cannot be read"},
+    404: {"model": ErrorBody, "description": "UNKNOWN_GAME: no such game (never created, or evicted)"},
+    409: {"model": ErrorBody, "description": "the rules refuse the action (the rule's code and message)"},
+    413: {"model": ErrorBody, "description": "TOO_LARGE: a request body over the size limit"},
+    422: {"model": ErrorBody, "description": "INVALID_REQUEST: a body or query that does not fit the schema"},
+}
+"""The error responses every game endpoint declares in the OpenAPI schema."""
+
+
+class Open(BaseModel):
+    """A response part: the fields named here are always there with these types; a client must
+    accept others beside them."""
+
+    model_config = ConfigDict(extra="allow")
+
+
+class NoticeBody(Open):
+    """A message for the player: its code, English and Japanese text, and kind."""
+
+    code: str
+    en: str
+    ja: str
+    kind: str
+
+
+class VerdictBody(Open):
+    """The exact solver's verdict on the position (``checking`` while it runs)."""
+
+    status: str
+    en: str
+    ja: str
+
+
+class VerdictAnswer(BaseModel):
+    """``GET .../verdict``: the verdict of the current position, or ``null`` when none was asked for."""
+
+    verdict: VerdictBody | None
+
+
+class DealBody(Open):
+    label: str
+    id: str | None
+    code: str | None
+    type: str
+
+
+class GameState(Open):
+    """What both games' states hold: the page renders the whole state it gets back."""
+
+    session: str
+    deal: DealBody
+    moves: Annotated[int, Field(ge=0)]
+    operations: Annotated[int, Field(ge=0)]
+    hints: Annotated[int, Field(ge=0)]
+    can_undo: bool
+    can_redo: bool
+    history: list[str]
+    redo: list[str]
+    seen: list[Annotated[int, Field(ge=0, le=51)]]
+    outcome: str | None
+    message: NoticeBody | None
+    hint: dict[str, object] | None
+    verdict: VerdictBody | None
+
+
+class PyramidState(GameState):
+    """A Pyramid game's state (``/api/games``)."""
+
+    model_config = ConfigDict(extra="allow", populate_by_name=True)
+
+    variant: Literal["000", "001"]
+    pyramid: Annotated[list[dict[str, object]], Field(min_length=28, max_length=28)]
+    stock: dict[str, object]
+    waste: dict[str, object]
+    usable: list[dict[str, object]]
+    selected: int | None
+    needed_rank: int | None
+    pass_number: Annotated[int, Field(alias="pass", ge=1, le=3)]
+    passes: int
+    recycles_left: Annotated[int, Field(ge=0, le=2)]
+    cards_left: Annotated[int, Field(ge=0, le=28)]
+    removed: Annotated[int, Field(ge=0, le=28)]
+    draw_refusal: NoticeBody | None
+    recycle_refusal: NoticeBody | None
+    all_stock_seen: bool
+
+
+class KlondikeState(GameState):
+    """A Klondike game's state (``/api/klondike/games``)."""
+
+    game: Literal["klondike"]
+    draw_count: Literal[1, 3]
+    columns: Annotated[list[dict[str, object]], Field(min_length=7, max_length=7)]
+    stock: dict[str, object]
+    waste: dict[str, object]
+    foundations: Annotated[list[dict[str, object]], Field(min_length=4, max_length=4)]
+    selected: object
+    selected_targets: list[object]
+    recycles: Annotated[int, Field(ge=0)]
+    cards_up: Annotated[int, Field(ge=0, le=52)]
+    face_down: Annotated[int, Field(ge=0, le=52)]
+    outcome_text: object
+    finish: dict[str, object]
+
+
 class Strict(BaseModel):
     """A body with no fields besides its own."""
 

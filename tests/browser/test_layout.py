@@ -3,7 +3,7 @@ table, stock, waste and main actions on the first view, inside the screen and no
 by geometry: bounding boxes and ``document.elementFromPoint``); a message that moves nothing; no
 engine code in any text a player reads; axe-core with no serious or critical violation in the
 states a player reaches (a fresh deal, a selection, a hint shown, each panel open). The screenshots
-of the fresh deals (``tests/artifacts/layout-*.png``) are the README's pictures (``docs/*.png``)."""
+of the fresh deals (``tests/artifacts/layout-*.png``) are the pictures in the docs (``docs/*.png``)."""
 
 from __future__ import annotations
 

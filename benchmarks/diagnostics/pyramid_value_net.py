@@ -23,12 +23,13 @@ The afterstate encoding: each pyramid position's rank (one-hot, empty if removed
 is available; each stock-and-waste card in draw order (waste bottom first) with its rank and
 whether it lies in the waste; the pass; and, for each pyramid position, which draw-order slots
 hold a card that pairs with it (ranks summing to 13), so that the network need not find that
-relation itself. Commands (Pyramid 000; the figures are in ``training/README.md``)::
+relation itself. Commands (Pyramid 000; the figures are in ``docs/experiments.md``), run in
+``benchmarks/diagnostics/``::
 
-    python benchmarks/pyramid_value_net.py generate pyramid --deals 1000000-1014999 --out d0.npz &
-    python benchmarks/pyramid_value_net.py generate pyramid --deals 1015000-1029999 --seed 1 --out d1.npz
-    python benchmarks/pyramid_value_net.py fit d0.npz d1.npz --out value.pt
-    python benchmarks/pyramid_value_net.py play pyramid value.pt --deals 1-300 --margins 0.3,0.6,0.9
+    python pyramid_value_net.py generate pyramid --deals 1000000-1014999 --out d0.npz &
+    python pyramid_value_net.py generate pyramid --deals 1015000-1029999 --seed 1 --out d1.npz
+    python pyramid_value_net.py fit d0.npz d1.npz --out value.pt
+    python pyramid_value_net.py play pyramid value.pt --deals 1-300 --margins 0.3,0.6,0.9
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # benchmarks/, for _checkout
 import _checkout  # noqa: F401  (stops if another checkout's code would load)
 from pyramid_relaxed_greedy import RelaxedGreedy, WhenSeen, known_stock_positions
 

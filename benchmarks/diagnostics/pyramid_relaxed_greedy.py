@@ -5,8 +5,8 @@ The second player scores moves as greedy does but plays a move the relaxation pr
 every legal move is; ties as greedy. Both play the same deals; the figure is the number of wins
 of each::
 
-    python benchmarks/pyramid_relaxed_greedy.py pyramid --deals 1-1000
-    python benchmarks/pyramid_relaxed_greedy.py pyramid-001 --deals 1-1000
+    python benchmarks/diagnostics/pyramid_relaxed_greedy.py pyramid --deals 1-1000
+    python benchmarks/diagnostics/pyramid_relaxed_greedy.py pyramid-001 --deals 1-1000
 
 ``--exact-when-seen`` adds a diagnostic player, not an agent: the second one, except that once
 every stock card has been seen (from the second pass on, the player knows the whole deal) it plays
@@ -47,7 +47,7 @@ from typing import Any
 import gymnasium
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # benchmarks/, for _checkout
 import _checkout  # noqa: F401  (stops if another checkout's code would load)
 
 from agents.base import Choice, Player, legal_actions, play_episode

@@ -13,7 +13,7 @@ other rules over the same policy and prints each rule's wins:
 Deal N is sampled with the generator seeded by ``[0, N]``, as in the benchmark. Use eval deals,
 not benchmark deals, to choose a rule::
 
-    python benchmarks/klondike_ppo_sampling.py --deals 100001-101000 --rules T=1 T=0.5 argmax-new
+    python benchmarks/diagnostics/klondike_ppo_sampling.py --deals 100001-101000 --rules T=1 T=0.5 argmax-new
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # benchmarks/, for _checkout
 import _checkout  # noqa: F401  (stops if another checkout's code would load)
 
 from agents.base import Choice, Player, legal_actions, play_episode
