@@ -185,7 +185,7 @@ def play_deal(variant_key: str, options: dict[str, Any], task: tuple[str, int]) 
     verdict = states = None
     if agent == "solver":
         verdict, states = player.result.status, int(player.result.states)  # type: ignore[attr-defined]
-    game = env.unwrapped.game
+    game = env.unwrapped.game  # type: ignore[union-attr]  # the game envs' engine
     moves = [str(m) for m in game.history]
     analysis = first_losing = None
     if options.get("analyse"):

@@ -13,6 +13,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import numpy as np
+
 import envs  # noqa: F401  (registers the environments)
 from agents.analysis import analyse_played
 from agents.base import legal_mask
@@ -32,18 +34,18 @@ def frames(variant_key: str, number: int, out: Path) -> list[Path]:
     player = make_player("greedy", variant)
     obs, info = env.reset(options={"deal": variant.deal_id(number)})
     player.reset(env)
-    pictures = [env.render()]
+    pictures = [np.asarray(env.render())]
     done = False
     while not done:
         obs, _, terminated, truncated, info = env.step(player.act(obs, legal_mask(info), info))
-        pictures.append(env.render())
+        pictures.append(np.asarray(env.render()))
         done = terminated or truncated
     written = []
     for step in (1, len(pictures) // 2):
         path = out / f"{variant_key}-{step}.png"
         Image.fromarray(pictures[step]).save(path)
         written.append(path)
-    game = env.unwrapped.game
+    game = env.unwrapped.game  # type: ignore[attr-defined]  # the game envs' engine
     if variant.game == "klondike":
         report = analyse_played(game)
         if report.losing_move is not None:

@@ -191,6 +191,32 @@ def klondike_hop(
     (``(column, index)`` of a face-down card, ``(-1, index)`` of a stock card), and each kept
     sample's winning line from the position (empty when not won in budget); releases the GIL."""
 
+class KlondikeIsmctsResult:
+    """An information-set tree search's root statistics."""
+
+    @property
+    def visits(self) -> list[int]: ...
+    @property
+    def value_sum(self) -> list[float]: ...
+    @property
+    def iterations(self) -> int: ...
+    @property
+    def states(self) -> int: ...
+    @property
+    def nodes(self) -> int: ...
+    @property
+    def seconds(self) -> float: ...
+    @property
+    def stop_reason(self) -> StopReason: ...
+
+def klondike_ismcts(
+    position: KlondikePosition, unknown: list[tuple[int, int]], candidates: list[ActionTuple],
+    draw_count: int, seed: int, states_per_solve: int, max_iterations: int, max_states: int,
+    time_limit_s: float, exploration: float, max_depth: int, cancel: CancelToken | None = None,
+) -> KlondikeIsmctsResult:
+    """Information-set Monte-Carlo tree search over the candidates, the solver at the leaves;
+    releases the GIL."""
+
 def pyramid_pimc(
     position: PyramidPosition, unknown: list[int], candidates: list[MoveTuple], seed: int,
     states_per_solve: int,
