@@ -297,7 +297,8 @@ class HopPlayer(Player):
         tree = None
         if self.search == "tree" and values.samples:
             near = values.actions[values.values >= values.values.max() - tie_margin(values.samples)]
-            if near.size > 1:  # the tree search decides among the moves hindsight cannot tell apart
+            following = planned is not None and ACTION_INDEX[planned] in near
+            if near.size > 1 and not following:  # it decides among the moves hindsight cannot tell apart
                 tree = tree_values(knowledge, near, seed=int(self.rng.integers(2**63)),
                                    states_per_solve=self.tree_states_per_solve,
                                    iterations=self.tree_iterations, max_depth=self.tree_depth, cancel=cancel)
@@ -332,9 +333,10 @@ class HopPlayer(Player):
         value = values.values
         near = value.max() - tie_margin(values.samples)
         is_near = value >= near
+        tree_near = np.ones(len(values.actions), bool)
         if tree is not None and tree.iterations:
             kept = set(tree.actions[tree.visits >= TREE_NEAR * tree.visits.max()].tolist())
-            is_near = np.asarray([int(a) in kept for a in values.actions])
+            tree_near = np.asarray([int(a) in kept for a in values.actions])
         here = self.visits[visible_key(observation)]
         keys = []
         for k, action in enumerate(values.actions):
@@ -343,7 +345,8 @@ class HopPlayer(Player):
             seen_before = 0 if after is None else self.visits[after]
             keys.append(self.rank_key(bool(is_near[k]), seen_before, round(float(value[k]), 9),
                                       prior[k], game.is_progress(move), int(action), here,
-                                      int(values.first[k]), values.samples, move == planned))
+                                      int(values.first[k]), values.samples, move == planned,
+                                      bool(tree_near[k])))
         best = max(range(len(keys)), key=keys.__getitem__)
         action = int(values.actions[best])
         if values.samples == 0:
@@ -357,14 +360,16 @@ class HopPlayer(Player):
 
     @staticmethod
     def rank_key(near: bool, seen_before: int, value: float, prior: float, progress: bool,
-                 action: int, here: int, first: int, samples: int, planned: bool = False) -> tuple[Any, ...]:
+                 action: int, here: int, first: int, samples: int, planned: bool = False,
+                 tree_near: bool = True) -> tuple[Any, ...]:
         """The order of the candidates: the greatest key is played. ``here``: times the player has
         met the current position (``LOOP_VISITS - 1`` or more: a loop the other rules did not stop;
-        progress first). ``planned``: the next move of the line being followed."""
+        progress first). ``planned``: the next move of the line being followed; ``tree_near``:
+        among the tree search's most visited moves (always, without the tree search)."""
         if here >= LOOP_VISITS - 1:
             return progress, near, planned, -seen_before, first, prior, value, -action
-        return (near, planned, first * 2 > samples, -seen_before, progress and here > 1, first, prior, value,
-                -action)
+        return (near, planned, tree_near, first * 2 > samples, -seen_before, progress and here > 1, first,
+                prior, value, -action)
 
     def _endgame(self, knowledge: KlondikeKnowledge, mask: np.ndarray) -> Choice | None:
         """Every card known: follow the solver's winning line (found once, then kept)."""
