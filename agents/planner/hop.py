@@ -288,20 +288,23 @@ class HopPlayer(Player):
                 and not self._just_came_down(safe)):
             self.follow(game, ACTION_INDEX[safe], ())
             return Choice(ACTION_INDEX[safe], "safe to put up: no card can need it any more")
+        limit = self.time_limit if time_limit is None else time_limit
         values = hop_values(
             knowledge, legal, seed=int(self.rng.integers(2**63)),
             states_per_solve=self.states_per_solve, max_samples=self.max_samples,
-            max_states=self.max_states, time_limit=self.time_limit if time_limit is None else time_limit,
-            threads=self.threads, cancel=cancel,
+            max_states=self.max_states, time_limit=limit, threads=self.threads, cancel=cancel,
         )
         tree = None
         if self.search == "tree" and values.samples:
             near = values.actions[values.values >= values.values.max() - tie_margin(values.samples)]
             following = planned is not None and ACTION_INDEX[planned] in near
-            if near.size > 1 and not following:  # it decides among the moves hindsight cannot tell apart
+            left = None if limit is None else limit - values.seconds  # the tree gets what time is left
+            if near.size > 1 and not following and (left is None or left > 0.01):
+                # the tree search decides among the moves hindsight cannot tell apart
                 tree = tree_values(knowledge, near, seed=int(self.rng.integers(2**63)),
                                    states_per_solve=self.tree_states_per_solve,
-                                   iterations=self.tree_iterations, max_depth=self.tree_depth, cancel=cancel)
+                                   iterations=self.tree_iterations, time_limit=left,
+                                   max_depth=self.tree_depth, cancel=cancel)
         choice = self.pick(observation, mask, knowledge, values, planned, tree)
         self.follow(game, choice.action, values.lines)
         return choice
