@@ -83,7 +83,13 @@ def main() -> None:
     parser.add_argument("--max-moves", type=int, default=600)
     parser.add_argument("--solver-time", type=float, default=10.0, help="seconds for each deal's verdict")
     parser.add_argument("--json", type=Path, default=None)
+    parser.add_argument("--planner-search", choices=["hop", "tree"], default=None,
+                        help="the Klondike hint planner's search (default: the server's)")
     args = parser.parse_args()
+    if args.planner_search is not None:
+        import play.server.klondike_advice as klondike_advice
+
+        klondike_advice.PLANNER_SEARCH = args.planner_search
     prefix = "klondike-random-v1-" if args.game == "klondike" else "pyramid-random-v1-"
     rows = []
     with served(timeout=30.0) as (client, base):

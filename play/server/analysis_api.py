@@ -34,7 +34,7 @@ from envs.pyramid.moves import DRAW, RECYCLE, STOCK
 from envs.pyramid.picture import pyramid_picture
 from play.server.analysis_words import VERDICT_WORDS, judgement_words, move_words, outcome_words
 from play.server.game_routes import UnknownGame, error_response, static_page
-from play.server.schemas import MoveText, Strict
+from play.server.schemas import ERROR_RESPONSES, MoveText, Strict
 
 MAX_REPLAY_MOVES = 2000
 """More moves than a benchmark game holds (Klondike truncates at 1000)."""
@@ -148,7 +148,7 @@ def frame_png(stored: StoredAnalysis, index: int, alternative: bool) -> bytes:
 def mount_analysis(app: FastAPI) -> FastAPI:
     """Add the viewer page and the analysis endpoints to the play app (store: ``app.state.analyses``)."""
     app.state.analyses = AnalysisStore()
-    router = APIRouter()
+    router = APIRouter(responses=ERROR_RESPONSES)
 
     @app.exception_handler(GameNotOver)
     async def not_over(_: Request, exc: Exception) -> JSONResponse:
@@ -186,7 +186,8 @@ def mount_analysis(app: FastAPI) -> FastAPI:
         stored = StoredAnalysis(report, kind_start, agent)
         return analysis_json(request.app.state.analyses.add(stored), stored)
 
-    @router.get("/api/analysis/{key}/frames/{index}.png")
+    @router.get("/api/analysis/{key}/frames/{index}.png", response_class=Response,
+                responses={200: {"content": {"image/png": {}}, "description": "the board after that move"}})
     def frame(request: Request, key: str, index: int,
               show: Literal["board", "alternative"] = Query("board")) -> Response:
         stored = request.app.state.analyses.get(key)

@@ -67,6 +67,8 @@ from play.server.wording import reason_ja
 VARIANT = "klondike-draw3"
 MAX_PLANS = 1024
 """Lines kept for hints to go on with (the oldest are dropped past this many)."""
+PLANNER_SEARCH = "hop"
+"""The hint planner's search: ``hop``, or ``tree`` (the information-set tree search among its ties)."""
 
 
 def observation_of(game: KlondikeGame) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
@@ -137,11 +139,11 @@ class KlondikeHintAdvisor:
 
     def __init__(self, preferred: str = PREFERRED_AGENT, options: dict[str, Any] | None = None,
                  planner_time: float = PLANNER_TIME, planner_threads: int = PLANNER_THREADS,
-                 planner_states: int = PLANNER_STATES) -> None:
+                 planner_states: int = PLANNER_STATES, planner_search: str | None = None) -> None:
         self.preferred = preferred
         self.options = options or {}
         self.planner_time, self.planner_threads = planner_time, planner_threads
-        self.planner_states = planner_states
+        self.planner_states, self.planner_search = planner_states, planner_search or PLANNER_SEARCH
         self._player: tuple[Player, str | None] | None = None
         self._lock = threading.Lock()
         self._plans: OrderedDict[bytes, list[Move]] = OrderedDict()
@@ -160,7 +162,7 @@ class KlondikeHintAdvisor:
         :data:`LOOPING` when play keeps coming back to this position."""
         planner = HopPlayer(find_variant(VARIANT), seed=zlib.crc32(obs.tobytes()),
                             time_limit=self.planner_time, max_states=self.planner_states,
-                            threads=self.planner_threads)
+                            threads=self.planner_threads, search=self.planner_search)
         planner.recall(game)
         planner.remember(obs)
         here = planner_key(obs)
