@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from agents.base import legal_mask, play_episode
@@ -38,6 +38,7 @@ def walk(env, seed: int, steps: int):  # type: ignore[no-untyped-def]
 @settings(max_examples=12, deadline=None)
 @given(variant=st.sampled_from(["pyramid-000", "pyramid-001"]), seed=st.integers(0, 10_000),
        steps=st.integers(0, 30))
+@example(variant="pyramid-001", seed=1156, steps=17)  # the order of the unseen cards once steered the samples
 def test_the_choice_does_not_depend_on_unseen_cards(variant: str, seed: int, steps: int) -> None:
     env = find_variant(variant).make_env()
     obs, info = walk(env, seed, steps)

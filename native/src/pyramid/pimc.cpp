@@ -69,6 +69,8 @@ SampleTally pimc_evaluate(const Position& base, const std::vector<int>& unknown,
   }
   std::vector<int> ranks;
   for (int i : unknown) ranks.push_back(base.stock[static_cast<std::size_t>(i)]);
+  // In a fixed order before shuffling: the order the unseen cards lie in must not steer the samples.
+  std::sort(ranks.begin(), ranks.end());
   const int n = static_cast<int>(candidates.size());
 
   auto evaluate = [&](int sample, std::vector<SampleOutcome>& out, const auto& stop) -> std::int64_t {
