@@ -17,10 +17,11 @@ from agents.base import Player
 from agents.variants import Variant, find_variant
 from envs.errors import MalformedInputError, SolitaireError
 
-AGENT_NAMES = ("random", "greedy", "ppo", "solver", "pimc", "hop")
+AGENT_NAMES = ("random", "greedy", "ppo", "solver", "pimc", "hop", "ismcts")
 """Every player name; ``solver`` sees hidden cards (an upper bound); the planners ``pimc`` (Pyramid)
 and ``hop`` (Klondike) sample the unseen cards and solve each sample natively (``pimc`` is also the
-teacher of the shipped Pyramid policies)."""
+teacher of the shipped Pyramid policies); ``ismcts`` (Klondike) is ``hop`` with an information-set
+tree search among its ties."""
 
 
 def _random(variant: Variant, seed: int | None = None) -> Player:
@@ -60,8 +61,15 @@ def _hop(variant: Variant, seed: int | None = None, **options: Any) -> Player:
     return HopPlayer(variant, seed=seed, **options)
 
 
+def _ismcts(variant: Variant, seed: int | None = None, **options: Any) -> Player:
+    from agents.planner.hop import HopPlayer
+
+    return HopPlayer(variant, seed=seed, search="tree", **options)
+
+
 _FACTORIES: dict[str, Callable[..., Player]] = {
     "random": _random, "greedy": _greedy, "ppo": _ppo, "solver": _solver, "pimc": _pimc, "hop": _hop,
+    "ismcts": _ismcts,
 }
 
 
@@ -87,13 +95,13 @@ def unavailable_reason(name: str, variant: Variant | str, checkpoint: str | Path
 
             path = Path(checkpoint) if checkpoint is not None else default_checkpoint(variant)
             check_metadata(read_metadata(path), variant, source=f"checkpoint {path}")
-        elif name in ("solver", "pimc", "hop"):
+        elif name in ("solver", "pimc", "hop", "ismcts"):
             from agents.solver_player import solve_function
 
             if name == "pimc" and variant.game != "pyramid":
                 return "the pimc player plays Pyramid only"
-            if name == "hop" and variant.game != "klondike":
-                return "the hop player plays Klondike only"
+            if name in ("hop", "ismcts") and variant.game != "klondike":
+                return f"the {name} player plays Klondike only"
             solve_function(variant.game)
     except SolitaireError as exc:
         return str(exc)

@@ -69,7 +69,7 @@ class Args:
     """Deal numbers: ranges and single numbers, comma-separated (1-1000, or 1-10,42)."""
     agents: str = "random,greedy,ppo,solver"
     """Agents to compare, comma-separated, from random, greedy, ppo, solver and the planners pimc
-    (Pyramid) and hop (Klondike)."""
+    (Pyramid), hop and ismcts (Klondike)."""
     checkpoint: Path | None = None
     """Checkpoint for the ppo agent (default: the shipped one of the variant)."""
     ppo_sample: bool = False
@@ -167,7 +167,7 @@ def _player(agent: str, variant: Variant, deal_number: int, options: dict[str, A
     if key not in _PLAYERS:
         _PLAYERS[key] = make_player(agent, variant, **kwargs)  # ppo: one torch thread (PpoPlayer sets it)
     player = _PLAYERS[key]
-    if (agent == "ppo" and not player.deterministic) or agent in ("pimc", "hop"):  # type: ignore[attr-defined]
+    if (agent == "ppo" and not player.deterministic) or agent in ("pimc", "hop", "ismcts"):  # type: ignore[attr-defined]
         # per-deal samples, whatever the worker
         player.rng = np.random.default_rng([options.get("seed", 0), deal_number])  # type: ignore[attr-defined]
     return player

@@ -179,7 +179,7 @@ class HopPlayer(Player):
     def __init__(self, variant: Variant, *, seed: int | None = None,
                  states_per_solve: int = DEFAULT_STATES_PER_SOLVE, max_samples: int = DEFAULT_MAX_SAMPLES,
                  max_states: int | None = DEFAULT_DECISION_STATES, time_limit: float | None = None,
-                 threads: int = 1, prior: str = "greedy", search: str = "hop", tree_iterations: int = 200,
+                 threads: int = 1, prior: str = "greedy", search: str = "hop", tree_iterations: int = 100,
                  tree_states_per_solve: int = 1_000, tree_depth: int = 8) -> None:
         if variant.game != "klondike":
             raise MalformedInputError(f"the hop player plays Klondike, not {variant.game}")
@@ -199,6 +199,7 @@ class HopPlayer(Player):
         if search not in ("hop", "tree"):
             raise MalformedInputError(f"search must be 'hop' or 'tree', not {search!r}")
         self.search = search
+        self.name = "ismcts" if search == "tree" else "hop"
         self.tree_iterations, self.tree_states_per_solve, self.tree_depth = (
             tree_iterations, tree_states_per_solve, tree_depth)
         self._ppo: Any = None
