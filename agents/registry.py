@@ -62,9 +62,9 @@ def _hop(variant: Variant, seed: int | None = None, **options: Any) -> Player:
 
 
 def _ismcts(variant: Variant, seed: int | None = None, **options: Any) -> Player:
-    from agents.planner.hop import HopPlayer
+    from agents.planner.hop import IsmctsPlayer
 
-    return HopPlayer(variant, seed=seed, search="tree", **options)
+    return IsmctsPlayer(variant, seed=seed, **options)
 
 
 _FACTORIES: dict[str, Callable[..., Player]] = {

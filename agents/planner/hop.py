@@ -11,6 +11,10 @@ every machine) or of time (the play page).
 Moves within about one standard error of the best value tie (:func:`tie_margin`); that is most
 of them while most samples are winnable. Ties go, in this order (:meth:`HopPlayer.rank_key`), to
 the move that
+0. goes on with the line being followed: after a move, the rest of a sampled winning line that
+   starts with it, until a move shows a card not known before (:meth:`HopPlayer.follow`); with
+   ``search="tree"`` (the ``ismcts`` player), then to the moves an information-set tree search
+   (:func:`tree_values`) visits most;
 1. most samples' winning lines start with, when it is a majority of the samples (a vote);
 2. does not lead back to a position the player has already seen in this game (so following the
    planner does not go round in circles);
@@ -22,7 +26,8 @@ A position met :data:`LOOP_VISITS` times means play goes round in circles: progr
 then, and :attr:`HopPlayer.looping` says so (the page's hint reports it instead of a move).
 
 Two cases need no sampling: a safe move to a foundation (the solver's own forced step, which
-loses no win whatever the unknown cards are) and, once no card is unknown, the solver's winning
+loses no win whatever the unknown cards are; not while a line is followed, nor right after that
+card came down from its foundation) and, once no card is unknown, the solver's winning
 line, which is then followed to the end.
 
 It never reads a hidden card: everything comes from the observation
@@ -199,7 +204,6 @@ class HopPlayer(Player):
         if search not in ("hop", "tree"):
             raise MalformedInputError(f"search must be 'hop' or 'tree', not {search!r}")
         self.search = search
-        self.name = "ismcts" if search == "tree" else "hop"
         self.tree_iterations, self.tree_states_per_solve, self.tree_depth = (
             tree_iterations, tree_states_per_solve, tree_depth)
         self._ppo: Any = None
@@ -400,5 +404,15 @@ class HopPlayer(Player):
         return [score_klondike_action(view, int(a), self._greedy.stuck)[0] for a in actions]
 
 
+class IsmctsPlayer(HopPlayer):
+    """``hop`` with the information-set tree search among its ties (``search="tree"``)."""
+
+    name = "ismcts"
+
+    def __init__(self, variant: Variant, **options: Any) -> None:
+        options.setdefault("search", "tree")
+        super().__init__(variant, **options)
+
+
 __all__ = ["DEFAULT_DECISION_STATES", "DEFAULT_MAX_SAMPLES", "DEFAULT_STATES_PER_SOLVE", "HopPlayer",
-           "MoveValues", "hop_values", "safe_step"]
+           "IsmctsPlayer", "MoveValues", "hop_values", "safe_step"]
