@@ -91,6 +91,11 @@ class MoveValues:
         return (self.won + 0.5 * self.unknown) / max(self.samples, 1)
 
 
+def native_candidates(game: KlondikeGame, actions: np.ndarray) -> list[tuple[int, int, int, int, int]]:
+    """``actions`` as the native loops' atomic actions (the moved card left to the sample)."""
+    return [(m.kind, m.src, m.dst, m.count, -1) for m in (move_of(game, int(a)) for a in actions)]
+
+
 def hop_values(knowledge: KlondikeKnowledge, actions: np.ndarray, *, seed: int = 0,
                states_per_solve: int = DEFAULT_STATES_PER_SOLVE, max_samples: int = DEFAULT_MAX_SAMPLES,
                max_states: int | None = DEFAULT_DECISION_STATES, time_limit: float | None = None,
@@ -100,10 +105,7 @@ def hop_values(knowledge: KlondikeKnowledge, actions: np.ndarray, *, seed: int =
     from agents.solver.klondike import move_of as move_of_native
 
     game = knowledge.game
-    candidates = []
-    for action in actions:
-        move = move_of(game, int(action))
-        candidates.append((move.kind, move.src, move.dst, move.count, -1))
+    candidates = native_candidates(game, actions)
     result = _native.klondike_hop(
         knowledge.position.to_native(), list(knowledge.unknown), candidates, game.draw_count,
         seed % 2**64, states_per_solve, max_samples, max_states or 0, time_limit or 0.0, threads, cancel,
@@ -140,10 +142,7 @@ def tree_values(knowledge: KlondikeKnowledge, actions: np.ndarray, *, seed: int 
     from agents.solver import _native
 
     game = knowledge.game
-    candidates = []
-    for action in actions:
-        move = move_of(game, int(action))
-        candidates.append((move.kind, move.src, move.dst, move.count, -1))
+    candidates = native_candidates(game, actions)
     result = _native.klondike_ismcts(
         knowledge.position.to_native(), list(knowledge.unknown), candidates, game.draw_count,
         seed % 2**64, states_per_solve, iterations, max_states or 0, time_limit or 0.0, exploration,
