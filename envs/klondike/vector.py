@@ -71,7 +71,8 @@ def _native() -> Any:
 def _check_game(game: KlondikeGame) -> KlondikeGame:
     """The single env's check of a given position (what the observation can show)."""
     if any(len(col) > MAX_COLUMN for col in game.columns) or len(game.stock_order()) > NUM_STOCK:
-        raise MalformedInputError("the observation holds columns of up to 19 cards and 24 stock and waste cards")
+        raise MalformedInputError(
+            "the observation holds columns of up to 19 cards and 24 stock and waste cards")
     return game
 
 
