@@ -235,6 +235,7 @@ struct KlondikeBuffers {
   Column<std::int32_t> recycles;
   Column<bool> was_reset;
   Rows<std::int64_t> final_obs;
+  Rows<std::int8_t> final_mask;
 
   klenv::Outputs outputs(std::size_t n) const {
     auto rows = [n](std::size_t r, std::size_t width, std::size_t want, const char* name) {
@@ -243,13 +244,14 @@ struct KlondikeBuffers {
     rows(obs.shape(0), obs.shape(1), klenv::kObservationSize, "obs");
     rows(final_obs.shape(0), final_obs.shape(1), klenv::kObservationSize, "final_obs");
     rows(mask.shape(0), mask.shape(1), klenv::kNumActions, "mask");
+    rows(final_mask.shape(0), final_mask.shape(1), klenv::kNumActions, "final_mask");
     for (std::size_t len : {reward.shape(0), terminated.shape(0), truncated.shape(0), refusal.shape(0),
                             outcome.shape(0), cards_up.shape(0), recycles.shape(0), was_reset.shape(0)}) {
       if (len != n) throw nb::value_error("an output column has the wrong length");
     }
     return {obs.data(),      mask.data(),     reward.data(),   terminated.data(),
             truncated.data(), refusal.data(),  outcome.data(),  cards_up.data(),
-            recycles.data(),  was_reset.data(), final_obs.data()};
+            recycles.data(),  was_reset.data(), final_obs.data(), final_mask.data()};
   }
 };
 
@@ -296,9 +298,9 @@ static void bind_klondike_batch(nb::module_& m) {
   nb::class_<KlondikeBuffers>(m, "KlondikeBuffers")
       .def(nb::init<Rows<std::int64_t>, Rows<std::int8_t>, Column<double>, Column<bool>, Column<bool>,
                     Column<std::uint8_t>, Column<std::uint8_t>, Column<std::int32_t>, Column<std::int32_t>,
-                    Column<bool>, Rows<std::int64_t>>(),
+                    Column<bool>, Rows<std::int64_t>, Rows<std::int8_t>>(),
            "obs"_a, "mask"_a, "reward"_a, "terminated"_a, "truncated"_a, "refusal"_a, "outcome"_a, "cards_up"_a,
-           "recycles"_a, "was_reset"_a, "final_obs"_a);
+           "recycles"_a, "was_reset"_a, "final_obs"_a, "final_mask"_a);
 
   nb::class_<klenv::Batch>(m, "KlondikeBatch")
       .def("__init__",

@@ -119,9 +119,11 @@ class KlondikeBatch:
         self.was_reset = np.zeros(n, np.bool_)
         self.final_obs = np.zeros((n, OBS_SIZE), OBS_DTYPE)
         """Same-step autoreset: the last observation of each game that ended at the last step."""
+        self.final_mask = np.zeros((n, NUM_ACTIONS), np.int8)
+        """Same-step autoreset: the last mask of each game that ended at the last step."""
         self.buffers = native.KlondikeBuffers(
             self.obs, self.mask, self.reward, self.terminated, self.truncated, self.refusal, self.outcome,
-            self.cards_up, self.recycles, self.was_reset, self.final_obs)
+            self.cards_up, self.recycles, self.was_reset, self.final_obs, self.final_mask)
         self.pending = np.zeros(n, np.int64)
         self._pending_valid = np.zeros(n, np.bool_)
         self.deal_number = np.full(n, -1, np.int64)

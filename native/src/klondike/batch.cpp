@@ -91,6 +91,8 @@ void Batch::step_range(int begin, int end, const std::int64_t* actions, const st
         write_row(i, out);  // an illegal last action wrote nothing yet
         std::int64_t* final_row = out.final_obs + static_cast<std::ptrdiff_t>(i) * kObservationSize;
         std::copy_n(out.obs + static_cast<std::ptrdiff_t>(i) * kObservationSize, kObservationSize, final_row);
+        std::copy_n(out.mask + static_cast<std::ptrdiff_t>(i) * kNumActions, kNumActions,
+                    out.final_mask + static_cast<std::ptrdiff_t>(i) * kNumActions);
         deal(i, pending[i]);
         out.was_reset[i] = true;
         write_row(i, out);

@@ -31,6 +31,7 @@ struct Outputs {
   std::int32_t* recycles;    // num_envs: times the waste was turned over (likewise)
   bool* was_reset;           // num_envs: the game was reset (and took its pending deal) in this call
   std::int64_t* final_obs;   // num_envs x 190, same_step only: the last observation of a game that ended
+  std::int8_t* final_mask;   // num_envs x 590, same_step only: its last mask (encodings read it)
 };
 
 class Batch {
