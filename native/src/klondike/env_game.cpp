@@ -39,7 +39,9 @@ void Game::refresh_mask() {
   for (int k = 0; k < n; ++k) {
     const int a = action_index(moves[k]);
     mask_[a >> 6] |= std::uint64_t{1} << (a & 63);
+    legal_[k] = static_cast<std::int16_t>(a);
   }
+  num_legal_ = n;
 }
 
 bool Game::is_legal(int action) const { return (mask_[action >> 6] >> (action & 63)) & 1U; }
@@ -75,15 +77,14 @@ StepResult Game::play(int action, bool shaped_reward) {
                 records;
   }
   if (r.terminated) {
-    bool any = false;
-    for (std::uint64_t word : mask_) any = any || word != 0;
-    r.outcome = won ? Outcome::win : any ? Outcome::no_progress : Outcome::dead_end;
+    r.outcome = won ? Outcome::win : num_legal_ ? Outcome::no_progress : Outcome::dead_end;
   }
   return r;
 }
 
 void Game::write_mask(std::int8_t* out) const {
-  for (int a = 0; a < kNumActions; ++a) out[a] = static_cast<std::int8_t>((mask_[a >> 6] >> (a & 63)) & 1U);
+  std::fill_n(out, kNumActions, std::int8_t{0});
+  for (int k = 0; k < num_legal_; ++k) out[legal_[k]] = 1;
 }
 
 void Game::write_observation(std::int64_t* out) const {

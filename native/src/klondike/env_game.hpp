@@ -47,6 +47,8 @@ class Game {
   State s_;
   ProgressMemo memo_;
   std::uint64_t mask_[10] = {};  // 590 bits
+  std::int16_t legal_[kMaxMoves] = {};  // the legal action indices (a recycle and a draw share 0)
+  int num_legal_ = 0;
 };
 
 }  // namespace solitaire::klondike::env

@@ -10,6 +10,7 @@ namespace {
 
 constexpr std::size_t kMemoLimit = 1U << 20;  // keys kept per game before the memo starts afresh
 constexpr int kNone = 52;                     // "no parent" (a King's), never an end card
+constexpr int kOnCycle = 255;                 // the waste-length byte of a memo key on the stock cycle
 
 struct Parents {
   std::array<std::uint8_t, 52> first{};
@@ -140,19 +141,41 @@ bool relaxed_progress(const State& g) {
   return false;
 }
 
-std::string search_key(const State& g) {
-  std::array<std::string, kColumns> chunks;
-  for (int c = 0; c < kColumns; ++c) {
-    const int h = g.hidden[c];
-    chunks[c].assign(reinterpret_cast<const char*>(g.col[c].data()) + h, g.len[c] - h);
-    chunks[c].push_back(static_cast<char>(h ? 65 : 64));
+SearchKey search_key(const State& g, bool cycle) {
+  // The columns in a canonical order: by their face-up cards (then the face-down marker).
+  std::array<int, kColumns> order{};
+  for (int c = 0; c < kColumns; ++c) order[c] = c;
+  auto chunk_less = [&g](int a, int b) {
+    const int ha = g.hidden[a], hb = g.hidden[b];
+    const std::uint8_t* pa = g.col[a].data() + ha;
+    const std::uint8_t* pb = g.col[b].data() + hb;
+    const int na = g.len[a] - ha, nb = g.len[b] - hb;
+    for (int i = 0; i < na && i < nb; ++i) {
+      if (pa[i] != pb[i]) return pa[i] < pb[i];
+    }
+    if (na != nb) return na < nb;
+    return (ha != 0) < (hb != 0);
+  };
+  for (int i = 1; i < kColumns; ++i) {  // insertion sort: seven columns
+    const int c = order[i];
+    int j = i;
+    for (; j > 0 && chunk_less(c, order[j - 1]); --j) order[j] = order[j - 1];
+    order[j] = c;
   }
-  std::sort(chunks.begin(), chunks.end());
-  std::string key(reinterpret_cast<const char*>(g.fnd.data()), 4);
-  for (const std::string& chunk : chunks) key += chunk;
-  key.push_back(static_cast<char>(g.nwaste));
-  key.append(reinterpret_cast<const char*>(g.waste.data()), g.nwaste);
-  for (int i = g.nstock - 1; i >= 0; --i) key.push_back(static_cast<char>(g.stock[i]));
+  SearchKey key;
+  std::uint8_t* out = key.bytes.data();
+  int n = 0;
+  for (int f = 0; f < 4; ++f) out[n++] = g.fnd[f];
+  for (const int c : order) {
+    for (int i = g.hidden[c]; i < g.len[c]; ++i) out[n++] = g.col[c][i];
+    out[n++] = g.hidden[c] ? 65 : 64;
+  }
+  const int talon = g.nwaste + g.nstock;
+  const bool on_cycle = cycle && (g.nwaste == talon || g.nwaste % g.draw == 0);
+  out[n++] = static_cast<std::uint8_t>(on_cycle ? kOnCycle : g.nwaste);
+  for (int i = 0; i < g.nwaste; ++i) out[n++] = g.waste[i];
+  for (int i = g.nstock - 1; i >= 0; --i) out[n++] = g.stock[i];
+  key.size = static_cast<std::uint8_t>(n);
   return key;
 }
 
@@ -216,11 +239,11 @@ bool ProgressMemo::answer(const State& s) {
     if (s.is_progress(moves[k])) return true;
   }
   if (back_to_good(s)) return true;
-  std::string key = search_key(s);
+  const SearchKey key = search_key(s, true);
   if (good_.count(key)) return true;
   if (bad_.count(key)) return false;
   if (!relaxed_progress(s)) {
-    bad_.insert(std::move(key));
+    bad_.insert(key);
     return false;
   }
   return search(s, key);
@@ -229,7 +252,7 @@ bool ProgressMemo::answer(const State& s) {
 namespace {
 struct Frame {
   State state;
-  std::string key;
+  SearchKey key;
   Move moves[kMaxMoves];
   int count = 0;
   int next = 0;
@@ -246,11 +269,12 @@ bool expand(Frame& f) {
 }
 }  // namespace
 
-bool ProgressMemo::search(const State& root, const std::string& root_key) {
+bool ProgressMemo::search(const State& root, const SearchKey& root_key) {
   std::vector<Frame> stack;
   stack.reserve(64);
-  std::unordered_set<std::string> visited;
-  visited.insert(root_key);
+  KeySet visited;                         // exact keys (the waste length as it is)
+  std::vector<SearchKey> met{root_key};   // memo keys of the states visited
+  visited.insert(search_key(root, false));
   stack.emplace_back();
   stack.back().state = root;
   stack.back().key = root_key;
@@ -264,27 +288,28 @@ bool ProgressMemo::search(const State& root, const std::string& root_key) {
     const Move m = top.moves[top.next++];
     State child = top.state;
     child.apply(m);
-    std::string key = search_key(child);
+    SearchKey key = search_key(child, true);
     if (good_.count(key)) {
       found = true;
       break;
     }
-    if (bad_.count(key) || !visited.insert(key).second) continue;
+    if (bad_.count(key) || !visited.insert(search_key(child, false)).second) continue;
+    met.push_back(key);
     if (!relaxed_progress(child)) {
-      bad_.insert(std::move(key));
+      bad_.insert(key);
       continue;
     }
     stack.emplace_back();
     Frame& f = stack.back();  // `top` may have moved
     f.state = child;
-    f.key = std::move(key);
+    f.key = key;
     found = expand(f);
   }
   if (found) {
-    for (Frame& f : stack) good_.insert(std::move(f.key));
+    for (const Frame& f : stack) good_.insert(f.key);
     return true;
   }
-  for (const std::string& key : visited) bad_.insert(key);
+  for (const SearchKey& key : met) bad_.insert(key);
   return false;
 }
 
