@@ -406,7 +406,6 @@ def test_bad_settings_and_options_are_refused() -> None:
                            ({"deals": [None, "pyramid-random-v1-1"]}, "pyramid deal"),
                            ({"game": "klondike-random-v1-1"}, "KlondikeGame"),
                            ({"game": long_stock}, "24 stock and waste cards"),
-                           ({"game": KlondikeGame(draw_count=1)}, "draw 1"),
                            ({"deal": "klondike-random-v1-1", "game": KlondikeGame()}, "not")):
         with pytest.raises(MalformedInputError, match=match):
             env.reset(options=options)
@@ -422,6 +421,12 @@ def test_deals_given_by_options_are_dealt() -> None:
     assert info["deal_number"][1] == -1 and len(info["deal_id"][1]) == 104
     single = gymnasium.make(ENV_ID)
     assert np.array_equal(obs[1], single.reset(options={"deal": "klondike-random-v1-8"})[0])
+    draw_one = KlondikeGame("klondike-random-v1-9", draw_count=1)  # a position keeps its draw count
+    obs, _ = env.reset(options={"game": draw_one})
+    assert np.array_equal(obs[0], single.reset(options={"game": draw_one})[0])
+    after, ref_after = env.step(np.zeros(2, np.int64))[0], single.step(0)[0]
+    assert np.array_equal(after[0], ref_after) and np.array_equal(after[1], ref_after)
+    assert after[0, 133] != 53 and (after[0, 134:157] == 53).all()  # one card drawn
 
 
 def test_pickling_is_refused_with_the_way_to_make_one() -> None:

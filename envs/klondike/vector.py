@@ -175,10 +175,7 @@ class KlondikeBatch:
         for d in deals or [None] * len(indices):
             if d is None:
                 resolved.append(None)
-            elif isinstance(d, KlondikeGame):
-                if d.draw_count != self.draw_count:
-                    raise MalformedInputError(
-                        f"the position plays draw {d.draw_count}, the vector env draw {self.draw_count}")
+            elif isinstance(d, KlondikeGame):  # played with its own draw count, as the single env does
                 resolved.append(_check_game(d.copy()))
             else:
                 resolved.append(resolve_klondike_deal(d))
