@@ -8,7 +8,7 @@ namespace solitaire::klondike::env {
 
 namespace {
 
-constexpr std::size_t kMemoLimit = 1U << 20;  // keys kept per game before the memo starts afresh
+constexpr std::size_t kMemoLimit = 1U << 16;  // keys kept per game (about 6 MB) before the memo starts afresh
 constexpr int kNone = 52;                     // "no parent" (a King's), never an end card
 constexpr int kOnCycle = 255;                 // the waste-length byte of a memo key on the stock cycle
 
