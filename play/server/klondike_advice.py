@@ -37,7 +37,9 @@ import numpy as np
 
 from agents.base import Choice, Player
 from agents.planner import NO_SAMPLE
+from agents.planner.escape import way_to_progress
 from agents.planner.hop import HopPlayer
+from agents.planner.knowledge import klondike_knowledge, visible_after
 from agents.planner.knowledge import visible_key as planner_key
 from agents.ppo import PpoPlayer
 from agents.registry import make_player
@@ -114,6 +116,8 @@ def fresh_action(game: KlondikeGame, legal: np.ndarray, probs: np.ndarray) -> in
 LOOPING = Choice(-1, "looping")
 WAY_OUT = "this position has come up before: this move gets somewhere new"
 """What the planner answers when play keeps coming back to the same position."""
+ESCAPE_TIME = 0.5
+"""Seconds the search for a way out of a loop (:func:`way_to_progress`) may take."""
 
 
 def looping_hint() -> dict[str, Any]:
@@ -176,10 +180,18 @@ class KlondikeHintAdvisor:
                 self._plans.move_to_end(planner.plan_at)
                 while len(self._plans) > MAX_PLANS:
                     self._plans.popitem(last=False)
-        if planner.looping:  # a way out when the planner's move makes progress, else the notice
-            if choice.reason.startswith(NO_SAMPLE) or not game.is_progress(move_of(game, choice.action)):
+        if planner.looping:  # the way out: the planner's move if it is progress, else the line to some
+            if not choice.reason.startswith(NO_SAMPLE) and game.is_progress(move_of(game, choice.action)):
+                return Choice(choice.action, WAY_OUT)
+            line = way_to_progress(klondike_knowledge(obs, game.draw_count).game, time_limit=ESCAPE_TIME)
+            if not line:
                 return LOOPING
-            return Choice(choice.action, WAY_OUT)
+            if len(line) > 1:
+                after = visible_after(game, line[0])
+                if after is not None:
+                    with self._lock:
+                        self._plans[after] = line[1:]
+            return Choice(ACTION_INDEX[line[0]], WAY_OUT)
         return None if choice.reason.startswith(NO_SAMPLE) else choice
 
     def hint(self, game: KlondikeGame, source: str = PLANNER) -> dict[str, Any] | None:
