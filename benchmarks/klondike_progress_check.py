@@ -8,6 +8,10 @@ long run. Reported: steps, the mean, median, 99th percentile and maximum per che
 checks over 10 ms, and the share of the total spent in them::
 
     python benchmarks/klondike_progress_check.py --steps 20000 --seeds 0 1 2 3
+    python benchmarks/klondike_progress_check.py --probe-states 0 1000 5000   # side by side
+
+``--probe-states`` compares settings of the depth-first probe over every move
+(:data:`envs.klondike.progress.PROBE_STATES`; 0: without it), seed by seed in turn.
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import _checkout  # noqa: F401  (stops if another checkout's code would load)
 
-from envs.klondike import KlondikeGame
+from envs.klondike import KlondikeGame, progress
 
 MAX_MOVES = 1000
 SLOW = 0.010
@@ -55,23 +59,27 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--steps", type=int, default=20000, help="moves per seed")
     parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2, 3])
     parser.add_argument("--draw", type=int, default=3, choices=(1, 3))
+    parser.add_argument("--probe-states", type=int, nargs="+", default=[progress.PROBE_STATES])
     args = parser.parse_args(argv)
     print(f"# {len(args.seeds)} seeds x {args.steps} moves, draw {args.draw}, CPU time per check")
-    print(f"{'seed':>6} {'mean us':>9} {'median us':>10} {'p99 us':>9} {'max ms':>9} {'>10ms':>6} "
+    print(f"{'seed':>10} {'mean us':>9} {'median us':>10} {'p99 us':>9} {'max ms':>9} {'>10ms':>6} "
           f"{'share >10ms':>12}")
-    every: list[float] = []
+    every: dict[int, list[float]] = {cap: [] for cap in args.probe_states}
     for seed in args.seeds:
-        times = check_times(args.steps, seed, args.draw)
-        every += times
-        row(str(seed), times)
-    if len(args.seeds) > 1:
-        row("all", every)
+        for cap in args.probe_states:
+            progress.PROBE_STATES = cap
+            times = check_times(args.steps, seed, args.draw)
+            every[cap] += times
+            row(f"{seed}/p{cap}", times)
+    for cap, times in every.items():
+        if len(args.seeds) > 1:
+            row(f"all/p{cap}", times)
 
 
 def row(label: str, times: list[float]) -> None:
     ordered = sorted(times)
     slow = [t for t in times if t > SLOW]
-    print(f"{label:>6} {statistics.fmean(times) * 1e6:9.1f} {statistics.median(times) * 1e6:10.1f} "
+    print(f"{label:>10} {statistics.fmean(times) * 1e6:9.1f} {statistics.median(times) * 1e6:10.1f} "
           f"{ordered[int(len(ordered) * 0.99)] * 1e6:9.1f} {ordered[-1] * 1e3:9.1f} {len(slow):6d} "
           f"{sum(slow) / sum(times):12.1%}", flush=True)
 

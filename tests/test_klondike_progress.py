@@ -243,3 +243,25 @@ def test_the_finish_button_never_appears_where_the_finish_cannot_win() -> None:
     one = build([["KH"], ["QH"], ["JH"], ["10H"], ["9H"], ["8H"]], stock=list(reversed(["5H", "6H", "7H"])),
                 foundations=(13, 13, 4, 13), draw_count=1)
     assert one.can_auto_finish(), "with draw 1 every card comes up"
+
+
+def test_a_long_line_down_from_the_foundations_is_found_by_the_probe(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Deal 90103 after 146 hinted moves: the only way on brings diamonds down from their
+    foundation to free a red Four for the 3C; the depth-first probe finds it once the best-first
+    search has gone on for a while (that search alone took seconds here)."""
+    from envs.klondike import progress
+
+    kings = [cards(["KC", "QH", "JC", "10H", "9C", "8H", "7C", "6H", "5C"]),
+             cards(["KH", "QC", "JH", "10C", "9H", "8C", "7H", "6C", "5H", "4C"])]
+    game = KlondikeGame.from_position([*kings, [], [], [], cards(["4H", "2C", "3C"]), []],
+                                      [0, 0, 0, 0, 0, 2, 0], stock=[], foundations=(1, 13, 3, 13))
+    assert not any(game.is_progress(m) for m in game.legal_moves())
+
+    search = progress._search
+
+    def search_until_the_probe(*args: object, limit: int | None = None) -> bool | None:
+        assert limit is not None, "the whole best-first search was needed"
+        return search(*args, limit=limit)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(progress, "_search", search_until_the_probe)
+    assert game.progress_possible()

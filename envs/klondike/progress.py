@@ -33,7 +33,12 @@ making "progress".
    what play can do, so when even it cannot reach progress, nothing can (no);
 4. a quick depth-first probe using only stock and waste moves (yes if it finds progress);
 5. a best-first search over the positions reachable without progress, ordered by the
-   relaxation's rounds and pruning positions the relaxation proves hopeless (the answer).
+   relaxation's rounds and pruning positions the relaxation proves hopeless (the answer). Once it
+   has queued :data:`SEARCH_BEFORE_PROBE` states without an answer, it stops for a depth-first
+   probe over every move entering at most :data:`PROBE_STATES` states (yes if that finds
+   progress), then starts again: a long line of cards brought down from the foundations, which
+   the best-first order reaches late, is found at once that way (one such position took 6 s
+   without the probe and 13 ms with it).
 
 Two reductions keep the searches small and exact:
 
@@ -59,7 +64,7 @@ after an exhausted search every state met is *bad*, as is every state the relaxa
 from __future__ import annotations
 
 import heapq
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from envs.klondike.moves import (
@@ -404,7 +409,15 @@ def _answer(game: KlondikeGame, memo: _Memo) -> bool:
     if work is game:
         work = game._copy_position()
     _normalize(work)
-    return _probe(work._copy_position(), key, memo) or _search(work, key, memo)
+    if _probe(work._copy_position(), key, memo):
+        return True
+    if PROBE_STATES > 0:  # a long search: try depth first over every move, then search on
+        answer = _search(work, key, memo, limit=SEARCH_BEFORE_PROBE)
+        if answer is not None:
+            return answer
+        if _probe(work._copy_position(), key, memo, _all_edges, PROBE_STATES):
+            return True
+    return bool(_search(work, key, memo))
 
 
 def _progress_move(game: KlondikeGame, moves: list[Move]) -> bool:
@@ -472,10 +485,20 @@ def _undo(work: KlondikeGame, step: _Step) -> None:
     _cut(work, before)
 
 
-def _probe(work: KlondikeGame, root: bytes, memo: _Memo) -> bool:
-    """A quick, incomplete search using only stock and waste moves (depth first). Progress often
-    comes from playing waste cards to shift which cards come up together; finding it this way
-    spares the full search. ``False`` proves nothing."""
+PROBE_STATES = 1_000
+"""States the depth-first probe over every move may enter (0: no such probe)."""
+SEARCH_BEFORE_PROBE = 2_000
+"""States the best-first search enters before it stops for that probe (then it starts again)."""
+
+
+def _probe(work: KlondikeGame, root: bytes, memo: _Memo,
+           choose: Callable[[list[Edge] | None], list[Edge]] | None = None, cap: int | None = None) -> bool:
+    """A quick, incomplete depth-first search: by default with only stock and waste moves
+    (progress often comes from playing waste cards to shift which cards come up together), or
+    with the edges ``choose`` keeps, entering at most ``cap`` states. Finding progress this way
+    spares the full search (a long line of cards brought down from the foundations, which the
+    best-first order reaches late, is often found at once); ``False`` proves nothing."""
+    choose = choose or _talon_edges
     good = memo.good
     path = [root]
     seen = {root}
@@ -484,7 +507,7 @@ def _probe(work: KlondikeGame, root: bytes, memo: _Memo) -> bool:
     if edges is None:
         good.add(root)
         return True
-    stack = [iter(_talon_edges(edges))]
+    stack = [iter(choose(edges))]
     while stack:
         for cut, move in stack[-1]:
             step = _play(work, cut, move)
@@ -500,10 +523,12 @@ def _probe(work: KlondikeGame, root: bytes, memo: _Memo) -> bool:
                 path.append(key)
                 good.update(path)
                 return True
+            if cap is not None and len(seen) >= cap:
+                return False
             seen.add(key)
             path.append(key)
             played.append(step)
-            stack.append(iter(_talon_edges(out)))
+            stack.append(iter(choose(out)))
             break
         else:
             stack.pop()
@@ -517,8 +542,13 @@ def _talon_edges(edges: list[Edge] | None) -> list[Edge]:
     return [e for e in edges if e[1].kind in _TALON_KINDS] if edges else []
 
 
-def _search(work: KlondikeGame, root: bytes, memo: _Memo) -> bool:
-    """Best-first search from ``work`` (a scratch copy, normalised, raised) for progress.
+def _all_edges(edges: list[Edge] | None) -> list[Edge]:
+    return edges or []
+
+
+def _search(work: KlondikeGame, root: bytes, memo: _Memo, limit: int | None = None) -> bool | None:
+    """Best-first search from ``work`` (a scratch copy, normalised, raised) for progress; ``None``
+    (the memo untouched, ``work`` as it was) once more than ``limit`` states were queued.
 
     States are expanded in order of their parent's relaxation rounds (:func:`_relaxed_rounds`,
     fewest first), then of depth; a state the relaxation proves hopeless is not expanded. On
@@ -552,6 +582,9 @@ def _search(work: KlondikeGame, root: bytes, memo: _Memo) -> bool:
             if child_key not in queued and child_key not in bad:
                 queued.add(child_key)
                 count += 1
+                if limit is not None and count > limit:
+                    _undo(state, step)
+                    return None
                 heapq.heappush(heap, (rounds, depth + 1, count, child_key, state._copy_position()))
             _undo(state, step)
     if goal is None:
