@@ -114,7 +114,7 @@ def fresh_action(game: KlondikeGame, legal: np.ndarray, probs: np.ndarray) -> in
 
 
 LOOPING = Choice(-1, "looping")
-WAY_OUT = "this position has come up before: this move gets somewhere new"
+WAY_OUT = "this position has come up before: this move leads on to something new"
 """What the planner answers when play keeps coming back to the same position."""
 ESCAPE_TIME = 0.5
 """Seconds the search for a way out of a loop (:func:`way_to_progress`) may take."""
