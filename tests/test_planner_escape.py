@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -13,6 +14,7 @@ from envs.cards import parse_card
 from envs.klondike import KlondikeGame, Move
 from envs.klondike.observer import observe
 from play.server.klondike_advice import WAY_OUT, KlondikeHintAdvisor
+from play.server.wording import reason_ja
 from tests.test_planners import with_hidden_cards_moved
 
 
@@ -101,5 +103,7 @@ def test_a_hint_in_a_loop_shows_the_way_out_instead_of_giving_up() -> None:
     assert played[0] == "draw"
 
 
-def test_the_way_out_reason_is_plain_words() -> None:
+def test_the_way_out_reason_is_plain_words_in_both_languages() -> None:
     assert "position has come up before" in WAY_OUT and ">" not in WAY_OUT
+    ja = reason_ja(WAY_OUT)
+    assert ja.startswith("この局面は前にも出ています") and not re.search("[A-Za-z>]", ja)
