@@ -571,7 +571,8 @@ function onPointerDown(event) {
   if (app.run && !app.run.pointer) return;
   const column = event.target.closest(".column");
   let src = sourceAt(event.target);
-  if (!src && !column) return;
+  const drop = src || column ? null : event.target.closest("[data-drop]");  // an empty foundation
+  if (!src && !column && !drop) return;
   const sel = app.state.selected;
   if (src && sel && column && sel.split(":")[0] === src.place.split(":")[0] &&
       Number(src.place.split(":")[1] || 1) <= Number(sel.split(":")[1] || 1)) {
@@ -579,7 +580,7 @@ function onPointerDown(event) {
     if (first) src = {el: first, place: sel};
   }
   app.gesture = {id: event.pointerId, type: event.pointerType, x: event.clientX, y: event.clientY, src, column, dragging: false, ghost: null,
-                 timer: null};
+                 timer: null, drop: drop ? drop.dataset.drop : null};
   if (column) {
     app.gesture.timer = setTimeout(() => {
       const g = app.gesture;
@@ -650,6 +651,7 @@ function onPointerUp(event) {
   if (app.run) return;
   if (g.src) tapPlace(g.src.place);
   else if (g.column) tapPlace(g.column.dataset.drop);
+  else if (g.drop) tapPlace(g.drop);
 }
 
 function onPointerCancel(event) {

@@ -247,6 +247,26 @@ def test_one_tap_single_target_and_an_illegal_drop(open_page: Callable[..., Page
     assert not page.errors
 
 
+ACE_TWO_WAYS = position([["2H"], ["2D"]], waste=["AC"], filler_end="9S")
+"""The Ace of clubs on the waste can go up or onto either red Two: a tap selects it."""
+
+
+@pytest.mark.parametrize("touching", [False, True])
+def test_a_quick_tap_on_an_empty_foundation_after_selecting_plays_there(
+    open_page: Callable[..., Page], url: str, touching: bool
+) -> None:
+    size = {"width": 390, "height": 844} if touching else {"width": 1280, "height": 800}
+    page = open_position(open_page, url, {"position": ACE_TWO_WAYS}, has_touch=touching, viewport=size)
+    tap = page.tap if touching else page.click
+    tap(selector("waste"))
+    settle(page)
+    assert state(page)["selected"] == "waste" and set(state(page)["selected_targets"]) == {"fC", "c1", "c2"}
+    tap("#f-C")  # at once, as a player taps: the empty foundation takes the selected card
+    settle(page)
+    assert state(page)["history"] == ["waste>f"] and state(page)["selected"] is None
+    assert not page.errors
+
+
 def touch(cdp: Any, kind: str, x: float, y: float) -> None:
     points = [] if kind == "touchEnd" else [{"x": x, "y": y, "id": 1}]
     cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
