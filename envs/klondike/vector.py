@@ -26,7 +26,6 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 from gymnasium.error import ResetNeeded
-from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
@@ -37,7 +36,7 @@ from envs.klondike.game import DEAD_END, DRAW_COUNTS, NO_PROGRESS, WIN, Klondike
 from envs.klondike.layout import MAX_COLUMN, NUM_STOCK
 from envs.klondike.messages import Refusal
 from envs.klondike.observer import OBS_DTYPE, OBS_NVEC, OBS_SIZE
-from envs.pyramid.vector import AUTORESET_CODES, DealSampler
+from envs.native_batch import AUTORESET_CODES, DealSampler, DealStreams, native_core
 
 NOT_LEGAL_NOW = "not legal now"
 """The single env's text for a masked-out action the rules find no reason to refuse (never met)."""
@@ -58,16 +57,6 @@ def random_deal_number(_index: int, rng: np.random.Generator) -> int:
     return int(rng.integers(DEAL_NUMBERS))
 
 
-def _native() -> Any:
-    try:
-        import solitaire_native
-    except ImportError as exc:  # pragma: no cover - depends on the installation
-        raise ImportError(
-            "the native core 'solitaire_native' is not built: run `pip install -e .` from the repository root"
-        ) from exc
-    return solitaire_native
-
-
 def _check_game(game: KlondikeGame) -> KlondikeGame:
     """The single env's check of a given position (what the observation can show)."""
     if any(len(col) > MAX_COLUMN for col in game.columns) or len(game.stock_order()) > NUM_STOCK:
@@ -76,12 +65,12 @@ def _check_game(game: KlondikeGame) -> KlondikeGame:
     return game
 
 
-class KlondikeBatch:
+class KlondikeBatch(DealStreams):
     """The native games of one vector env and the arrays they write (no Gymnasium API).
 
     Shared by :class:`KlondikeVectorEnv`, :class:`NativeKlondikeEnv` and the stable-baselines3
     adapter (``training/native_vec_env.py``). ``autoreset`` is how a step treats a game that
-    ended (:data:`envs.pyramid.vector.AUTORESET_CODES`); :attr:`pending` holds each game's next
+    ended (:data:`envs.native_batch.AUTORESET_CODES`); :attr:`pending` holds each game's next
     deal number, drawn in advance from its generator so that a game ending inside the native step
     can be dealt at once.
     """
@@ -104,8 +93,7 @@ class KlondikeBatch:
         self.draw_count = int(draw_count)
         self.autoreset = autoreset
         self._autoreset_code = AUTORESET_CODES[autoreset]
-        self.deal_sampler = deal_sampler
-        native = _native()
+        native = native_core()
         self.core = native.KlondikeBatch(n, self.draw_count, bool(shaped_reward), int(max_steps), num_threads)
         self.obs = np.zeros((n, OBS_SIZE), OBS_DTYPE)
         self.mask = np.zeros((n, NUM_ACTIONS), np.int8)
@@ -124,48 +112,15 @@ class KlondikeBatch:
         self.buffers = native.KlondikeBuffers(
             self.obs, self.mask, self.reward, self.terminated, self.truncated, self.refusal, self.outcome,
             self.cards_up, self.recycles, self.was_reset, self.final_obs, self.final_mask)
-        self.pending = np.zeros(n, np.int64)
-        self._pending_valid = np.zeros(n, np.bool_)
         self.deal_number = np.full(n, -1, np.int64)
         """The deal number each game is playing (-1: a deal given by its cards or a position)."""
         self.deal_label = np.empty(n, object)
         """``info["deal_id"]`` of each game: the deal ID, the deal code of a given deal, or ``""``."""
-        self._rngs: list[np.random.Generator | None] = [None] * n
+        self._init_deal_streams(n, deal_sampler)
         self._actions = np.zeros(n, np.int64)
         self.started = False
 
     # ------------------------------------------------------------- dealing
-    def seed(self, index: int, seed: int | None) -> None:
-        """Give game ``index`` a generator seeded as Gymnasium seeds the single env."""
-        self._rngs[index], _ = seeding.np_random(seed)
-        self._pending_valid[index] = False
-
-    def set_rng(self, index: int, rng: np.random.Generator) -> None:
-        """Give game ``index`` this generator (the single-env view hands over its ``np_random``)."""
-        if self._rngs[index] is not rng:
-            self._rngs[index] = rng
-            self._pending_valid[index] = False
-
-    def _next_number(self, index: int) -> int:
-        if self._pending_valid[index]:
-            self._pending_valid[index] = False
-            return int(self.pending[index])
-        return self._draw(index)
-
-    def _draw(self, index: int) -> int:
-        rng = self._rngs[index]
-        if rng is None:
-            self.seed(index, None)
-            rng = self._rngs[index]
-        number = int(self.deal_sampler(index, rng))  # type: ignore[arg-type]
-        if number < 0:
-            raise MalformedInputError(f"a deal number is not negative, got {number}")
-        return number
-
-    def _draw_pending(self, index: int) -> None:
-        self.pending[index] = self._draw(index)
-        self._pending_valid[index] = True
-
     def reset(self, indices: Sequence[int], seeds: Sequence[int | None] | None,
               deals: Sequence[object | None] | None) -> None:
         """Reset games ``indices``: ``seeds[k]`` (``None``: keep its generator), ``deals[k]`` (``None``:
@@ -288,7 +243,7 @@ class KlondikeVectorEnv(VectorEnv):
     Arguments: ``num_envs``; ``draw_count``, ``shaped_reward``, ``max_steps`` (as the single env,
     default 1000); ``num_threads`` (native threads per step, default 1); ``copy`` (default
     ``True``: return fresh arrays; ``False``: the internal ones, overwritten by the next step);
-    ``deal_sampler`` (who picks the deal numbers, :data:`envs.pyramid.vector.DealSampler`);
+    ``deal_sampler`` (who picks the deal numbers, :data:`envs.native_batch.DealSampler`);
     ``autoreset_mode``.
 
     The native games cannot be pickled: pickling raises ``TypeError`` with the way to make one in

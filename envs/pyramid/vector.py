@@ -17,19 +17,19 @@ Fisher-Yates; a test compares the two). A deal given by ``options={"deal": ...}`
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import gymnasium
 import numpy as np
 from gymnasium import spaces
 from gymnasium.error import ResetNeeded
-from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from envs.deals import resolve_deal
 from envs.errors import MalformedInputError
+from envs.native_batch import AUTORESET_CODES, DealSampler, DealStreams, native_core
 from envs.pyramid.actions import NUM_ACTIONS, action_name
 from envs.pyramid.env import DEAL_NUMBERS
 from envs.pyramid.game import DEAD_END, WIN
@@ -44,11 +44,8 @@ REFUSALS: tuple[Refusal | None, ...] = (
 """The native refusal codes (``native/src/pyramid/env.hpp``, ``Refusal``) in order."""
 OUTCOMES: tuple[str | None, ...] = (None, WIN, DEAD_END)
 """The native outcome codes in order."""
-AUTORESET_CODES = {AutoresetMode.NEXT_STEP: 0, AutoresetMode.SAME_STEP: 1, AutoresetMode.DISABLED: 2}
 RESET_OPTIONS = frozenset({"deal", "deals", "reset_mask"})
 
-DealSampler = Callable[[int, np.random.Generator], int]
-"""``sampler(i, rng)``: the deal number sub-env ``i`` deals next, drawn from its generator ``rng``."""
 
 
 def random_deal_number(_index: int, rng: np.random.Generator) -> int:
@@ -56,17 +53,7 @@ def random_deal_number(_index: int, rng: np.random.Generator) -> int:
     return int(rng.integers(DEAL_NUMBERS))
 
 
-def _native() -> Any:
-    try:
-        import solitaire_native
-    except ImportError as exc:  # pragma: no cover - depends on the installation
-        raise ImportError(
-            "the native core 'solitaire_native' is not built: run `pip install -e .` from the repository root"
-        ) from exc
-    return solitaire_native
-
-
-class PyramidBatch:
+class PyramidBatch(DealStreams):
     """The native games of one vector env and the arrays they write (no Gymnasium API).
 
     Shared by :class:`PyramidVectorEnv`, :class:`NativePyramidEnv` and the stable-baselines3
@@ -92,8 +79,7 @@ class PyramidBatch:
         self.stock_top_playable = bool(stock_top_playable)
         self.autoreset = autoreset
         self._autoreset_code = AUTORESET_CODES[autoreset]
-        self.deal_sampler = deal_sampler
-        native = _native()
+        native = native_core()
         self.core = native.PyramidBatch(n, self.stock_top_playable, bool(reward_shaping),
                                         max_episode_steps or 0, num_threads)
         self.obs = np.zeros((n, OBSERVATION_SIZE), np.float32)
@@ -111,49 +97,15 @@ class PyramidBatch:
         self.buffers = native.PyramidBuffers(
             self.obs, self.mask, self.reward, self.terminated, self.truncated, self.refusal, self.outcome,
             self.pass_number, self.cards_left, self.was_reset, self.final_obs)
-        self.pending = np.zeros(n, np.int64)
-        self._pending_valid = np.zeros(n, np.bool_)
         self.deal_number = np.full(n, -1, np.int64)
         """The deal number each game is playing (-1: a deal given by its cards)."""
         self.deal_label = np.empty(n, object)
         """``info["deal_id"]`` of each game: the deal ID, or the deal code of a given deal."""
-        self._rngs: list[np.random.Generator | None] = [None] * n
+        self._init_deal_streams(n, deal_sampler)
         self._actions = np.zeros(n, np.int64)
         self.started = False
 
     # ------------------------------------------------------------- dealing
-    def seed(self, index: int, seed: int | None) -> None:
-        """Give game ``index`` a generator seeded as Gymnasium seeds the single env."""
-        self._rngs[index], _ = seeding.np_random(seed)
-        self._pending_valid[index] = False
-
-    def set_rng(self, index: int, rng: np.random.Generator) -> None:
-        """Give game ``index`` this generator (the single-env view hands over its ``np_random``)."""
-        if self._rngs[index] is not rng:
-            self._rngs[index] = rng
-            self._pending_valid[index] = False
-
-    def _next_number(self, index: int) -> int:
-        """The next deal number of game ``index``: its generator's next draw (made in advance or now)."""
-        if self._pending_valid[index]:
-            self._pending_valid[index] = False
-            return int(self.pending[index])
-        return self._draw(index)
-
-    def _draw(self, index: int) -> int:
-        rng = self._rngs[index]
-        if rng is None:
-            self.seed(index, None)
-            rng = self._rngs[index]
-        number = int(self.deal_sampler(index, rng))  # type: ignore[arg-type]
-        if number < 0:
-            raise MalformedInputError(f"a deal number is not negative, got {number}")
-        return number
-
-    def _draw_pending(self, index: int) -> None:
-        self.pending[index] = self._draw(index)
-        self._pending_valid[index] = True
-
     def reset(self, indices: Sequence[int], seeds: Sequence[int | None] | None,
               deals: Sequence[object | None] | None) -> None:
         """Reset games ``indices``: ``seeds[k]`` (``None``: keep its generator), ``deals[k]`` (``None``:
