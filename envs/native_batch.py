@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+from gymnasium.error import ResetNeeded
 from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode
 
@@ -80,4 +81,71 @@ class DealStreams:
         self._pending_valid[index] = True
 
 
-__all__ = ["AUTORESET_CODES", "DealSampler", "DealStreams", "native_core"]
+class NativeBatch(DealStreams):
+    """The stepping both games' batches share; a subclass sets the class attributes and makes
+    the arrays (``obs``, ``mask``, ``refusal``, ``outcome``, ``was_reset``, ...) and ``core``."""
+
+    num_actions: int
+    deal_prefix: str
+    """The random deals' ID without the number (``pyramid-random-v1-``)."""
+    refusal_texts: tuple[str | None, ...]
+    """The single env's message of each native refusal code."""
+    outcome_names: tuple[str | None, ...]
+    """The outcome of each native outcome code."""
+
+    num_envs: int
+    core: Any
+    buffers: Any
+    started: bool
+    _actions: np.ndarray
+    _autoreset_code: int
+    was_reset: np.ndarray
+    refusal: np.ndarray
+    outcome: np.ndarray
+    deal_number: np.ndarray
+    deal_label: np.ndarray
+
+    def step(self, actions: Any) -> None:
+        """One step of every game (results in the arrays); a bad action array changes nothing."""
+        if not self.started:
+            raise ResetNeeded("call reset() before step()")
+        top = self.num_actions - 1
+        acts = np.asarray(actions)
+        if acts.shape != (self.num_envs,) or not np.issubdtype(acts.dtype, np.integer):
+            raise MalformedInputError(
+                f"actions must be {self.num_envs} integers 0..{top}, got shape {acts.shape} of {acts.dtype}")
+        low, high = int(acts.min()), int(acts.max())
+        if low < 0 or high > top:
+            bad = low if low < 0 else high
+            raise MalformedInputError(f"{bad!r} is not an action: actions are integers 0..{top}")
+        np.copyto(self._actions, acts, casting="unsafe")
+        self.core.step(self._actions, self.pending, self._autoreset_code, self.buffers)
+        if self.was_reset.any():  # those games took their pending deal
+            for i in np.flatnonzero(self.was_reset).tolist():
+                number = int(self.pending[i])
+                self.deal_number[i] = number
+                self.deal_label[i] = f"{self.deal_prefix}{number}"
+                self._draw_pending(i)
+
+    def refusal_messages(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """``(messages, has_message)`` of the last step's illegal actions, or ``None`` if there were none."""
+        if not self.refusal.any():
+            return None
+        has = self.refusal != 0
+        messages = np.empty(self.num_envs, object)
+        for i in np.flatnonzero(has).tolist():
+            messages[i] = self.refusal_texts[self.refusal[i]]
+        return messages, has
+
+    def outcomes(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """``(outcomes, ended)`` of the games that terminated at the last step, or ``None``."""
+        if not self.outcome.any():
+            return None
+        ended = self.outcome != 0
+        out = np.empty(self.num_envs, object)
+        for i in np.flatnonzero(ended).tolist():
+            out[i] = self.outcome_names[self.outcome[i]]
+        return out, ended
+
+
+__all__ = ["AUTORESET_CODES", "DealSampler", "DealStreams", "NativeBatch", "native_core"]

@@ -376,9 +376,9 @@ def test_bad_actions_raise_a_clear_error_and_change_nothing() -> None:
     env, twin = make_native(2), make_native(2)
     env.reset(seed=3)
     twin.reset(seed=3)
-    for bad, match in ((np.array([0, 590]), "590 is outside"), (np.array([-1, 0]), "-1 is outside"),
-                       (np.array([0]), "2 integers"), (np.array([0.0, 0.0]), "integers"),
-                       (np.array([[0, 0]]), "2 integers")):
+    for bad, match in ((np.array([0, 590]), "590 is not an action"),
+                       (np.array([-1, 0]), "-1 is not an action"), (np.array([0]), "2 integers"),
+                       (np.array([0.0, 0.0]), "integers"), (np.array([[0, 0]]), "2 integers")):
         with pytest.raises(MalformedInputError, match=match):
             env.step(bad)
     ours, theirs = env.step(np.array([0, 0])), twin.step(np.array([0, 0]))

@@ -25,7 +25,6 @@ from typing import Any
 import gymnasium
 import numpy as np
 from gymnasium import spaces
-from gymnasium.error import ResetNeeded
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
@@ -36,7 +35,7 @@ from envs.klondike.game import DEAD_END, DRAW_COUNTS, NO_PROGRESS, WIN, Klondike
 from envs.klondike.layout import MAX_COLUMN, NUM_STOCK
 from envs.klondike.messages import Refusal
 from envs.klondike.observer import OBS_DTYPE, OBS_NVEC, OBS_SIZE
-from envs.native_batch import AUTORESET_CODES, DealSampler, DealStreams, native_core
+from envs.native_batch import AUTORESET_CODES, DealSampler, NativeBatch, native_core
 
 NOT_LEGAL_NOW = "not legal now"
 """The single env's text for a masked-out action the rules find no reason to refuse (never met)."""
@@ -65,7 +64,7 @@ def _check_game(game: KlondikeGame) -> KlondikeGame:
     return game
 
 
-class KlondikeBatch(DealStreams):
+class KlondikeBatch(NativeBatch):
     """The native games of one vector env and the arrays they write (no Gymnasium API).
 
     Shared by :class:`KlondikeVectorEnv`, :class:`NativeKlondikeEnv` and the stable-baselines3
@@ -74,6 +73,11 @@ class KlondikeBatch(DealStreams):
     deal number, drawn in advance from its generator so that a game ending inside the native step
     can be dealt at once.
     """
+
+    num_actions = NUM_ACTIONS
+    deal_prefix = "klondike-random-v1-"
+    refusal_texts = REFUSALS
+    outcome_names = OUTCOMES
 
     def __init__(self, num_envs: int, *, draw_count: int = 3, shaped_reward: bool = False,
                  max_steps: int = DEFAULT_MAX_STEPS, autoreset: AutoresetMode = AutoresetMode.NEXT_STEP,
@@ -162,49 +166,6 @@ class KlondikeBatch(DealStreams):
             self.core.reset_random(np.asarray(random_indices, np.int64), np.asarray(numbers, np.int64),
                                    self.buffers)
         self.started = True
-
-    # ------------------------------------------------------------- stepping
-    def step(self, actions: Any) -> None:
-        """One step of every game (results in the arrays); a bad action array changes nothing."""
-        if not self.started:
-            raise ResetNeeded("call reset() before step()")
-        acts = np.asarray(actions)
-        if acts.shape != (self.num_envs,) or not np.issubdtype(acts.dtype, np.integer):
-            raise MalformedInputError(
-                f"actions must be {self.num_envs} integers 0..{NUM_ACTIONS - 1}, got shape {acts.shape} "
-                f"of {acts.dtype}")
-        low, high = int(acts.min()), int(acts.max())
-        if low < 0 or high >= NUM_ACTIONS:
-            bad = low if low < 0 else high
-            raise MalformedInputError(f"action {bad} is outside 0..{NUM_ACTIONS - 1}")
-        np.copyto(self._actions, acts, casting="unsafe")
-        self.core.step(self._actions, self.pending, self._autoreset_code, self.buffers)
-        if self.was_reset.any():  # those games took their pending deal
-            for i in np.flatnonzero(self.was_reset).tolist():
-                number = int(self.pending[i])
-                self.deal_number[i] = number
-                self.deal_label[i] = f"klondike-random-v1-{number}"
-                self._draw_pending(i)
-
-    def refusal_messages(self) -> tuple[np.ndarray, np.ndarray] | None:
-        """``(messages, has_message)`` of the last step's illegal actions, or ``None`` if there were none."""
-        if not self.refusal.any():
-            return None
-        has = self.refusal != 0
-        messages = np.empty(self.num_envs, object)
-        for i in np.flatnonzero(has).tolist():
-            messages[i] = REFUSALS[self.refusal[i]]
-        return messages, has
-
-    def outcomes(self) -> tuple[np.ndarray, np.ndarray] | None:
-        """``(outcomes, ended)`` of the games that terminated at the last step, or ``None``."""
-        if not self.outcome.any():
-            return None
-        ended = self.outcome != 0
-        out = np.empty(self.num_envs, object)
-        for i in np.flatnonzero(ended).tolist():
-            out[i] = OUTCOMES[self.outcome[i]]
-        return out, ended
 
 
 def _check_options(options: dict[str, Any] | None) -> dict[str, Any]:

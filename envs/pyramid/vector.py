@@ -23,13 +23,12 @@ from typing import Any
 import gymnasium
 import numpy as np
 from gymnasium import spaces
-from gymnasium.error import ResetNeeded
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from envs.deals import resolve_deal
 from envs.errors import MalformedInputError
-from envs.native_batch import AUTORESET_CODES, DealSampler, DealStreams, native_core
+from envs.native_batch import AUTORESET_CODES, DealSampler, NativeBatch, native_core
 from envs.pyramid.actions import NUM_ACTIONS, action_name
 from envs.pyramid.env import DEAL_NUMBERS
 from envs.pyramid.game import DEAD_END, WIN
@@ -53,7 +52,7 @@ def random_deal_number(_index: int, rng: np.random.Generator) -> int:
     return int(rng.integers(DEAL_NUMBERS))
 
 
-class PyramidBatch(DealStreams):
+class PyramidBatch(NativeBatch):
     """The native games of one vector env and the arrays they write (no Gymnasium API).
 
     Shared by :class:`PyramidVectorEnv`, :class:`NativePyramidEnv` and the stable-baselines3
@@ -61,6 +60,11 @@ class PyramidBatch(DealStreams):
     ended (:data:`AUTORESET_CODES`); :attr:`pending` holds each game's next deal number, drawn in
     advance from its generator so that a game ending inside the native step can be dealt at once.
     """
+
+    num_actions = NUM_ACTIONS
+    deal_prefix = "pyramid-random-v1-"
+    refusal_texts = tuple(None if r is None else r.en for r in REFUSALS)
+    outcome_names = OUTCOMES
 
     def __init__(self, num_envs: int, *, stock_top_playable: bool, reward_shaping: bool,
                  max_episode_steps: int | None, autoreset: AutoresetMode, num_threads: int = 1,
@@ -137,49 +141,6 @@ class PyramidBatch(DealStreams):
             self.core.reset_random(np.asarray(random_indices, np.int64), np.asarray(numbers, np.int64),
                                    self.buffers)
         self.started = True
-
-    # ------------------------------------------------------------- stepping
-    def step(self, actions: Any) -> None:
-        """One step of every game (results in the arrays); a bad action array changes nothing."""
-        if not self.started:
-            raise ResetNeeded("call reset() before step()")
-        acts = np.asarray(actions)
-        if acts.shape != (self.num_envs,) or not np.issubdtype(acts.dtype, np.integer):
-            raise MalformedInputError(
-                f"actions must be {self.num_envs} integers 0..{NUM_ACTIONS - 1}, got shape {acts.shape} "
-                f"of {acts.dtype}")
-        low, high = int(acts.min()), int(acts.max())
-        if low < 0 or high >= NUM_ACTIONS:
-            bad = low if low < 0 else high
-            raise MalformedInputError(f"{bad!r} is not an action: actions are integers 0..{NUM_ACTIONS - 1}")
-        np.copyto(self._actions, acts, casting="unsafe")
-        self.core.step(self._actions, self.pending, self._autoreset_code, self.buffers)
-        if self.was_reset.any():  # those games took their pending deal
-            for i in np.flatnonzero(self.was_reset).tolist():
-                number = int(self.pending[i])
-                self.deal_number[i] = number
-                self.deal_label[i] = f"pyramid-random-v1-{number}"
-                self._draw_pending(i)
-
-    def refusal_messages(self) -> tuple[np.ndarray, np.ndarray] | None:
-        """``(messages, has_message)`` of the last step's illegal actions, or ``None`` if there were none."""
-        if not self.refusal.any():
-            return None
-        has = self.refusal != 0
-        messages = np.empty(self.num_envs, object)
-        for i in np.flatnonzero(has).tolist():
-            messages[i] = REFUSALS[self.refusal[i]].en
-        return messages, has
-
-    def outcomes(self) -> tuple[np.ndarray, np.ndarray] | None:
-        """``(outcomes, ended)`` of the games that ended at the last step, or ``None``."""
-        if not self.outcome.any():
-            return None
-        ended = self.outcome != 0
-        out = np.empty(self.num_envs, object)
-        for i in np.flatnonzero(ended).tolist():
-            out[i] = OUTCOMES[self.outcome[i]]
-        return out, ended
 
 
 def _check_options(options: dict[str, Any] | None) -> dict[str, Any]:
