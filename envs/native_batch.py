@@ -1,5 +1,6 @@
 """What the native batched environments of both games share: the core's loader, the autoreset
-codes, and the per-game deal streams (:class:`DealStreams`).
+codes, the per-game deal streams (:class:`DealStreams`), the batch step (:class:`NativeBatch`)
+and the Gymnasium vector env around it (:class:`NativeVectorEnv`).
 
 Sub-env ``i`` seeded with ``S`` deals what the single env's ``reset(seed=S + i)`` deals: each game
 has its own ``np.random.Generator``, seeded as Gymnasium seeds the single env, from which a
@@ -10,13 +11,13 @@ once, its k-th random deal still being its generator's k-th draw.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 from gymnasium.error import ResetNeeded
 from gymnasium.utils import seeding
-from gymnasium.vector import AutoresetMode
+from gymnasium.vector import AutoresetMode, VectorEnv
 
 from envs.errors import MalformedInputError
 
@@ -97,6 +98,11 @@ class NativeBatch(DealStreams):
     core: Any
     buffers: Any
     started: bool
+    obs: np.ndarray
+    mask: np.ndarray
+    reward: np.ndarray
+    terminated: np.ndarray
+    truncated: np.ndarray
     _actions: np.ndarray
     _autoreset_code: int
     was_reset: np.ndarray
@@ -104,6 +110,11 @@ class NativeBatch(DealStreams):
     outcome: np.ndarray
     deal_number: np.ndarray
     deal_label: np.ndarray
+
+    def reset(self, indices: Sequence[int], seeds: Sequence[int | None] | None,
+              deals: Sequence[object | None] | None) -> None:
+        """Reset games ``indices`` with ``seeds`` and ``deals`` (each game's own rules of dealing)."""
+        raise NotImplementedError
 
     def step(self, actions: Any) -> None:
         """One step of every game (results in the arrays); a bad action array changes nothing."""
@@ -148,4 +159,73 @@ class NativeBatch(DealStreams):
         return out, ended
 
 
-__all__ = ["AUTORESET_CODES", "DealSampler", "DealStreams", "NativeBatch", "native_core"]
+class NativeVectorEnv(VectorEnv):
+    """What both games' Gymnasium vector envs over a :class:`NativeBatch` share: choosing the
+    sub-envs and seeds a reset touches, the step with its info, the masks. A subclass sets
+    ``batch``, ``copy``, ``_all`` (every sub-env, read-only) and :attr:`counters`."""
+
+    counters: dict[str, str]
+    """``info`` key -> the batch's array of that per-game counter (``{"pass": "pass_number"}``)."""
+    batch: NativeBatch
+    copy: bool
+    _all: np.ndarray
+
+    def _reset_targets(self, seed: int | Sequence[int | None] | None,
+                       options: dict[str, Any]) -> tuple[list[int], list[int | None] | None]:
+        """The sub-envs a reset touches (all, or ``options["reset_mask"]``'s) and their seeds
+        (``seed``: an int ``S``, sub-env ``i`` getting ``S + i``; one seed or ``None`` per sub-env;
+        or ``None``)."""
+        n = self.num_envs
+        indices = list(range(n))
+        if options.get("reset_mask") is not None:
+            if self.metadata["autoreset_mode"] != AutoresetMode.DISABLED:
+                raise MalformedInputError("reset_mask needs autoreset_mode DISABLED")
+            reset_mask = np.asarray(options["reset_mask"])
+            if reset_mask.shape != (n,) or reset_mask.dtype != np.bool_:
+                raise MalformedInputError(f"reset_mask must be {n} booleans")
+            indices = np.flatnonzero(reset_mask).tolist()
+        if seed is None:
+            return indices, None
+        if isinstance(seed, int | np.integer):
+            return indices, [int(seed) + i for i in indices]
+        seed_list = list(seed)
+        if len(seed_list) != n:
+            raise MalformedInputError(f"give one seed per sub-env ({n}), not {len(seed_list)}")
+        return indices, [seed_list[i] for i in indices]
+
+    def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        batch = self.batch
+        batch.step(actions)
+        info = self._info()
+        refusals = batch.refusal_messages()
+        if refusals is not None:
+            info["illegal_action"], info["_illegal_action"] = refusals
+        outcomes = batch.outcomes()
+        if outcomes is not None:
+            info["outcome"], info["_outcome"] = outcomes
+        if self.copy:
+            return (batch.obs.copy(), batch.reward.copy(), batch.terminated.copy(), batch.truncated.copy(),
+                    info)
+        return batch.obs, batch.reward, batch.terminated, batch.truncated, info
+
+    def action_masks(self) -> np.ndarray:
+        """Legal actions of every sub-env now, ``np.bool_`` (``num_envs x`` the game's actions)."""
+        return self.batch.mask.astype(np.bool_)
+
+    def close_extras(self, **kwargs: Any) -> None:
+        return None
+
+    def _obs(self) -> np.ndarray:
+        return self.batch.obs.copy() if self.copy else self.batch.obs
+
+    def _info(self) -> dict[str, Any]:
+        b, every = self.batch, self._all
+        info = {"action_mask": b.mask.copy() if self.copy else b.mask, "_action_mask": every,
+                "deal_id": b.deal_label.copy(), "_deal_id": every,
+                "deal_number": b.deal_number.copy(), "_deal_number": every}
+        for key, name in self.counters.items():
+            info[key], info[f"_{key}"] = getattr(b, name).copy(), every
+        return info
+
+
+__all__ = ["AUTORESET_CODES", "DealSampler", "DealStreams", "NativeBatch", "NativeVectorEnv", "native_core"]

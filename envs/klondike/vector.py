@@ -25,7 +25,7 @@ from typing import Any
 import gymnasium
 import numpy as np
 from gymnasium import spaces
-from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
 from envs.errors import MalformedInputError
@@ -35,7 +35,7 @@ from envs.klondike.game import DEAD_END, DRAW_COUNTS, NO_PROGRESS, WIN, Klondike
 from envs.klondike.layout import MAX_COLUMN, NUM_STOCK
 from envs.klondike.messages import Refusal
 from envs.klondike.observer import OBS_DTYPE, OBS_NVEC, OBS_SIZE
-from envs.native_batch import AUTORESET_CODES, DealSampler, NativeBatch, native_core
+from envs.native_batch import AUTORESET_CODES, DealSampler, NativeBatch, NativeVectorEnv, native_core
 
 NOT_LEGAL_NOW = "not legal now"
 """The single env's text for a masked-out action the rules find no reason to refuse (never met)."""
@@ -177,7 +177,7 @@ def _check_options(options: dict[str, Any] | None) -> dict[str, Any]:
     return options
 
 
-class KlondikeVectorEnv(VectorEnv):
+class KlondikeVectorEnv(NativeVectorEnv):
     """``num_envs`` Klondike games stepped natively (see the module docstring).
 
     Spaces: ``single_observation_space`` and ``single_action_space`` are the single env's
@@ -210,6 +210,8 @@ class KlondikeVectorEnv(VectorEnv):
     The native games cannot be pickled: pickling raises ``TypeError`` with the way to make one in
     another process instead.
     """
+
+    counters = {"cards_up": "cards_up", "recycles": "recycles"}  # noqa: RUF012
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}  # noqa: RUF012
 
@@ -258,23 +260,7 @@ class KlondikeVectorEnv(VectorEnv):
         """
         options = _check_options(options)
         n = self.num_envs
-        indices = list(range(n))
-        if options.get("reset_mask") is not None:
-            if self.metadata["autoreset_mode"] != AutoresetMode.DISABLED:
-                raise MalformedInputError("reset_mask needs autoreset_mode DISABLED")
-            reset_mask = np.asarray(options["reset_mask"])
-            if reset_mask.shape != (n,) or reset_mask.dtype != np.bool_:
-                raise MalformedInputError(f"reset_mask must be {n} booleans")
-            indices = np.flatnonzero(reset_mask).tolist()
-        if seed is None:
-            seeds: list[int | None] | None = None
-        elif isinstance(seed, int | np.integer):
-            seeds = [int(seed) + i for i in indices]
-        else:
-            seed_list = list(seed)
-            if len(seed_list) != n:
-                raise MalformedInputError(f"give one seed per sub-env ({n}), not {len(seed_list)}")
-            seeds = [seed_list[i] for i in indices]
+        indices, seeds = self._reset_targets(seed, options)
         given = [key for key in ("deal", "deals", "game") if options.get(key) is not None]
         if len(given) > 1:
             raise MalformedInputError(f"give one of 'deal', 'deals' and 'game', not {given}")
@@ -293,25 +279,6 @@ class KlondikeVectorEnv(VectorEnv):
         self.batch.reset(indices, seeds, deals)
         return self._obs(), self._info()
 
-    def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
-        batch = self.batch
-        batch.step(actions)
-        info = self._info()
-        refusals = batch.refusal_messages()
-        if refusals is not None:
-            info["illegal_action"], info["_illegal_action"] = refusals
-        outcomes = batch.outcomes()
-        if outcomes is not None:
-            info["outcome"], info["_outcome"] = outcomes
-        if self.copy:
-            return (batch.obs.copy(), batch.reward.copy(), batch.terminated.copy(), batch.truncated.copy(),
-                    info)
-        return batch.obs, batch.reward, batch.terminated, batch.truncated, info
-
-    def action_masks(self) -> np.ndarray:
-        """Legal actions of every sub-env now, ``np.bool_`` (``num_envs x 590``)."""
-        return self.batch.mask.astype(np.bool_)
-
     def action_name(self, action: int) -> str:
         return ACTION_NAMES[action]
 
@@ -319,23 +286,6 @@ class KlondikeVectorEnv(VectorEnv):
         """A single-env view (its own one-game batch with this env's settings), for ``check_env``."""
         return NativeKlondikeEnv(draw_count=self.draw_count, shaped_reward=self.shaped_reward,
                                  max_steps=self.max_steps)
-
-    def close_extras(self, **kwargs: Any) -> None:
-        return None
-
-    # -------------------------------------------------------------- helpers
-    def _obs(self) -> np.ndarray:
-        return self.batch.obs.copy() if self.copy else self.batch.obs
-
-    def _info(self) -> dict[str, Any]:
-        b = self.batch
-        return {
-            "action_mask": b.mask.copy() if self.copy else b.mask, "_action_mask": self._all,
-            "deal_id": b.deal_label.copy(), "_deal_id": self._all,
-            "deal_number": b.deal_number.copy(), "_deal_number": self._all,
-            "cards_up": b.cards_up.copy(), "_cards_up": self._all,
-            "recycles": b.recycles.copy(), "_recycles": self._all,
-        }
 
 
 class NativeKlondikeEnv(gymnasium.Env[np.ndarray, np.int64]):

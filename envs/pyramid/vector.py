@@ -23,12 +23,12 @@ from typing import Any
 import gymnasium
 import numpy as np
 from gymnasium import spaces
-from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
 from envs.deals import resolve_deal
 from envs.errors import MalformedInputError
-from envs.native_batch import AUTORESET_CODES, DealSampler, NativeBatch, native_core
+from envs.native_batch import AUTORESET_CODES, DealSampler, NativeBatch, NativeVectorEnv, native_core
 from envs.pyramid.actions import NUM_ACTIONS, action_name
 from envs.pyramid.env import DEAL_NUMBERS
 from envs.pyramid.game import DEAD_END, WIN
@@ -152,7 +152,7 @@ def _check_options(options: dict[str, Any] | None) -> dict[str, Any]:
     return options
 
 
-class PyramidVectorEnv(VectorEnv):
+class PyramidVectorEnv(NativeVectorEnv):
     """``num_envs`` Pyramid games stepped natively (see the module docstring).
 
     Spaces: ``single_observation_space`` and ``single_action_space`` are the single env's
@@ -180,6 +180,8 @@ class PyramidVectorEnv(VectorEnv):
     The native games cannot be pickled: pickling raises ``TypeError`` with the way to make one in
     another process instead.
     """
+
+    counters = {"pass": "pass_number", "cards_left": "cards_left"}  # noqa: RUF012
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}  # noqa: RUF012
 
@@ -229,23 +231,7 @@ class PyramidVectorEnv(VectorEnv):
         """
         options = _check_options(options)
         n = self.num_envs
-        indices = list(range(n))
-        if options.get("reset_mask") is not None:
-            if self.metadata["autoreset_mode"] != AutoresetMode.DISABLED:
-                raise MalformedInputError("reset_mask needs autoreset_mode DISABLED")
-            reset_mask = np.asarray(options["reset_mask"])
-            if reset_mask.shape != (n,) or reset_mask.dtype != np.bool_:
-                raise MalformedInputError(f"reset_mask must be {n} booleans")
-            indices = np.flatnonzero(reset_mask).tolist()
-        if seed is None:
-            seeds: list[int | None] | None = None
-        elif isinstance(seed, int | np.integer):
-            seeds = [int(seed) + i for i in indices]
-        else:
-            seed_list = list(seed)
-            if len(seed_list) != n:
-                raise MalformedInputError(f"give one seed per sub-env ({n}), not {len(seed_list)}")
-            seeds = [seed_list[i] for i in indices]
+        indices, seeds = self._reset_targets(seed, options)
         if options.get("deals") is not None:
             if options.get("deal") is not None:
                 raise MalformedInputError(
@@ -260,25 +246,6 @@ class PyramidVectorEnv(VectorEnv):
         self.batch.reset(indices, seeds, deals)
         return self._obs(), self._info()
 
-    def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
-        batch = self.batch
-        batch.step(actions)
-        info = self._info()
-        refusals = batch.refusal_messages()
-        if refusals is not None:
-            info["illegal_action"], info["_illegal_action"] = refusals
-        outcomes = batch.outcomes()
-        if outcomes is not None:
-            info["outcome"], info["_outcome"] = outcomes
-        if self.copy:
-            return (batch.obs.copy(), batch.reward.copy(), batch.terminated.copy(), batch.truncated.copy(),
-                    info)
-        return batch.obs, batch.reward, batch.terminated, batch.truncated, info
-
-    def action_masks(self) -> np.ndarray:
-        """Legal actions of every sub-env now, ``np.bool_`` (``num_envs x 467``)."""
-        return self.batch.mask.astype(np.bool_)
-
     def action_name(self, action: int) -> str:
         return action_name(action)
 
@@ -287,23 +254,6 @@ class PyramidVectorEnv(VectorEnv):
         return NativePyramidEnv(stock_top_playable=self.stock_top_playable,
                                 reward_shaping=self.reward_shaping,
                                 max_episode_steps=self.max_episode_steps)
-
-    def close_extras(self, **kwargs: Any) -> None:
-        return None
-
-    # -------------------------------------------------------------- helpers
-    def _obs(self) -> np.ndarray:
-        return self.batch.obs.copy() if self.copy else self.batch.obs
-
-    def _info(self) -> dict[str, Any]:
-        b = self.batch
-        return {
-            "action_mask": b.mask.copy() if self.copy else b.mask, "_action_mask": self._all,
-            "deal_id": b.deal_label.copy(), "_deal_id": self._all,
-            "deal_number": b.deal_number.copy(), "_deal_number": self._all,
-            "pass": b.pass_number.copy(), "_pass": self._all,
-            "cards_left": b.cards_left.copy(), "_cards_left": self._all,
-        }
 
 
 class NativePyramidEnv(gymnasium.Env[np.ndarray, np.int64]):
