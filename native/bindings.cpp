@@ -81,6 +81,19 @@ kl::Action action_of(const ActionTuple& t) {
   return a;
 }
 
+// The planners' arguments: the unknown places as (column, index) and the candidate moves as tuples.
+std::vector<kl::UnknownSlot> unknown_slots(const std::vector<std::tuple<int, int>>& unknown) {
+  std::vector<kl::UnknownSlot> slots;
+  for (const auto& [column, index] : unknown) slots.push_back({column, index});
+  return slots;
+}
+
+std::vector<kl::Action> candidate_actions(const std::vector<ActionTuple>& candidates) {
+  std::vector<kl::Action> moves;
+  for (const ActionTuple& t : candidates) moves.push_back(action_of(t));
+  return moves;
+}
+
 solitaire::SampleBudget sample_budget(int max_samples, std::uint64_t max_states, double time_limit_s, int threads,
                                       const CancelToken* cancel) {
   if (max_samples < 1) throw nb::value_error("max_samples must be at least 1");
@@ -570,10 +583,8 @@ NB_MODULE(solitaire_native, m) {
         options.seed = seed;
         options.states_per_solve = states_per_solve;
         options.budget = sample_budget(max_samples, max_states, time_limit_s, threads, cancel);
-        std::vector<kl::UnknownSlot> slots;
-        for (const auto& [column, index] : unknown) slots.push_back({column, index});
-        std::vector<kl::Action> moves;
-        for (const ActionTuple& t : candidates) moves.push_back(action_of(t));
+        const std::vector<kl::UnknownSlot> slots = unknown_slots(unknown);
+        const std::vector<kl::Action> moves = candidate_actions(candidates);
         const kl::Position own = position;
         nb::gil_scoped_release release;
         return kl::hop_evaluate(own, slots, moves, options);
@@ -604,10 +615,8 @@ NB_MODULE(solitaire_native, m) {
         options.exploration = exploration;
         options.max_depth = max_depth;
         options.cancel = cancel;
-        std::vector<kl::UnknownSlot> slots;
-        for (const auto& [column, index] : unknown) slots.push_back({column, index});
-        std::vector<kl::Action> moves;
-        for (const ActionTuple& t : candidates) moves.push_back(action_of(t));
+        const std::vector<kl::UnknownSlot> slots = unknown_slots(unknown);
+        const std::vector<kl::Action> moves = candidate_actions(candidates);
         const kl::Position own = position;
         nb::gil_scoped_release release;
         return kl::ismcts_evaluate(own, slots, moves, options);
