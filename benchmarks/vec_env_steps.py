@@ -45,6 +45,7 @@ import time
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 import gymnasium
 import numpy as np
@@ -76,9 +77,9 @@ def sample_masked(rng: np.random.Generator, mask: np.ndarray) -> np.ndarray:
     return actions
 
 
-def python_run(stock_top_playable: bool, steps: int, seed: int) -> float:
-    """Steps/s of the Python env over ``steps`` random masked steps."""
-    env = gymnasium.make(ENV_ID, stock_top_playable=stock_top_playable)
+def python_run(env_id: str, steps: int, seed: int, **kwargs: Any) -> float:
+    """Steps/s of ``env_id`` (``gymnasium.make(env_id, **kwargs)``) over ``steps`` random masked steps."""
+    env = gymnasium.make(env_id, **kwargs)
     rng = np.random.default_rng(seed)
     _, info = env.reset(seed=seed)
     start = time.perf_counter()
@@ -90,36 +91,9 @@ def python_run(stock_top_playable: bool, steps: int, seed: int) -> float:
     return steps / (time.perf_counter() - start)
 
 
-def native_run(stock_top_playable: bool, num_envs: int, batch_steps: int, seed: int, threads: int) -> float:
-    """Env steps/s of the native vector env over ``batch_steps`` steps of ``num_envs`` sub-envs."""
-    env = gymnasium.make_vec(ENV_ID, num_envs=num_envs, vectorization_mode="vector_entry_point",
-                             stock_top_playable=stock_top_playable, num_threads=threads)
-    rng = np.random.default_rng(seed)
-    _, info = env.reset(seed=seed)
-    start = time.perf_counter()
-    for _ in range(batch_steps):
-        _, _, _, _, info = env.step(sample_masked(rng, info["action_mask"]))
-    return num_envs * batch_steps / (time.perf_counter() - start)
-
-
-def klondike_python_run(steps: int, seed: int, max_steps: int) -> float:
-    """Steps/s of the Python Klondike env (``gymnasium.make``) over ``steps`` random masked steps."""
-    env = gymnasium.make(KLONDIKE_ID, max_steps=max_steps)
-    rng = np.random.default_rng(seed)
-    _, info = env.reset(seed=seed)
-    start = time.perf_counter()
-    for _ in range(steps):
-        legal = np.flatnonzero(info["action_mask"])
-        _, _, terminated, truncated, info = env.step(int(legal[rng.integers(len(legal))]))
-        if terminated or truncated:
-            _, info = env.reset()
-    return steps / (time.perf_counter() - start)
-
-
-def klondike_native_run(num_envs: int, batch_steps: int, seed: int, threads: int, max_steps: int) -> float:
-    """Env steps/s of the native Klondike vector env over ``batch_steps`` steps of ``num_envs`` sub-envs."""
-    env = gymnasium.make_vec(KLONDIKE_ID, num_envs=num_envs, vectorization_mode="vector_entry_point",
-                             num_threads=threads, max_steps=max_steps)
+def native_run(env_id: str, num_envs: int, batch_steps: int, seed: int, **kwargs: Any) -> float:
+    """Env steps/s of ``env_id``'s native vector env over ``batch_steps`` steps of ``num_envs`` sub-envs."""
+    env = gymnasium.make_vec(env_id, num_envs=num_envs, vectorization_mode="vector_entry_point", **kwargs)
     rng = np.random.default_rng(seed)
     _, info = env.reset(seed=seed)
     start = time.perf_counter()
@@ -176,10 +150,10 @@ def report(label: str, rates: dict[str, list[float]], baseline: str, second: str
 def klondike_env_steps(args: argparse.Namespace) -> None:
     native_name = f"native x{args.num_envs}" + (f" ({args.threads} threads)" if args.threads > 1 else "")
     runs = {
-        "python (gymnasium.make)": lambda i: klondike_python_run(args.python_steps, args.seed + i,
-                                                                 args.max_steps),
-        native_name: lambda i: klondike_native_run(args.num_envs, args.batch_steps, args.seed + i,
-                                                   args.threads, args.max_steps),
+        "python (gymnasium.make)": lambda i: python_run(KLONDIKE_ID, args.python_steps, args.seed + i,
+                                                        max_steps=args.max_steps),
+        native_name: lambda i: native_run(KLONDIKE_ID, args.num_envs, args.batch_steps, args.seed + i,
+                                          num_threads=args.threads, max_steps=args.max_steps),
     }
     second = None
     try:
@@ -200,9 +174,11 @@ def env_steps(args: argparse.Namespace) -> None:
         stock_top = VARIANTS[variant]
         native_name = f"native x{args.num_envs}" + (f" ({args.threads} threads)" if args.threads > 1 else "")
         runs = {
-            "python (gymnasium.make)": lambda i, s=stock_top: python_run(s, args.python_steps, args.seed + i),
-            native_name: lambda i, s=stock_top: native_run(s, args.num_envs, args.batch_steps, args.seed + i,
-                                                           args.threads),
+            "python (gymnasium.make)": lambda i, s=stock_top: python_run(
+                ENV_ID, args.python_steps, args.seed + i, stock_top_playable=s),
+            native_name: lambda i, s=stock_top: native_run(
+                ENV_ID, args.num_envs, args.batch_steps, args.seed + i, stock_top_playable=s,
+                num_threads=args.threads),
         }
         report(f"pyramid-{variant}", alternate(runs, args.repeats), "python (gymnasium.make)")
 
