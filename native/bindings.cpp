@@ -128,6 +128,40 @@ using Rows = nb::ndarray<T, nb::ndim<2>, nb::c_contig, nb::device::cpu>;
 template <typename T>
 using Column = nb::ndarray<T, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
 
+// The checks both games' batches make before any game changes.
+void check_deck(const Column<const std::uint8_t>& cards) {
+  if (cards.shape(0) != 52) throw nb::value_error("a deal has 52 cards");
+  std::uint64_t seen = 0;
+  for (std::size_t k = 0; k < 52; ++k) {
+    if (cards(k) >= 52 || ((seen >> cards(k)) & 1U)) throw nb::value_error("not a deck of 52 cards");
+    seen |= std::uint64_t{1} << cards(k);
+  }
+}
+
+void check_random_resets(const Column<const std::int64_t>& indices, const Column<const std::int64_t>& numbers,
+                         int num_envs) {
+  if (indices.shape(0) != numbers.shape(0)) throw nb::value_error("one deal number per index");
+  for (std::size_t k = 0; k < indices.shape(0); ++k) {
+    if (indices(k) < 0 || indices(k) >= num_envs) throw nb::index_error("no such environment");
+    if (numbers(k) < 0) throw nb::value_error("deal numbers are not negative");
+  }
+}
+
+void check_step(const Column<const std::int64_t>& actions, const Column<const std::int64_t>& pending, int autoreset,
+                std::size_t num_envs, int num_actions) {
+  if (actions.shape(0) != num_envs || pending.shape(0) != num_envs) {
+    throw nb::value_error("one action and deal per env");
+  }
+  for (std::size_t k = 0; k < num_envs; ++k) {
+    if (actions(k) < 0 || actions(k) >= num_actions) {
+      throw nb::value_error(
+          ("action " + std::to_string(actions(k)) + " is not 0.." + std::to_string(num_actions - 1)).c_str());
+    }
+    if (pending(k) < 0) throw nb::value_error("deal numbers are not negative");
+  }
+  if (autoreset < 0 || autoreset > 2) throw nb::value_error("autoreset is 0 (next step), 1 (same step) or 2 (disabled)");
+}
+
 // The arrays of one step, checked against the batch's size before any game changes.
 struct PyramidBuffers {
   Rows<float> obs;
@@ -178,12 +212,7 @@ static void bind_pyramid_batch(nb::module_& m) {
           [](pyrenv::Batch& b, int i, Column<const std::uint8_t> cards, const PyramidBuffers& bufs) {
             const auto out = bufs.outputs(static_cast<std::size_t>(b.num_envs()));
             if (i < 0 || i >= b.num_envs()) throw nb::index_error("no such environment");
-            if (cards.shape(0) != 52) throw nb::value_error("a deal has 52 cards");
-            std::uint64_t seen = 0;
-            for (std::size_t k = 0; k < 52; ++k) {
-              if (cards(k) >= 52 || ((seen >> cards(k)) & 1U)) throw nb::value_error("not a deck of 52 cards");
-              seen |= std::uint64_t{1} << cards(k);
-            }
+            check_deck(cards);
             b.reset_one(i, cards.data(), out);
           },
           "index"_a, "cards"_a, "buffers"_a)
@@ -192,11 +221,7 @@ static void bind_pyramid_batch(nb::module_& m) {
           [](pyrenv::Batch& b, Column<const std::int64_t> indices, Column<const std::int64_t> numbers,
              const PyramidBuffers& bufs) {
             const auto out = bufs.outputs(static_cast<std::size_t>(b.num_envs()));
-            if (indices.shape(0) != numbers.shape(0)) throw nb::value_error("one deal number per index");
-            for (std::size_t k = 0; k < indices.shape(0); ++k) {
-              if (indices(k) < 0 || indices(k) >= b.num_envs()) throw nb::index_error("no such environment");
-              if (numbers(k) < 0) throw nb::value_error("deal numbers are not negative");
-            }
+            check_random_resets(indices, numbers, b.num_envs());
             nb::gil_scoped_release release;
             b.reset_random(indices.data(), numbers.data(), static_cast<int>(indices.shape(0)), out);
           },
@@ -207,14 +232,7 @@ static void bind_pyramid_batch(nb::module_& m) {
              int autoreset, const PyramidBuffers& bufs) {
             const auto n = static_cast<std::size_t>(b.num_envs());
             const auto out = bufs.outputs(n);
-            if (actions.shape(0) != n || pending.shape(0) != n) throw nb::value_error("one action and deal per env");
-            for (std::size_t k = 0; k < n; ++k) {
-              if (actions(k) < 0 || actions(k) >= pyrenv::kNumActions) {
-                throw nb::value_error(("action " + std::to_string(actions(k)) + " is not 0..466").c_str());
-              }
-              if (pending(k) < 0) throw nb::value_error("deal numbers are not negative");
-            }
-            if (autoreset < 0 || autoreset > 2) throw nb::value_error("autoreset is 0 (next step), 1 (same step) or 2 (disabled)");
+            check_step(actions, pending, autoreset, n, pyrenv::kNumActions);
             nb::gil_scoped_release release;
             b.step(actions.data(), pending.data(), static_cast<pyrenv::Autoreset>(autoreset), out);
           },
@@ -330,12 +348,7 @@ static void bind_klondike_batch(nb::module_& m) {
           [](klenv::Batch& b, int i, Column<const std::uint8_t> cards, const KlondikeBuffers& bufs) {
             const auto out = bufs.outputs(static_cast<std::size_t>(b.num_envs()));
             if (i < 0 || i >= b.num_envs()) throw nb::index_error("no such environment");
-            if (cards.shape(0) != 52) throw nb::value_error("a deal has 52 cards");
-            std::uint64_t seen = 0;
-            for (std::size_t k = 0; k < 52; ++k) {
-              if (cards(k) >= 52 || ((seen >> cards(k)) & 1U)) throw nb::value_error("not a deck of 52 cards");
-              seen |= std::uint64_t{1} << cards(k);
-            }
+            check_deck(cards);
             b.reset_cards(i, cards.data(), out);
           },
           "index"_a, "cards"_a, "buffers"_a)
@@ -358,11 +371,7 @@ static void bind_klondike_batch(nb::module_& m) {
           [](klenv::Batch& b, Column<const std::int64_t> indices, Column<const std::int64_t> numbers,
              const KlondikeBuffers& bufs) {
             const auto out = bufs.outputs(static_cast<std::size_t>(b.num_envs()));
-            if (indices.shape(0) != numbers.shape(0)) throw nb::value_error("one deal number per index");
-            for (std::size_t k = 0; k < indices.shape(0); ++k) {
-              if (indices(k) < 0 || indices(k) >= b.num_envs()) throw nb::index_error("no such environment");
-              if (numbers(k) < 0) throw nb::value_error("deal numbers are not negative");
-            }
+            check_random_resets(indices, numbers, b.num_envs());
             nb::gil_scoped_release release;
             b.reset_random(indices.data(), numbers.data(), static_cast<int>(indices.shape(0)), out);
           },
@@ -373,14 +382,7 @@ static void bind_klondike_batch(nb::module_& m) {
              const KlondikeBuffers& bufs) {
             const auto n = static_cast<std::size_t>(b.num_envs());
             const auto out = bufs.outputs(n);
-            if (actions.shape(0) != n || pending.shape(0) != n) throw nb::value_error("one action and deal per env");
-            for (std::size_t k = 0; k < n; ++k) {
-              if (actions(k) < 0 || actions(k) >= klenv::kNumActions) {
-                throw nb::value_error(("action " + std::to_string(actions(k)) + " is not 0..589").c_str());
-              }
-              if (pending(k) < 0) throw nb::value_error("deal numbers are not negative");
-            }
-            if (autoreset < 0 || autoreset > 2) throw nb::value_error("autoreset is 0 (next step), 1 (same step) or 2 (disabled)");
+            check_step(actions, pending, autoreset, n, klenv::kNumActions);
             nb::gil_scoped_release release;
             b.step(actions.data(), pending.data(), static_cast<klenv::Autoreset>(autoreset), out);
           },
