@@ -224,3 +224,47 @@ StateKey Board::key() const {
 }
 
 }  // namespace solitaire::klondike
+
+namespace solitaire::klondike {
+
+StateKey Board::symmetric_key() const {
+  // The cards above a column's first face-up card are not named: given the face-down cards, the
+  // foundations and the talon, the face-up cards on the table are known, and each one that is not
+  // a column's first lies on one of the two cards one rank higher of the other colour; which one
+  // does not change the game's value. Columns with nothing locked are interchangeable (as in key()).
+  std::array<std::uint32_t, kMaxColumns> fields{};
+  std::array<int, kMaxColumns> free_slots{};
+  std::array<std::uint32_t, kMaxColumns> free_fields{};
+  int free_count = 0;
+  for (int col = 0; col < num_columns_; ++col) {
+    const int lock = locked_[col];
+    const std::uint32_t base = len_[col] > lock ? static_cast<std::uint32_t>(cards_[col][lock]) + 1 : 0;
+    fields[col] = static_cast<std::uint32_t>(lock) | base << 6;
+    if (lock == 0) {
+      free_slots[free_count] = col;
+      free_fields[free_count++] = fields[col];
+    }
+  }
+  if (free_count > 1) {
+    for (int i = 1; i < free_count; ++i) {
+      const std::uint32_t f = free_fields[i];
+      int j = i;
+      for (; j > 0 && free_fields[j - 1] > f; --j) free_fields[j] = free_fields[j - 1];
+      free_fields[j] = f;
+    }
+    for (int i = 0; i < free_count; ++i) fields[free_slots[i]] = free_fields[i];
+  }
+  static_assert(kMaxColumns == 7, "the key holds seven column fields");
+  const auto f = [&fields](int col) { return static_cast<std::uint64_t>(fields[col]); };
+  std::uint64_t found = 0;
+  for (int s = 0; s < kNumSuits; ++s) found |= static_cast<std::uint64_t>(found_[s]) << (4 * s);
+  const std::uint64_t cursor = static_cast<std::uint64_t>(canonical_cursor(talon_n_, cursor_, draw_));
+  StateKey key;
+  key.w[0] = f(0) | f(1) << 12 | f(2) << 24 | f(3) << 36 | f(4) << 48 | f(5) << 60;
+  key.w[1] = f(5) >> 4 | f(6) << 8 | found << 20;
+  key.w[2] = talon_mask_;
+  key.w[3] = cursor | std::uint64_t{1} << 63;
+  return key;
+}
+
+}  // namespace solitaire::klondike

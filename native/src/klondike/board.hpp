@@ -46,6 +46,13 @@ class Board {
   void undo(const Step& step);
 
   StateKey key() const;
+  // A coarser name, equal for states that differ only in which of two same-colour cards of a rank
+  // holds which card above it (the suit symmetry; see the design note in solver.hpp): each
+  // column's face-down count and first face-up card, the foundations, the talon and its cursor.
+  // Layout: 7 column fields of 12 bits (face-down count 6, first run card + 1 or 0: 6) at bits
+  // 12 * col, the four foundation heights (4 bits each) at 84, the talon's remaining-card mask at
+  // 128, its canonical cursor at 192 and the always-set bit 255.
+  StateKey symmetric_key() const;
 
  private:
   void set_card(int col, int i, Card c) {

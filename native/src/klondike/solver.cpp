@@ -347,7 +347,7 @@ class Search {
       columns = MoveGenerator::kEverywhere;  // a foundation changed
     }
     if (board_.won()) return Entered::won;
-    const StateKey key = board_.key();
+    const StateKey key = symmetric_ ? board_.symmetric_key() : board_.key();
     const std::uint32_t index = next_index_++;
     const VisitedTable::Probe probe = table_.insert(key);
     if (table_.generation() != generation_) relocate_pending();
@@ -486,6 +486,9 @@ class Search {
   const Board root_;
   Board board_;
   SolveOptions options_;
+  // Rule 10 needs rule 3's step (a part of a run moved and the card it uncovers played up, in one
+  // step): without it the two-step detour it stands for would pass through the state's own name.
+  bool symmetric_ = options_.suit_symmetry && options_.partial_run_rule;
   MoveGenerator generator_;
   SolveBudget budget_;
   VisitedTable table_;

@@ -86,6 +86,27 @@
 //     Moves of one or two steps sleep (longer chains are rare). On the five hardest lost deals
 //     of 1-1000 (96, 352, 711, 903, 928) the states entered fall by 26-35%; the distinct states
 //     hardly change: the skipped moves mostly led to states the other order had reached.
+// 10. Suit symmetry (Board::symmetric_key; after lonelybot's idea). The table names a state by
+//     each column's face-down cards and first face-up card (its base), the foundations and the
+//     talon, not by the cards above the bases. Those follow from the rest as a set V (every card
+//     neither face down, nor in the talon, nor on a foundation), and each card of V that is no base
+//     lies on one of the two cards of V one rank higher of the other colour: states with one name
+//     differ only in which of two same-colour holders x, x' holds which card. Any such matching is
+//     a legal arrangement (ranks rise towards the holders, so every chain ends at a base). Claim:
+//     states A and B with one name are won or lost together; every search step from A has a step
+//     from B to a state with the same name as A's result (and back, by symmetry). The children of
+//     {x, x'} are the same cards in A and B, at most two. (a) An end card c goes up: if c holds a
+//     card d in B, c holds nothing in A, so d is the only child of {c, c'}, on c' in A; in B, c'
+//     is free and rule 3's step (d's run onto c', c up) gives A's result. (b) A card or run
+//     headed h (from a column, the talon or a foundation) goes onto an end y: if y is covered in
+//     B, its only child sits on y' in A, so y' is free in B: h goes there; if that child is h
+//     itself, A's step keeps A's name and B needs none. A King into an empty column, a talon card
+//     going up: the same step. Bases and face-down cards, and so the cards turned over, change
+//     alike. So by induction on the length of a winning line, B wins when A does, in as many
+//     steps. The single step in (a) is rule 3's; with rule 3 off the detour (d over, then c up)
+//     passes through A's own name, where the search stops, so the rule is then off too (the
+//     brute-force tests found such a position, tests/). It names fewer states: on deals 711 and
+//     928 the states entered fall from 11.2 and 15.8 million to 3.6 and 4.6 million.
 // Lower bound. Before searching, a relaxed game (dead_end.hpp: draw order ignored, cards that left
 // their columns hold any number of cards) is played greedily; every real line is a relaxed line, so
 // if the relaxed game is lost the position is lost. It settles at once deals whose tableau blocks
@@ -115,8 +136,8 @@
 // which may push it past 10 s.
 //
 // Each rule has its own argument; their combination is not proved here. It is checked against
-// an exhaustive search over plain atomic actions on reduced decks (tests/), with rules 1-3, 6, 8
-// and 9 and the lower bound on and off, shuffled move orders and restarts, and against
+// an exhaustive search over plain atomic actions on reduced decks (tests/), with rules 1-3, 6 and
+// 8-10 and the lower bound on and off, shuffled move orders and restarts, and against
 // Solvitaire's verdicts; winning lines are replayed by an independent replayer (replay.hpp). From Python
 // (tests/test_klondike_solver*.py): a brute force written apart on reduced Solvitaire deals,
 // the move generation against the Python engine's legal moves (queries.hpp; rules 4, 5 and the
@@ -168,6 +189,10 @@ struct SolveOptions {
   // Sleep sets: a move proved lost from a state is not tried again below it while the moves made
   // since commute with it (sleep_set.hpp). Off only for cross-checks.
   bool sleep_sets = true;
+  // States that differ only in which of two same-colour cards of a rank holds which card above
+  // it share one name (Board::symmetric_key; the suit symmetry, rule 10). Off: the exact
+  // arrangement is named (Board::key), for cross-checks.
+  bool suit_symmetry = true;
   // 0: the default move order. Otherwise the moves of every state are shuffled with this seed:
   // the verdict must not change, only the time and the line.
   std::uint64_t order_seed = 0;
