@@ -26,6 +26,7 @@
 #include <fstream>
 #include <iostream>
 #include <string>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -636,6 +637,74 @@ void test_suit_symmetry_key() {
   }
 }
 
+// The 16-byte name (CompactKey) is the symmetric name packed: along random walks of search steps
+// from full and reduced deals, two states share one compact name exactly when they share the
+// symmetric one. A position too big for 128 bits keeps the 32-byte name, with the same verdict.
+void test_compact_key_packs_the_symmetric_key() {
+  Rng rng(2027);
+  kl::SolveOptions options;
+  kl::MoveGenerator generator(options);
+  const int suit_sets[] = {0xF, 0x5, 0xA, 0xF};
+  int states = 0;
+  for (int walk = 0; walk < 120; ++walk) {
+    const int suits = suit_sets[walk % 4];
+    const bool full = suits == 0xF;
+    const kl::Position p = random_deal(rng, suits, full ? kl::kMaxRank : 3 + rng.below(10),
+                                       full ? kl::kMaxColumns : 2 + rng.below(kl::kMaxColumns - 1));
+    const int draw = walk % 3 == 2 ? 1 : 3;
+    kl::Board board(p, draw);
+    CHECK(board.compact_key_fits(), "a deal fits the compact name");
+    std::unordered_map<std::string, std::string> by_symmetric;
+    std::unordered_map<std::string, std::string> by_compact;
+    const auto text = [](const std::uint64_t* w, int n) {
+      return std::string(reinterpret_cast<const char*>(w), static_cast<std::size_t>(n) * 8);
+    };
+    std::vector<kl::Step> path;
+    for (int step = 0; step < 300; ++step) {
+      const std::string sym = text(board.symmetric_key().w, 4);
+      const std::string com = text(board.compact_key().w, 2);
+      const auto a = by_symmetric.emplace(sym, com);
+      const auto b = by_compact.emplace(com, sym);
+      CHECK(a.first->second == com && b.first->second == sym, "compact and symmetric names agree");
+      ++states;
+      std::vector<kl::Step> moves;
+      generator.generate(board, moves);
+      if (moves.empty() || (rng.below(8) == 0 && !path.empty())) {  // back up a few steps
+        for (int k = rng.below(4); k >= 0 && !path.empty(); --k) {
+          board.undo(path.back());
+          path.pop_back();
+        }
+        continue;
+      }
+      std::vector<std::size_t> starts;
+      for (std::size_t k = 0; k < moves.size(); ++k) {
+        if (k == 0 || moves[k - 1].chained == 0) starts.push_back(k);
+      }
+      std::size_t k = starts[static_cast<std::size_t>(rng.below(static_cast<int>(starts.size())))];
+      bool chained = true;
+      while (chained) {
+        kl::Step played = moves[k++];
+        chained = played.chained != 0;
+        board.apply(played);
+        path.push_back(played);
+      }
+    }
+  }
+  std::cout << "compact names: " << states << " states checked against the symmetric name" << std::endl;
+  // 21 face-down cards in one column and 30 in the talon: 7 * 11 + 16 + 30 + 5 bits, over 126.
+  const kl::Position big = parse_or_die(
+      "t=2c,3c,4c,5c,6c,7c,8c,9c,Tc,Jc,Qc,Kc,2d,3d,4d,5d,6d,7d,8d,9d,Td,AC/-/-/-/-/-/- "
+      "s=AD,JD,QD,KD,AH,2H,3H,4H,5H,6H,7H,8H,9H,TH,JH,QH,KH,AS,2S,3S,4S,5S,6S,7S,8S,9S,TS,JS,QS,KS "
+      "w=- f=0,0,0,0");
+  CHECK(!kl::Board(big, 3).compact_key_fits(), "a long face-down column and talon do not fit 128 bits");
+  kl::SolveOptions exact;
+  exact.suit_symmetry = false;
+  const kl::SolveResult wide = kl::solve(big);
+  CHECK(wide.status != kl::Status::unknown && wide.status == kl::solve(big, exact).status,
+        "the 32-byte symmetric name decides as the exact one");
+  if (wide.status == kl::Status::winnable) CHECK(kl::check_winning_line(big, 3, wide.line).empty(), "line replays");
+}
+
 // Move-order perturbation on full deals: the verdict is stable, lines replay.
 void test_full_deals_order_stable(const std::string& dir) {
   std::ifstream in(dir + "/klondike_draw3_solvitaire.txt");
@@ -693,6 +762,7 @@ int main(int argc, char** argv) {
   test_relaxed_game_versions();
   test_disjoint_footprints_commute();
   test_suit_symmetry_key();
+  test_compact_key_packs_the_symmetric_key();
   test_reduced_against_brute_force(rounds, 0, 12345);
   test_budgets(dir);
   test_fixture(dir);
