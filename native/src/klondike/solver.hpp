@@ -149,21 +149,26 @@
 // one-empty-column rule applied to the engine's list, the others switched off), and every
 // winning line replayed in the Python engine.
 //
-// Measured with rule 10 (one core, CPU time, a machine shared with other jobs; rows and summaries
-// in benchmarks/results/, klondike_rule10_summary.md collects them):
+// Measured with rule 10 (one core, CPU time, on a 2-core machine shared with other jobs; rows and
+// summaries in benchmarks/results/, klondike_rule10_summary.md collects them and the commands):
 //   python benchmarks/klondike_solver_native.py --name draw3_1-10000 --first 1 --last 10000
 //       --time 10 --cpu-time --python-check
 //   python benchmarks/klondike_solver_native.py --name draw1_1-2000_symmetric --draw 1 --first 1
 //       --last 2000 --time 10 --cpu-time --python-check
-// Draw 3, deals 1-10000: 31 unknown at 10 s (141 of 11000 before), median 0.09 ms, 98.26% within
-// 1 s, 99th percentile 2.6 s; none of the 9868 verdicts both versions reached differs. Draw 1,
-// deals 1-2000: all decided (11 unknown before), longest 4.4 s, 99.55% within 1 s, median 0.05 ms.
-// The deals still unknown at 10 s were retried with 60 s each (klondike_solve --time 60
-// --cpu-time, merged with --merge): RETRY_FIGURES
-// Peak memory (/usr/bin/time, resident set) on deals 148, 251 and 461, the hardest of 1-1000
-// (10.6-13.7 s): 790 MB, the visited table at 512 MiB (2^24 slots of 32 bytes) plus the old
-// 256 MiB one while it moves over; the table's 1 GiB cap holds (SolveBudget::max_memory_bytes):
-// a deal that fills it goes on without recording and ends unknown when time runs out.
+// Draw 3, deals 1-10000: 31 unknown at 10 s (141 of deals 1-11000 before rule 10), median
+// 0.088 ms, 98.26% within 1 s, 99th percentile 2.6 s; the 31 retried with 60 s each
+// (klondike_solve --time 60 --cpu-time --check --line, merged with --merge) are all decided,
+// the last four (3124, 4026, 4365, 4813: they filled the 32-byte table) with the 16-byte one in
+// 28-47 s. 8195 winnable (every line replayed in envs.klondike), 1805 not: 81.950% (95% Wilson
+// 81.184% .. 82.691%), against Blake & Gent's 81.945% +/- 0.084 and lonelybot's 81.95% +/- 0.03.
+// None of the 9868 verdicts reached both with and without rule 10 differs. Draw 1, deals 1-2000:
+// all decided within 10 s (11 unknown before), longest 4.4 s, 99.55% within 1 s, median 0.053 ms.
+// Not reached: 99.9% of deals within 1 s (174 of 10000 draw-3 deals take longer, 9 of 2000 draw 1).
+// Peak memory (/usr/bin/time, resident set): 790 MB on deals 148, 251, 461 (the hardest of 1-1000,
+// 10.6-15.9 s, 32-byte table: 512 MiB plus the old 256 MiB one while it moves over); 821 MB on
+// 3124, 4026, 4365, 4813 (16-byte table, up to 27.5 million states). The table's cap
+// (SolveBudget::max_memory_bytes, 1 GiB here) holds: a search that fills it goes on without
+// recording and ends unknown when its time runs out.
 //
 // Move order (speed only; tuned on deals 1-1000): talon cards to foundations, moves that turn a
 // face-down card up (from the column with most face-down cards first), column cards to
