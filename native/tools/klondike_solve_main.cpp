@@ -3,7 +3,7 @@
 //   klondike_solve [--draw N] [--time S] [--cpu-time] [--states N] [--memory MIB] [--seed N]
 //                  [--no-safe] [--no-partial] [--no-lifts] [--no-king-chains]
 //                  [--no-dead-end] [--no-dead-end-in-search] [--no-sleep-sets]
-//                  [--no-restarts] [--line] [--check] < positions.txt
+//                  [--no-symmetry] [--no-restarts] [--line] [--check] < positions.txt
 //
 // Each input line is "NAME FIELDS...", FIELDS being a position in the text form of
 // klondike/position_text.hpp (blank lines and lines starting with '#' are skipped). Each output
@@ -56,7 +56,7 @@ int usage() {
   std::cerr << "usage: klondike_solve [--draw N] [--time S] [--cpu-time] [--states N] [--memory MIB]\n"
                "                      [--seed N] [--no-safe] [--no-partial] [--no-lifts] [--no-king-chains]\n"
                "                      [--no-dead-end] [--no-dead-end-in-search]\n"
-               "                      [--no-sleep-sets] [--no-restarts] [--line] [--check] < positions\n";
+               "                      [--no-sleep-sets] [--no-symmetry] [--no-restarts] [--line] [--check] < positions\n";
   return 2;
 }
 
@@ -89,6 +89,8 @@ int main(int argc, char** argv) {
       options.canonical_lifts = false;
     } else if (arg == "--no-sleep-sets") {
       options.sleep_sets = false;
+    } else if (arg == "--no-symmetry") {
+      options.suit_symmetry = false;
     } else if (arg == "--no-king-chains") {
       options.kings_follow_emptying = false;
     } else if (arg == "--no-dead-end") {

@@ -6,6 +6,7 @@
 #include <new>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <unordered_map>
 
 #include "klondike/board.hpp"
@@ -21,7 +22,8 @@ namespace solitaire::klondike {
 namespace {
 
 struct KeyHash {
-  std::size_t operator()(const StateKey& k) const { return static_cast<std::size_t>(k.hash()); }
+  template <class Key>
+  std::size_t operator()(const Key& k) const { return static_cast<std::size_t>(k.hash()); }
 };
 
 // The depth-first indexes of the pending states that the table holds, by table slot: a small
@@ -115,6 +117,8 @@ class PendingIndexes {
 //
 // Sleep sets (sleep_set.hpp): every frame also owns the top of `sleep_`, the moves asleep in its
 // state followed by its children's moves proved lost so far, from which its next child inherits.
+// Key: StateKey (Board::key or symmetric_key) or CompactKey (Board::compact_key), see solve().
+template <class Key>
 class Search {
  public:
   Search(const Position& position, const SolveOptions& options, const SolveBudget& budget)
@@ -169,6 +173,15 @@ class Search {
 
  private:
   using Clock = std::chrono::steady_clock;
+  using Table = BasicVisitedTable<Key>;
+
+  Key make_key() const {
+    if constexpr (std::is_same_v<Key, CompactKey>) {
+      return board_.compact_key();
+    } else {
+      return symmetric_ ? board_.symmetric_key() : board_.key();
+    }
+  }
   enum class Entered { won, seen, seen_lost, open };
 
   struct Frame {
@@ -183,7 +196,7 @@ class Search {
     Sleeper move;             // the move into this state (signature 0: none, or a long chain)
   };
   struct Pending {  // a state whose component is not closed yet
-    StateKey key;
+    Key key;
     std::size_t slot;  // in the table (kept up to date when slots move); npos when not recorded
     std::uint32_t index;
   };
@@ -347,16 +360,16 @@ class Search {
       columns = MoveGenerator::kEverywhere;  // a foundation changed
     }
     if (board_.won()) return Entered::won;
-    const StateKey key = board_.key();
+    const Key key = make_key();
     const std::uint32_t index = next_index_++;
-    const VisitedTable::Probe probe = table_.insert(key);
+    const typename Table::Probe probe = table_.insert(key);
     if (table_.generation() != generation_) relocate_pending();
     std::size_t slot = probe.slot;
     switch (probe.result) {
-      case VisitedTable::Insert::added:
+      case Table::Insert::added:
         pending_indexes_.put(slot, index);
         break;
-      case VisitedTable::Insert::present:
+      case Table::Insert::present:
         if (table_.is_lost(slot)) {
           undo_to(mark);
           note_lost_child(move);
@@ -369,7 +382,7 @@ class Search {
         }
         undo_to(mark);
         return Entered::seen;
-      case VisitedTable::Insert::full: {
+      case Table::Insert::full: {
         // Not recorded: only the pending states guard against cycles now.
         const auto found = unrecorded_.find(key);
         if (found != unrecorded_.end()) {
@@ -378,7 +391,7 @@ class Search {
           return Entered::seen;
         }
         unrecorded_.emplace(key, index);
-        slot = VisitedTable::npos;
+        slot = Table::npos;
         break;
       }
     }
@@ -414,7 +427,7 @@ class Search {
       while (true) {
         const Pending p = pending_.back();
         pending_.pop_back();
-        if (p.slot == VisitedTable::npos) {
+        if (p.slot == Table::npos) {
           unrecorded_.erase(p.key);
         } else {
           table_.mark_lost(p.slot);
@@ -463,7 +476,7 @@ class Search {
     frames_.clear();
     sleep_.clear();
     for (const Pending& p : pending_) {
-      if (p.slot != VisitedTable::npos) table_.erase(p.key);
+      if (p.slot != Table::npos) table_.erase(p.key);
     }
     table_.reopen();
     pending_.clear();
@@ -477,7 +490,7 @@ class Search {
     generation_ = table_.generation();
     pending_indexes_.clear();
     for (Pending& p : pending_) {
-      if (p.slot == VisitedTable::npos) continue;
+      if (p.slot == Table::npos) continue;
       p.slot = table_.find(p.key);
       pending_indexes_.put(p.slot, p.index);
     }
@@ -486,10 +499,13 @@ class Search {
   const Board root_;
   Board board_;
   SolveOptions options_;
+  // Rule 10 needs rule 3's step (a part of a run moved and the card it uncovers played up, in one
+  // step): without it the two-step detour it stands for would pass through the state's own name.
+  bool symmetric_ = options_.suit_symmetry && options_.partial_run_rule;
   MoveGenerator generator_;
   SolveBudget budget_;
-  VisitedTable table_;
-  std::unordered_map<StateKey, std::uint32_t, KeyHash> unrecorded_;  // pending, not in the table
+  Table table_;
+  std::unordered_map<Key, std::uint32_t, KeyHash> unrecorded_;  // pending, not in the table
   std::vector<Step> path_;
   std::vector<Step> moves_;
   std::vector<Sleeper> sleep_;  // the frames' sleep sets, stacked like moves_
@@ -524,7 +540,12 @@ SolveResult solve(const Position& position, const SolveOptions& options, const S
     throw std::invalid_argument("draw_count must be 1..52, got " + std::to_string(options.draw_count));
   }
   try {
-    Search search(position, options, budget);
+    // Rule 10's name in 16 bytes where the position's fields fit (every deal), else 32.
+    if (options.suit_symmetry && options.partial_run_rule && Board(position, options.draw_count).compact_key_fits()) {
+      Search<CompactKey> search(position, options, budget);
+      return search.run();
+    }
+    Search<StateKey> search(position, options, budget);
     return search.run();
   } catch (const std::bad_alloc&) {
     SolveResult result;
