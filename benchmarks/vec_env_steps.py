@@ -1,4 +1,4 @@
-"""The native batched Pyramid env against the Python env, side by side in one process.
+"""The native batched Pyramid and Klondike envs against the Python envs, side by side in one process.
 
 Environment steps (the default): random masked actions drawn by NumPy, the sampler included in
 the timing. The Python env (``gymnasium.make("Solitaire/Pyramid-v0")``, its wrappers included)
@@ -12,6 +12,16 @@ reports the median, min and max steps/s over ``--repeats`` runs, and the ratio o
     python benchmarks/vec_env_steps.py                         # both variants, 1024 envs
     python benchmarks/vec_env_steps.py --num-envs 4096 --threads 4
 
+``--game klondike``: the same for ``Solitaire/Klondike-v0`` (draw 3; ``--max-steps``, default the
+env's 1,000), and OpenSpiel's C++ ``solitaire`` (``pip install open_spiel``, for this measurement
+only) driven from Python the same way, one game at a time as ``klondike_vs_openspiel.py`` drives
+it: each decision step reads ``legal_actions()`` and ``observation_tensor()`` and applies
+``legal[rng.integers(len(legal))]``; chance nodes (cards turned up) are resolved by a uniform
+outcome in between and not counted; a new game starts at a terminal state. Ratios are printed
+against the Python env and against OpenSpiel::
+
+    python benchmarks/vec_env_steps.py --game klondike --python-steps 10000 --repeats 5
+
 ``--ppo``: MaskablePPO training throughput through ``training.train.main`` instead, alternating
 ``--vec-env dummy`` (today's in-process setting: the Python envs in the learner's process) and
 ``--vec-env native`` with every other setting the same (the training defaults: ``pyramid-flat``,
@@ -19,6 +29,9 @@ reports the median, min and max steps/s over ``--repeats`` runs, and the ratio o
 wall time and per CPU-second of this process (the learner's: on a shared machine the steadier one)::
 
     python benchmarks/vec_env_steps.py --ppo --ppo-steps 32768 --repeats 3 --torch-threads 2
+
+With ``--game klondike`` the PPO runs train ``klondike`` (draw 3; the training default encoding
+``klondike-compact``, or ``--encoding klondike-actions`` as the shipped agent) the same way.
 """
 
 from __future__ import annotations
@@ -42,6 +55,7 @@ import _checkout  # noqa: F401  (stops if another checkout's code would load)
 import envs  # noqa: F401  (registers the environments)
 
 ENV_ID = "Solitaire/Pyramid-v0"
+KLONDIKE_ID = "Solitaire/Klondike-v0"
 VARIANTS = {"000": True, "001": False}
 
 
@@ -88,6 +102,55 @@ def native_run(stock_top_playable: bool, num_envs: int, batch_steps: int, seed: 
     return num_envs * batch_steps / (time.perf_counter() - start)
 
 
+def klondike_python_run(steps: int, seed: int, max_steps: int) -> float:
+    """Steps/s of the Python Klondike env (``gymnasium.make``) over ``steps`` random masked steps."""
+    env = gymnasium.make(KLONDIKE_ID, max_steps=max_steps)
+    rng = np.random.default_rng(seed)
+    _, info = env.reset(seed=seed)
+    start = time.perf_counter()
+    for _ in range(steps):
+        legal = np.flatnonzero(info["action_mask"])
+        _, _, terminated, truncated, info = env.step(int(legal[rng.integers(len(legal))]))
+        if terminated or truncated:
+            _, info = env.reset()
+    return steps / (time.perf_counter() - start)
+
+
+def klondike_native_run(num_envs: int, batch_steps: int, seed: int, threads: int, max_steps: int) -> float:
+    """Env steps/s of the native Klondike vector env over ``batch_steps`` steps of ``num_envs`` sub-envs."""
+    env = gymnasium.make_vec(KLONDIKE_ID, num_envs=num_envs, vectorization_mode="vector_entry_point",
+                             num_threads=threads, max_steps=max_steps)
+    rng = np.random.default_rng(seed)
+    _, info = env.reset(seed=seed)
+    start = time.perf_counter()
+    for _ in range(batch_steps):
+        _, _, _, _, info = env.step(sample_masked(rng, info["action_mask"]))
+    return num_envs * batch_steps / (time.perf_counter() - start)
+
+
+def openspiel_run(steps: int, seed: int) -> float:
+    """Decision steps/s of OpenSpiel's ``solitaire``, one game at a time (module docstring)."""
+    import pyspiel
+
+    game = pyspiel.load_game("solitaire")
+    rng = np.random.default_rng(seed)
+    state = game.new_initial_state()
+    done = 0
+    start = time.perf_counter()
+    while done < steps:
+        if state.is_terminal():
+            state = game.new_initial_state()
+        elif state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(outcomes[int(rng.integers(len(outcomes)))][0])
+        else:
+            legal = state.legal_actions()
+            state.observation_tensor()
+            state.apply_action(legal[int(rng.integers(len(legal)))])
+            done += 1
+    return steps / (time.perf_counter() - start)
+
+
 def alternate(runs: dict[str, Callable[[int], float]], repeats: int) -> dict[str, list[float]]:
     """Each run once to warm up, then ``repeats`` rounds of all of them in turn."""
     for run in runs.values():
@@ -99,12 +162,36 @@ def alternate(runs: dict[str, Callable[[int], float]], repeats: int) -> dict[str
     return rates
 
 
-def report(label: str, rates: dict[str, list[float]], baseline: str) -> None:
+def report(label: str, rates: dict[str, list[float]], baseline: str, second: str | None = None) -> None:
+    """One line per setting: median, min, max, the ratio to ``baseline`` (and to ``second``)."""
     base = statistics.median(rates[baseline])
+    other = statistics.median(rates[second]) if second else None
     for name, values in rates.items():
         median = statistics.median(values)
+        extra = f" {median / other:>9.1f}x" if other else ""
         print(f"{label:<14} {name:<30} {median:>12,.0f} {min(values):>12,.0f} {max(values):>12,.0f} "
-              f"{median / base:>7.1f}x", flush=True)
+              f"{median / base:>7.1f}x{extra}", flush=True)
+
+
+def klondike_env_steps(args: argparse.Namespace) -> None:
+    native_name = f"native x{args.num_envs}" + (f" ({args.threads} threads)" if args.threads > 1 else "")
+    runs = {
+        "python (gymnasium.make)": lambda i: klondike_python_run(args.python_steps, args.seed + i,
+                                                                 args.max_steps),
+        native_name: lambda i: klondike_native_run(args.num_envs, args.batch_steps, args.seed + i,
+                                                   args.threads, args.max_steps),
+    }
+    second = None
+    try:
+        import pyspiel  # noqa: F401
+
+        second = "openspiel solitaire (C++)"
+        runs[second] = lambda i: openspiel_run(args.python_steps, args.seed + i)
+    except ImportError:
+        print("# open_spiel is not installed (pip install open_spiel): OpenSpiel skipped")
+    print(f"{'game':<14} {'env':<30} {'median steps/s':>12} {'min':>12} {'max':>12} {'ratio':>8}"
+          + (f" {'/openspiel':>10}" if second else ""))
+    report("klondike-d3", alternate(runs, args.repeats), "python (gymnasium.make)", second)
 
 
 def env_steps(args: argparse.Namespace) -> None:
@@ -124,16 +211,17 @@ def ppo_steps(args: argparse.Namespace, passed_on: list[str]) -> None:
     from training.config import parse_args
     from training.train import main as train
 
+    games = ["klondike"] if args.game == "klondike" else [f"pyramid-{v}" for v in args.variants]
     print(f"{'variant':<14} {'vec env':<30} {'median steps/s':>12} {'min':>12} {'max':>12} {'ratio':>8} "
           f"{'steps/cpu-s':>12} {'ratio':>8}")
     with tempfile.TemporaryDirectory() as runs_dir:
-        for variant in args.variants:
+        for game in games:
             cpu_rates: dict[str, list[float]] = {"dummy (in-process Python)": [], "native": []}
 
-            def run(i: int, vec_env: str, name: str, variant: str = variant,
+            def run(i: int, vec_env: str, name: str, game: str = game,
                     cpu_rates: dict[str, list[float]] = cpu_rates) -> float:
                 settings = parse_args([
-                    f"pyramid-{variant}", "--total-timesteps", str(args.ppo_steps if i else 4096),
+                    game, "--total-timesteps", str(args.ppo_steps if i else 4096),
                     "--eval-freq", "0", "--checkpoint-freq", "0", "--no-tensorboard", "--no-progress-bar",
                     "--runs-dir", runs_dir, "--seed", str(i + 1), "--vec-env", vec_env,
                     "--torch-threads", str(args.torch_threads), *passed_on])
@@ -148,7 +236,7 @@ def ppo_steps(args: argparse.Namespace, passed_on: list[str]) -> None:
             base, cpu_base = (statistics.median(r["dummy (in-process Python)"]) for r in (rates, cpu_rates))
             for name, values in rates.items():
                 median, cpu = statistics.median(values), statistics.median(cpu_rates[name])
-                print(f"pyramid-{variant:<6} {name:<30} {median:>12,.0f} {min(values):>12,.0f} "
+                print(f"{game:<14} {name:<30} {median:>12,.0f} {min(values):>12,.0f} "
                       f"{max(values):>12,.0f} {median / base:>7.1f}x {cpu:>12,.0f} {cpu / cpu_base:>7.1f}x",
                       flush=True)
 
@@ -156,6 +244,8 @@ def ppo_steps(args: argparse.Namespace, passed_on: list[str]) -> None:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--game", choices=("pyramid", "klondike"), default="pyramid")
+    parser.add_argument("--max-steps", type=int, default=1000, help="Klondike's step limit (both envs)")
     parser.add_argument("--variants", nargs="+", default=sorted(VARIANTS), choices=sorted(VARIANTS))
     parser.add_argument("--num-envs", type=int, default=1024, help="sub-envs of the native env")
     parser.add_argument("--batch-steps", type=int, default=200,
@@ -173,7 +263,12 @@ def main(argv: list[str] | None = None) -> None:
         parser.error(f"unknown arguments {passed_on} (training flags go with --ppo)")
     print(f"# python {sys.version.split()[0]}, gymnasium {gymnasium.__version__}, numpy {np.__version__}, "
           f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}")
-    ppo_steps(args, passed_on) if args.ppo else env_steps(args)
+    if args.ppo:
+        ppo_steps(args, passed_on)
+    elif args.game == "klondike":
+        klondike_env_steps(args)
+    else:
+        env_steps(args)
     print(f"# load average at the end {os.getloadavg()[0]:.1f}")
 
 

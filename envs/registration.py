@@ -10,6 +10,7 @@ ENV_IDS = {
 }
 VECTOR_ENTRY_POINTS = {
     "Solitaire/Pyramid-v0": "envs.pyramid.vector:PyramidVectorEnv",
+    "Solitaire/Klondike-v0": "envs.klondike.vector:KlondikeVectorEnv",
 }
 """Native batched environments (``gymnasium.make_vec(..., vectorization_mode="vector_entry_point")``;
 without a mode, ``make_vec`` picks them too): docs/native-vec.md."""

@@ -15,6 +15,7 @@
 #include "common/random_deal.hpp"
 #include "common/sample_loop.hpp"
 #include "common/search_status.hpp"
+#include "klondike/batch.hpp"
 #include "klondike/hop.hpp"
 #include "klondike/ismcts.hpp"
 #include "klondike/position.hpp"
@@ -215,6 +216,164 @@ static void bind_pyramid_batch(nb::module_& m) {
       "game"_a, "number"_a);
 }
 // ---- end of the native batched Pyramid environments ----
+
+// ---- Native batched Klondike environments (native/src/klondike/batch.hpp) ----
+namespace klenv = solitaire::klondike::env;
+
+namespace {
+
+// The arrays of one step, checked against the batch's size before any game changes.
+struct KlondikeBuffers {
+  Rows<std::int64_t> obs;
+  Rows<std::int8_t> mask;
+  Column<double> reward;
+  Column<bool> terminated;
+  Column<bool> truncated;
+  Column<std::uint8_t> refusal;
+  Column<std::uint8_t> outcome;
+  Column<std::int32_t> cards_up;
+  Column<std::int32_t> recycles;
+  Column<bool> was_reset;
+  Rows<std::int64_t> final_obs;
+  Rows<std::int8_t> final_mask;
+
+  klenv::Outputs outputs(std::size_t n) const {
+    auto rows = [n](std::size_t r, std::size_t width, std::size_t want, const char* name) {
+      if (r != n || width != want) throw nb::value_error((std::string(name) + " has the wrong shape").c_str());
+    };
+    rows(obs.shape(0), obs.shape(1), klenv::kObservationSize, "obs");
+    rows(final_obs.shape(0), final_obs.shape(1), klenv::kObservationSize, "final_obs");
+    rows(mask.shape(0), mask.shape(1), klenv::kNumActions, "mask");
+    rows(final_mask.shape(0), final_mask.shape(1), klenv::kNumActions, "final_mask");
+    for (std::size_t len : {reward.shape(0), terminated.shape(0), truncated.shape(0), refusal.shape(0),
+                            outcome.shape(0), cards_up.shape(0), recycles.shape(0), was_reset.shape(0)}) {
+      if (len != n) throw nb::value_error("an output column has the wrong length");
+    }
+    return {obs.data(),      mask.data(),     reward.data(),   terminated.data(),
+            truncated.data(), refusal.data(),  outcome.data(),  cards_up.data(),
+            recycles.data(),  was_reset.data(), final_obs.data(), final_mask.data()};
+  }
+};
+
+// A position as envs.klondike.game.KlondikeGame holds it (validated there), checked for size only.
+klenv::State klondike_state(const std::vector<std::vector<int>>& columns, const std::vector<int>& hidden,
+                            const std::vector<int>& stock, const std::vector<int>& waste,
+                            const std::array<int, 4>& foundations, const std::array<int, 4>& best,
+                            std::uint64_t seen, int recycles, int draw_count) {
+  if (columns.size() != 7 || hidden.size() != 7) throw nb::value_error("a position has 7 columns");
+  if (stock.size() > 24 || waste.size() > 24) throw nb::value_error("the stock and the waste hold at most 24 cards");
+  auto card = [](int c) {
+    if (c < 0 || c >= 52) throw nb::value_error("cards are 0..51");
+    return static_cast<std::uint8_t>(c);
+  };
+  klenv::State s;
+  s.draw = static_cast<std::uint8_t>(draw_count);
+  for (int c = 0; c < 7; ++c) {
+    if (columns[c].size() > 19) throw nb::value_error("a column holds at most 19 cards");
+    if (hidden[c] < 0 || hidden[c] > static_cast<int>(columns[c].size())) throw nb::value_error("bad face-down count");
+    s.len[c] = static_cast<std::uint8_t>(columns[c].size());
+    s.hidden[c] = static_cast<std::uint8_t>(hidden[c]);
+    for (std::size_t i = 0; i < columns[c].size(); ++i) s.col[c][i] = card(columns[c][i]);
+  }
+  s.nstock = static_cast<std::uint8_t>(stock.size());
+  for (std::size_t i = 0; i < stock.size(); ++i) s.stock[i] = card(stock[i]);
+  s.nwaste = static_cast<std::uint8_t>(waste.size());
+  for (std::size_t i = 0; i < waste.size(); ++i) s.waste[i] = card(waste[i]);
+  for (int f = 0; f < 4; ++f) {
+    if (foundations[f] < 0 || foundations[f] > 13 || best[f] < foundations[f] || best[f] > 13) {
+      throw nb::value_error("foundation ranks are 0..13, at most their records");
+    }
+    s.fnd[f] = static_cast<std::uint8_t>(foundations[f]);
+    s.best[f] = static_cast<std::uint8_t>(best[f]);
+  }
+  if (recycles < 0) throw nb::value_error("recycles cannot be negative");
+  s.seen = seen;
+  s.recycles = recycles;
+  return s;
+}
+
+}  // namespace
+
+static void bind_klondike_batch(nb::module_& m) {
+  nb::class_<KlondikeBuffers>(m, "KlondikeBuffers")
+      .def(nb::init<Rows<std::int64_t>, Rows<std::int8_t>, Column<double>, Column<bool>, Column<bool>,
+                    Column<std::uint8_t>, Column<std::uint8_t>, Column<std::int32_t>, Column<std::int32_t>,
+                    Column<bool>, Rows<std::int64_t>, Rows<std::int8_t>>(),
+           "obs"_a, "mask"_a, "reward"_a, "terminated"_a, "truncated"_a, "refusal"_a, "outcome"_a, "cards_up"_a,
+           "recycles"_a, "was_reset"_a, "final_obs"_a, "final_mask"_a);
+
+  nb::class_<klenv::Batch>(m, "KlondikeBatch")
+      .def("__init__",
+           [](klenv::Batch* self, int num_envs, int draw_count, bool shaped_reward, int max_steps, int num_threads) {
+             if (num_envs < 1) throw nb::value_error("num_envs must be positive");
+             if (draw_count != 1 && draw_count != 3) throw nb::value_error("draw_count must be 1 or 3");
+             if (max_steps < 1) throw nb::value_error("max_steps must be positive");
+             new (self) klenv::Batch(num_envs, draw_count, shaped_reward, max_steps, num_threads);
+           },
+           "num_envs"_a, "draw_count"_a, "shaped_reward"_a, "max_steps"_a, "num_threads"_a = 1)
+      .def_prop_ro("num_envs", &klenv::Batch::num_envs)
+      .def(
+          "reset_cards",
+          [](klenv::Batch& b, int i, Column<const std::uint8_t> cards, const KlondikeBuffers& bufs) {
+            const auto out = bufs.outputs(static_cast<std::size_t>(b.num_envs()));
+            if (i < 0 || i >= b.num_envs()) throw nb::index_error("no such environment");
+            if (cards.shape(0) != 52) throw nb::value_error("a deal has 52 cards");
+            std::uint64_t seen = 0;
+            for (std::size_t k = 0; k < 52; ++k) {
+              if (cards(k) >= 52 || ((seen >> cards(k)) & 1U)) throw nb::value_error("not a deck of 52 cards");
+              seen |= std::uint64_t{1} << cards(k);
+            }
+            b.reset_cards(i, cards.data(), out);
+          },
+          "index"_a, "cards"_a, "buffers"_a)
+      .def(
+          "reset_state",
+          [](klenv::Batch& b, int i, const std::vector<std::vector<int>>& columns, const std::vector<int>& hidden,
+             const std::vector<int>& stock, const std::vector<int>& waste, const std::array<int, 4>& foundations,
+             const std::array<int, 4>& best, std::uint64_t seen, int recycles, int draw_count,
+             const KlondikeBuffers& bufs) {
+            const auto out = bufs.outputs(static_cast<std::size_t>(b.num_envs()));
+            if (i < 0 || i >= b.num_envs()) throw nb::index_error("no such environment");
+            if (draw_count != 1 && draw_count != 3) throw nb::value_error("draw_count must be 1 or 3");
+            b.reset_state(i, klondike_state(columns, hidden, stock, waste, foundations, best, seen, recycles, draw_count),
+                          out);
+          },
+          "index"_a, "columns"_a, "hidden"_a, "stock"_a, "waste"_a, "foundations"_a, "best"_a, "seen"_a,
+          "recycles"_a, "draw_count"_a, "buffers"_a)
+      .def(
+          "reset_random",
+          [](klenv::Batch& b, Column<const std::int64_t> indices, Column<const std::int64_t> numbers,
+             const KlondikeBuffers& bufs) {
+            const auto out = bufs.outputs(static_cast<std::size_t>(b.num_envs()));
+            if (indices.shape(0) != numbers.shape(0)) throw nb::value_error("one deal number per index");
+            for (std::size_t k = 0; k < indices.shape(0); ++k) {
+              if (indices(k) < 0 || indices(k) >= b.num_envs()) throw nb::index_error("no such environment");
+              if (numbers(k) < 0) throw nb::value_error("deal numbers are not negative");
+            }
+            nb::gil_scoped_release release;
+            b.reset_random(indices.data(), numbers.data(), static_cast<int>(indices.shape(0)), out);
+          },
+          "indices"_a, "numbers"_a, "buffers"_a)
+      .def(
+          "step",
+          [](klenv::Batch& b, Column<const std::int64_t> actions, Column<const std::int64_t> pending, int autoreset,
+             const KlondikeBuffers& bufs) {
+            const auto n = static_cast<std::size_t>(b.num_envs());
+            const auto out = bufs.outputs(n);
+            if (actions.shape(0) != n || pending.shape(0) != n) throw nb::value_error("one action and deal per env");
+            for (std::size_t k = 0; k < n; ++k) {
+              if (actions(k) < 0 || actions(k) >= klenv::kNumActions) {
+                throw nb::value_error(("action " + std::to_string(actions(k)) + " is not 0..589").c_str());
+              }
+              if (pending(k) < 0) throw nb::value_error("deal numbers are not negative");
+            }
+            if (autoreset < 0 || autoreset > 2) throw nb::value_error("autoreset is 0 (next step), 1 (same step) or 2 (disabled)");
+            nb::gil_scoped_release release;
+            b.step(actions.data(), pending.data(), static_cast<klenv::Autoreset>(autoreset), out);
+          },
+          "actions"_a, "pending"_a, "autoreset"_a, "buffers"_a);
+}
+// ---- end of the native batched Klondike environments ----
 
 NB_MODULE(solitaire_native, m) {
   m.doc() = "Native core of solitaire-rl: the exact Pyramid and Klondike solvers (see agents.solver).";
@@ -460,4 +619,5 @@ NB_MODULE(solitaire_native, m) {
 
   // Native batched environments (envs.pyramid.vector).
   bind_pyramid_batch(m);
+  bind_klondike_batch(m);
 }

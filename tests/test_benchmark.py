@@ -12,7 +12,16 @@ from agents.registry import unavailable_reason
 from agents.variants import find_variant
 from envs.errors import MalformedInputError
 from tests.checkpoint_helpers import chosen_by_sampling, rewrite_metadata
-from training.benchmark import Args, Row, command_line, format_table, main, summarize
+from training.benchmark import (
+    _PLAYERS,
+    Args,
+    Row,
+    command_line,
+    format_table,
+    main,
+    planner_settings,
+    summarize,
+)
 
 PYRAMID = find_variant("pyramid-000")
 
@@ -144,3 +153,17 @@ def test_rows_hold_the_moves_and_the_first_losing_move_of_the_analysis() -> None
             assert r.analysis == ("won" if r.verdict == "winnable" else "never_winnable")
     skipped, _, _ = main(Args(game="pyramid-001", deals="1-2", agents="greedy", workers=1, analyse=False))
     assert all(r.analysis is None and r.first_losing_move is None and r.moves for r in skipped)
+
+
+def test_planner_options_reach_the_planners_and_bad_ones_stop_the_run() -> None:
+    assert planner_settings(["tree_iterations=400", "time_limit=0.5", "max_states=none", "prior=greedy"]) == {
+        "tree_iterations": 400, "time_limit": 0.5, "max_states": None, "prior": "greedy"}
+    with pytest.raises(MalformedInputError, match="KEY=VALUE"):
+        planner_settings(["tree_iterations"])
+    with pytest.raises(MalformedInputError, match="does not fit pimc"):
+        main(Args(game="pyramid", deals="1", agents="pimc", workers=1, planner_option=("bogus=1",)))
+    args = Args(game="pyramid", deals="1", agents="greedy,pimc", workers=1, analyse=False,
+                planner_option=("samples=3",))
+    main(args)
+    assert [p.samples for k, p in _PLAYERS.items() if k[0] == "pimc" and ("samples", 3) in k[2]] == [3]
+    assert "--planner-option samples=3" in command_line(args)

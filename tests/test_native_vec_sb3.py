@@ -91,17 +91,20 @@ def test_the_adapter_refuses_what_it_cannot_do() -> None:
 
 
 def test_native_training_is_refused_where_no_native_path_exists() -> None:
-    for game, encoding in (("klondike", None), ("pyramid", "pyramid-actions-relaxed")):
-        args = Args(game=game, encoding=encoding, vec_env="native")
+    for encoding in ("pyramid-actions", "pyramid-actions-relaxed"):
+        args = Args(game="pyramid", encoding=encoding, vec_env="native")
         with pytest.raises(MalformedInputError, match="vec_env native"):
             args.validate()
+    for encoding in (None, "klondike-cards", "klondike-actions"):  # Klondike: every encoding
+        Args(game="klondike", encoding=encoding, vec_env="native").validate()
 
 
 def test_training_uses_the_native_batch_by_default_where_it_fits() -> None:
     assert Args(game="pyramid").vec_env_kind() == "native"
     assert Args(game="pyramid-001", encoding="pyramid-flat").vec_env_kind() == "native"
     assert Args(game="pyramid", encoding="pyramid-actions-relaxed").vec_env_kind() == "subproc"
-    assert Args(game="klondike").vec_env_kind() == "subproc"
+    assert Args(game="klondike").vec_env_kind() == "native"
+    assert Args(game="klondike", encoding="klondike-actions").vec_env_kind() == "native"
     assert Args(game="pyramid", vec_env="dummy").vec_env_kind() == "dummy"
 
 

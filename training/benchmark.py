@@ -86,6 +86,9 @@ class Args:
     ray: str | None = None
     """Play on a Ray cluster instead of --workers: auto (this machine's, else a new local one) or
     HOST:PORT of a running one (needs the ray extra; see docs/ray.md)."""
+    planner_option: tuple[str, ...] = ()
+    """Settings of the planners (pimc, hop, ismcts) as KEY=VALUE, repeatable: keyword arguments of
+    the planner's class, e.g. ``--planner-option tree_iterations=400`` (numbers read as numbers)."""
     seed: int = 0
     """Seed of the random agent (deal N uses the seed pair (seed, N), whatever the worker)."""
     analyse: bool = True
@@ -161,6 +164,8 @@ def _player(agent: str, variant: Variant, deal_number: int, options: dict[str, A
         return make_player("random", variant, seed=[options.get("seed", 0), deal_number])
     kwargs = {k: v for k, v in options.items() if k in {"ppo": ("checkpoint",), "solver": ("time_limit",)}
               .get(agent, ())}
+    if agent in PLANNERS:
+        kwargs.update(options.get("planner", {}))
     if agent == "ppo":
         kwargs["deterministic"] = options.get("ppo_deterministic")
     key = (agent, variant.key, tuple(sorted(kwargs.items())))  # one player per set of options
@@ -325,6 +330,8 @@ def command_line(args: Args) -> str:
         parts.append("--ppo-sample")
     if args.ppo_argmax:
         parts.append("--ppo-argmax")
+    for setting in args.planner_option:
+        parts += ["--planner-option", setting]
     parts += ["--solver-time-limit", f"{args.solver_time_limit:g}", "--seed", str(args.seed)]
     if not args.analyse:
         parts.append("--no-analyse")
@@ -366,6 +373,28 @@ def plot(summaries: Sequence[Summary], variant: Variant, deals: str, path: Path)
 
 
 # ------------------------------------------------------------------------------------ main
+PLANNERS = ("pimc", "hop", "ismcts")
+
+
+def planner_settings(settings: Sequence[str]) -> dict[str, Any]:
+    """``KEY=VALUE`` settings as keyword arguments: ints, floats, ``none``/``true``/``false``, else text."""
+    out: dict[str, Any] = {}
+    for setting in settings:
+        key, sep, text = setting.partition("=")
+        if not sep or not key.isidentifier():
+            raise MalformedInputError(f"--planner-option {setting!r}: give KEY=VALUE (tree_iterations=400)")
+        value: Any = {"none": None, "true": True, "false": False}.get(text.lower(), text)
+        if isinstance(value, str):
+            for kind in (int, float):
+                try:
+                    value = kind(text)
+                    break
+                except ValueError:
+                    pass
+        out[key] = value
+    return out
+
+
 def main(args: Args) -> tuple[list[Row], list[Summary], list[str]]:
     """Run the benchmark; print the table (and notes); write JSON and plot if asked."""
     variant = find_variant(args.game, args.variant)
@@ -388,7 +417,15 @@ def main(args: Args) -> tuple[list[Row], list[Summary], list[str]]:
     in_training = sum(split_of(n) == TRAIN.name for n in numbers)
     if in_training:
         notes.append(f"{in_training} of the deals are training deals (numbers {TRAIN.first}..): not held out")
-    options = {"seed": args.seed, "checkpoint": args.checkpoint, "time_limit": args.solver_time_limit,
+    planner = planner_settings(args.planner_option)
+    for agent in agents:
+        if agent in PLANNERS and planner:
+            try:  # an unknown setting stops here, before any deal is played
+                make_player(agent, variant, **planner)
+            except TypeError as exc:
+                raise MalformedInputError(f"--planner-option does not fit {agent}: {exc}") from None
+    options = {"seed": args.seed, "checkpoint": args.checkpoint, "planner": planner,
+               "time_limit": args.solver_time_limit,
                "analyse": args.analyse, "analysis_states": args.analysis_states,
                "analysis_time_budget": args.analysis_time_budget,
                "ppo_deterministic": False if args.ppo_sample else True if args.ppo_argmax else None}

@@ -1,10 +1,12 @@
-"""A stable-baselines3 ``VecEnv`` over the native Pyramid batch, for MaskablePPO (no Python env objects).
+"""stable-baselines3 ``VecEnv``s over the native Pyramid and Klondike batches, for MaskablePPO.
 
 :class:`NativePyramidVecEnv` steps ``num_envs`` Pyramid games in one native call
 (:class:`envs.pyramid.vector.PyramidBatch`, same-step autoreset as stable-baselines3 expects: a
 game that ends is dealt again at once, its last observation in ``info["terminal_observation"]``).
 It stands where ``InProcessVecEnv([make_env_fn(variant, pyramid-flat, split, shaped)] * N)`` stands
-in :mod:`training.vec_env`, and gives what that stack gives:
+in :mod:`training.vec_env`; :class:`NativeKlondikeVecEnv` does the same for Klondike
+(:class:`envs.klondike.vector.KlondikeBatch`) with any Klondike encoding. Both give what that
+stack gives:
 
 * deals from a split as :class:`training.splits.DealSplitWrapper` draws them (env ``i`` seeded
   with ``seed + i`` deals the same numbers; without a split, the single env's random deals);
@@ -13,8 +15,12 @@ in :mod:`training.vec_env`, and gives what that stack gives:
 * ``env_method("action_masks")``: the masks of every game, ``np.bool_`` rows, answered from the
   batch's array (sb3-contrib's ``get_action_masks`` stacks them).
 
-Only the ``pyramid-flat`` encoding (the observation as it is) has a native path; the shipped
-agents' ``pyramid-actions-relaxed`` and every Klondike setting train on the Python envs.
+For Pyramid only the ``pyramid-flat`` encoding (the observation as it is) has a native path; the
+shipped agent's ``pyramid-actions-relaxed`` trains on the Python envs. For Klondike the games are
+stepped natively and the encoding stays in Python: each row of the native observation (and its
+mask, which ``klondike-compact`` ignores and the shipped agent's ``klondike-actions`` reads) goes
+through :meth:`agents.encodings.Encoding.encode`, as ``EncodedObservations`` does it in the Python
+stack; ``klondike-cards`` (the observation as it is) needs no Python per row at all.
 """
 
 from __future__ import annotations
@@ -29,7 +35,11 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 from stable_baselines3.common.vec_env import VecEnv
 
+from agents.encodings import Encoding
 from envs.errors import MalformedInputError
+from envs.klondike.actions import NUM_ACTIONS as KLONDIKE_ACTIONS
+from envs.klondike.observer import OBS_DTYPE, OBS_NVEC
+from envs.klondike.vector import KlondikeBatch
 from envs.pyramid.actions import NUM_ACTIONS
 from envs.pyramid.observation import OBSERVATION_SIZE
 from envs.pyramid.vector import PyramidBatch
@@ -37,7 +47,10 @@ from training.splits import DealRange
 
 ACTION_MASKS = "action_masks"
 NATIVE_ENCODINGS = frozenset({"pyramid-flat"})
-"""Observation encodings the native batch can feed as they are."""
+"""Pyramid observation encodings the native batch can feed as they are (every Klondike encoding
+has a native path: :class:`NativeKlondikeVecEnv`)."""
+NATIVE_GAMES = frozenset({"klondike"})
+"""Games whose every encoding can train on a native batch."""
 
 
 class SplitSampler:
@@ -50,21 +63,18 @@ class SplitSampler:
         return int(rng.integers(self.split.first, self.split.last, endpoint=True))
 
 
-class NativePyramidVecEnv(VecEnv):
-    """``num_envs`` native Pyramid games as a stable-baselines3 ``VecEnv`` (module docstring)."""
+class _NativeVecEnv(VecEnv):
+    """The ``VecEnv`` over one native batch (same-step autoreset); subclasses make the batch."""
 
-    def __init__(self, num_envs: int, *, stock_top_playable: bool = True, shaped_reward: bool = False,
-                 split: DealRange | None = None, max_episode_steps: int | None = 500,
-                 num_threads: int = 1) -> None:
-        kwargs = {} if split is None else {"deal_sampler": SplitSampler(split)}
-        self.batch = PyramidBatch(num_envs, stock_top_playable=stock_top_playable,
-                                  reward_shaping=shaped_reward,
-                                  max_episode_steps=max_episode_steps, autoreset=AutoresetMode.SAME_STEP,
-                                  num_threads=num_threads, **kwargs)
+    batch: PyramidBatch | KlondikeBatch
+    _attributes: tuple[str, ...] = ("render_mode",)
+
+    def __init__(self, batch: PyramidBatch | KlondikeBatch, observation_space: spaces.Space,
+                 action_space: spaces.Discrete) -> None:
+        self.batch = batch
         self.render_mode = None
-        self.stock_top_playable = bool(stock_top_playable)
-        super().__init__(num_envs, spaces.Box(0.0, 1.0, (OBSERVATION_SIZE,), np.float32),
-                         spaces.Discrete(NUM_ACTIONS))
+        num_envs = batch.num_envs
+        super().__init__(num_envs, observation_space, action_space)
         self._actions: np.ndarray | None = None
         self._returns = np.zeros(num_envs, np.float64)
         self._lengths = np.zeros(num_envs, np.int64)
@@ -73,7 +83,7 @@ class NativePyramidVecEnv(VecEnv):
 
     def __getstate__(self) -> dict[str, Any]:
         raise TypeError(
-            "a NativePyramidVecEnv holds native games and cannot be pickled: make it where it is used")
+            f"a {type(self).__name__} holds native games and cannot be pickled: make it where it is used")
 
     # ------------------------------------------------------------ VecEnv API
     def reset(self) -> np.ndarray:
@@ -87,7 +97,7 @@ class NativePyramidVecEnv(VecEnv):
         self._lengths[:] = 0
         self._starts[:] = time.time()
         self.reset_infos = [self._reset_info(i) for i in range(self.num_envs)]
-        return self.batch.obs.copy()
+        return self._observations()
 
     def step_async(self, actions: np.ndarray) -> None:
         self._actions = actions
@@ -103,7 +113,7 @@ class NativePyramidVecEnv(VecEnv):
             now = time.time()
             for i in np.flatnonzero(dones).tolist():
                 info = infos[i]
-                info["terminal_observation"] = b.final_obs[i].copy()
+                info["terminal_observation"] = self._final_observation(i)
                 info["TimeLimit.truncated"] = bool(b.truncated[i] and not b.terminated[i])
                 info["is_success"] = bool(b.outcome[i] == 1)
                 info["episode"] = {"r": round(float(self._returns[i]), 6), "l": int(self._lengths[i]),
@@ -112,10 +122,10 @@ class NativePyramidVecEnv(VecEnv):
                 self._lengths[i] = 0
                 self._starts[i] = now
                 self.reset_infos[i] = self._reset_info(i)
-        return b.obs.copy(), b.reward.astype(np.float32), dones, infos
+        return self._observations(), b.reward.astype(np.float32), dones, infos
 
     def action_masks(self) -> np.ndarray:
-        """The masks of every game now (``num_envs x 467``, ``np.bool_``)."""
+        """The masks of every game now (``num_envs x actions``, ``np.bool_``)."""
         return self.batch.mask.view(np.bool_).copy()
 
     def env_method(self, method_name: str, *method_args: Any, indices: Any = None,
@@ -128,7 +138,7 @@ class NativePyramidVecEnv(VecEnv):
         return masks if indices is None else masks[self._get_indices(indices)]  # rows, as np.stack wants
 
     def get_attr(self, attr_name: str, indices: Any = None) -> list[Any]:
-        if attr_name not in ("render_mode", "stock_top_playable", ACTION_MASKS):
+        if attr_name not in (*self._attributes, ACTION_MASKS):
             raise AttributeError(f"the native VecEnv has no per-env attribute {attr_name!r}")
         chosen = self._get_indices(indices)
         if attr_name == ACTION_MASKS:  # each game's method, as a Python env's bound action_masks
@@ -148,6 +158,12 @@ class NativePyramidVecEnv(VecEnv):
         return [None] * self.num_envs
 
     # ------------------------------------------------------------ helpers
+    def _observations(self) -> np.ndarray:
+        return self.batch.obs.copy()
+
+    def _final_observation(self, i: int) -> np.ndarray:
+        return self.batch.final_obs[i].copy()
+
     def _get_indices(self, indices: Any) -> list[int]:
         if indices is None:
             return list(range(self.num_envs))
@@ -159,9 +175,70 @@ class NativePyramidVecEnv(VecEnv):
         return self.batch.mask[i].astype(np.bool_)
 
     def _reset_info(self, i: int) -> dict[str, Any]:
+        raise NotImplementedError
+
+
+class NativePyramidVecEnv(_NativeVecEnv):
+    """``num_envs`` native Pyramid games as a stable-baselines3 ``VecEnv`` (module docstring)."""
+
+    batch: PyramidBatch
+    _attributes = ("render_mode", "stock_top_playable")
+
+    def __init__(self, num_envs: int, *, stock_top_playable: bool = True, shaped_reward: bool = False,
+                 split: DealRange | None = None, max_episode_steps: int | None = 500,
+                 num_threads: int = 1) -> None:
+        kwargs = {} if split is None else {"deal_sampler": SplitSampler(split)}
+        batch = PyramidBatch(num_envs, stock_top_playable=stock_top_playable, reward_shaping=shaped_reward,
+                             max_episode_steps=max_episode_steps, autoreset=AutoresetMode.SAME_STEP,
+                             num_threads=num_threads, **kwargs)
+        self.stock_top_playable = bool(stock_top_playable)
+        super().__init__(batch, spaces.Box(0.0, 1.0, (OBSERVATION_SIZE,), np.float32),
+                         spaces.Discrete(NUM_ACTIONS))
+
+    def _reset_info(self, i: int) -> dict[str, Any]:
         b = self.batch
         return {"deal_number": int(b.deal_number[i]), "pass": int(b.pass_number[i]),
                 "cards_left": int(b.cards_left[i])}
 
 
-__all__ = ["NATIVE_ENCODINGS", "NativePyramidVecEnv", "SplitSampler"]
+class NativeKlondikeVecEnv(_NativeVecEnv):
+    """``num_envs`` native Klondike games as a stable-baselines3 ``VecEnv``, their observations
+    encoded by ``encoding`` in Python (``None`` or an identity encoding: as they are)."""
+
+    batch: KlondikeBatch
+
+    def __init__(self, num_envs: int, *, encoding: Encoding | None = None, draw_count: int = 3,
+                 shaped_reward: bool = False, split: DealRange | None = None, max_steps: int = 1000,
+                 num_threads: int = 1) -> None:
+        if encoding is not None and encoding.game != "klondike":
+            raise MalformedInputError(f"the {encoding.name} encoding is not a Klondike encoding")
+        kwargs = {} if split is None else {"deal_sampler": SplitSampler(split)}
+        batch = KlondikeBatch(num_envs, draw_count=draw_count, shaped_reward=shaped_reward,
+                              max_steps=max_steps, autoreset=AutoresetMode.SAME_STEP,
+                              num_threads=num_threads, **kwargs)
+        self.encoding = encoding if encoding is not None and encoding.transform is not None else None
+        env_space = spaces.MultiDiscrete(OBS_NVEC, dtype=OBS_DTYPE)
+        space = env_space if self.encoding is None else self.encoding.input_space(env_space)
+        super().__init__(batch, space, spaces.Discrete(KLONDIKE_ACTIONS))
+
+    def _encoded(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        encode = self.encoding.encode  # type: ignore[union-attr]
+        return np.stack([encode(o, m) for o, m in zip(obs, masks, strict=True)])
+
+    def _observations(self) -> np.ndarray:
+        b = self.batch
+        return b.obs.copy() if self.encoding is None else self._encoded(b.obs, b.mask)
+
+    def _final_observation(self, i: int) -> np.ndarray:
+        b = self.batch
+        if self.encoding is None:
+            return b.final_obs[i].copy()
+        return self.encoding.encode(b.final_obs[i], b.final_mask[i])
+
+    def _reset_info(self, i: int) -> dict[str, Any]:
+        b = self.batch
+        return {"deal_number": int(b.deal_number[i]), "cards_up": int(b.cards_up[i]),
+                "recycles": int(b.recycles[i])}
+
+
+__all__ = ["NATIVE_ENCODINGS", "NATIVE_GAMES", "NativeKlondikeVecEnv", "NativePyramidVecEnv", "SplitSampler"]

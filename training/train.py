@@ -62,7 +62,7 @@ from training.imitation import (
     make_teacher,
     policy_actor,
 )
-from training.native_vec_env import NativePyramidVecEnv
+from training.native_vec_env import NativeKlondikeVecEnv, NativePyramidVecEnv
 from training.ship import ship
 from training.splits import EVAL, TRAIN
 from training.vec_env import make_env_fn, make_vec_env
@@ -292,8 +292,12 @@ def main(args: Args) -> RunResult:
     (run_dir / "args.json").write_text(json.dumps(args.to_dict(), indent=2) + "\n")
 
     vec_env = args.vec_env_kind()
-    if vec_env == "native":  # the same deals, observations and episode ends, stepped natively
-        train_env: VecEnv = NativePyramidVecEnv(
+    if vec_env == "native" and variant.game == "klondike":  # the same data, stepped natively
+        train_env: VecEnv = NativeKlondikeVecEnv(
+            args.n_envs, encoding=encoding, draw_count=variant.env_kwargs["draw_count"],
+            shaped_reward=args.shaped_reward, split=TRAIN)
+    elif vec_env == "native":  # the same deals, observations and episode ends, stepped natively
+        train_env = NativePyramidVecEnv(
             args.n_envs, stock_top_playable=variant.env_kwargs["stock_top_playable"],
             shaped_reward=args.shaped_reward, split=TRAIN)
     else:

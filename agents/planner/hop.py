@@ -224,6 +224,8 @@ class HopPlayer(Player):
         self.plan_at: bytes | None = None
         """What the player sees where ``plan_moves[0]`` is to be played."""
         self._last_move: Move | None = None
+        self._decided_in: KlondikeGame | None = None
+        """The position (as the player knows it) of the last :meth:`plan`."""
         self.looping = False
         """Whether the last position planned for had been met :data:`LOOP_VISITS` times."""
         self.decision_seconds: list[float] = []
@@ -262,7 +264,8 @@ class HopPlayer(Player):
         self._greedy.look(KlondikeView(observation))
         choice = self.plan(observation, mask)
         self._greedy.played(choice.action)
-        self._last_move = move_of(klondike_knowledge(observation, self.draw_count).game, choice.action)
+        if self._decided_in is not None:  # plan() set it
+            self._last_move = move_of(self._decided_in, choice.action)
         self.decision_seconds.append(time.perf_counter() - start)
         return choice
 
@@ -273,7 +276,7 @@ class HopPlayer(Player):
         legal = legal_actions(mask)
         self.looping = self.visits[visible_key(observation)] >= LOOP_VISITS
         knowledge = klondike_knowledge(observation, self.draw_count)
-        game = knowledge.game
+        game = self._decided_in = knowledge.game
         here = visible_key(observation)
         planned = self.plan_moves[0] if self.plan_moves and self.plan_at == here else None
         if planned is not None and not mask[ACTION_INDEX[planned]]:

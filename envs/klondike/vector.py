@@ -1,0 +1,484 @@
+"""Klondike stepped natively, N games at a time: a Gymnasium ``VectorEnv`` over the C++ batch.
+
+``gymnasium.make_vec("Solitaire/Klondike-v0", num_envs=N, vectorization_mode="vector_entry_point")``
+(``draw_count``, ``shaped_reward``, ``max_steps`` as in the single env) returns a
+:class:`KlondikeVectorEnv`. The rules, observation, mask, rewards and episode ends (win, dead end,
+the exact no-progress check of :mod:`envs.klondike.progress`, truncation after ``max_steps``) are
+those of :class:`envs.klondike.env.KlondikeEnv` (the reference; ``tests/test_native_vec_klondike.py``
+holds the native copy to it step by step); the games live in ``native/src/klondike/env*.cpp`` and
+``batch.cpp``, and one call steps them all with the GIL released, writing into NumPy arrays
+allocated once here.
+
+Dealing: sub-env ``i`` reset with seed ``S`` deals what ``KlondikeEnv.reset(seed=S + i)`` deals: a
+``np.random.Generator`` per sub-env, seeded as Gymnasium seeds the single env, draws the deal
+number ``N`` of ``klondike-random-v1-N`` in Python, once per episode, and the C++ core shuffles
+the cards from that ID exactly as :mod:`envs.rng` does. A deal given by ``options={"deal": ...}``
+is resolved by :func:`envs.klondike.game.resolve_klondike_deal` and its 52 cards handed over;
+``options={"game": KlondikeGame}`` starts from a copy of that position, as the single env does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from gymnasium.error import ResetNeeded
+from gymnasium.utils import seeding
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from envs.errors import MalformedInputError
+from envs.klondike.actions import ACTION_NAMES, NUM_ACTIONS
+from envs.klondike.env import DEAL_NUMBERS, DEFAULT_MAX_STEPS
+from envs.klondike.game import DEAD_END, DRAW_COUNTS, NO_PROGRESS, WIN, KlondikeGame, resolve_klondike_deal
+from envs.klondike.layout import MAX_COLUMN, NUM_STOCK
+from envs.klondike.messages import Refusal
+from envs.klondike.observer import OBS_DTYPE, OBS_NVEC, OBS_SIZE
+from envs.pyramid.vector import AUTORESET_CODES, DealSampler
+
+NOT_LEGAL_NOW = "not legal now"
+"""The single env's text for a masked-out action the rules find no reason to refuse (never met)."""
+REFUSALS: tuple[str | None, ...] = (
+    None, *(r.en for r in (
+        Refusal.NOTHING_TO_DRAW, Refusal.STOCK_EMPTY, Refusal.STOCK_NOT_EMPTY, Refusal.WASTE_EMPTY,
+        Refusal.NO_CARD, Refusal.FACE_DOWN, Refusal.SAME_COLUMN, Refusal.BUILD_DOWN, Refusal.KING_ONLY,
+        Refusal.FOUNDATION_ORDER, Refusal.GAME_WON)), NOT_LEGAL_NOW,
+)
+"""The refusal message of each native refusal code (``native/src/klondike/env.hpp``, ``Refusal``)."""
+OUTCOMES: tuple[str | None, ...] = (None, WIN, NO_PROGRESS, DEAD_END)
+"""The native outcome codes in order."""
+RESET_OPTIONS = frozenset({"deal", "deals", "game", "reset_mask"})
+
+
+def random_deal_number(_index: int, rng: np.random.Generator) -> int:
+    """The single env's draw: ``klondike-random-v1-N`` with ``N`` below :data:`DEAL_NUMBERS`."""
+    return int(rng.integers(DEAL_NUMBERS))
+
+
+def _native() -> Any:
+    try:
+        import solitaire_native
+    except ImportError as exc:  # pragma: no cover - depends on the installation
+        raise ImportError(
+            "the native core 'solitaire_native' is not built: run `pip install -e .` from the repository root"
+        ) from exc
+    return solitaire_native
+
+
+def _check_game(game: KlondikeGame) -> KlondikeGame:
+    """The single env's check of a given position (what the observation can show)."""
+    if any(len(col) > MAX_COLUMN for col in game.columns) or len(game.stock_order()) > NUM_STOCK:
+        raise MalformedInputError(
+            "the observation holds columns of up to 19 cards and 24 stock and waste cards")
+    return game
+
+
+class KlondikeBatch:
+    """The native games of one vector env and the arrays they write (no Gymnasium API).
+
+    Shared by :class:`KlondikeVectorEnv`, :class:`NativeKlondikeEnv` and the stable-baselines3
+    adapter (``training/native_vec_env.py``). ``autoreset`` is how a step treats a game that
+    ended (:data:`envs.pyramid.vector.AUTORESET_CODES`); :attr:`pending` holds each game's next
+    deal number, drawn in advance from its generator so that a game ending inside the native step
+    can be dealt at once.
+    """
+
+    def __init__(self, num_envs: int, *, draw_count: int = 3, shaped_reward: bool = False,
+                 max_steps: int = DEFAULT_MAX_STEPS, autoreset: AutoresetMode = AutoresetMode.NEXT_STEP,
+                 num_threads: int = 1, deal_sampler: DealSampler = random_deal_number) -> None:
+        if not isinstance(num_envs, int | np.integer) or num_envs < 1:
+            raise MalformedInputError(f"num_envs must be a positive integer, not {num_envs!r}")
+        if draw_count not in DRAW_COUNTS:
+            raise MalformedInputError(f"draw_count must be 1 or 3, not {draw_count!r}")
+        if not isinstance(max_steps, int | np.integer) or max_steps < 1:
+            raise MalformedInputError(f"max_steps must be positive, not {max_steps!r}")
+        if autoreset not in AUTORESET_CODES:
+            raise MalformedInputError(
+                f"autoreset_mode must be one of {list(AUTORESET_CODES)}, not {autoreset!r}")
+        if not isinstance(num_threads, int) or num_threads < 1:
+            raise MalformedInputError(f"num_threads must be a positive integer, not {num_threads!r}")
+        n = self.num_envs = int(num_envs)
+        self.draw_count = int(draw_count)
+        self.autoreset = autoreset
+        self._autoreset_code = AUTORESET_CODES[autoreset]
+        self.deal_sampler = deal_sampler
+        native = _native()
+        self.core = native.KlondikeBatch(n, self.draw_count, bool(shaped_reward), int(max_steps), num_threads)
+        self.obs = np.zeros((n, OBS_SIZE), OBS_DTYPE)
+        self.mask = np.zeros((n, NUM_ACTIONS), np.int8)
+        self.reward = np.zeros(n, np.float64)
+        self.terminated = np.zeros(n, np.bool_)
+        self.truncated = np.zeros(n, np.bool_)
+        self.refusal = np.zeros(n, np.uint8)
+        self.outcome = np.zeros(n, np.uint8)
+        self.cards_up = np.zeros(n, np.int32)
+        self.recycles = np.zeros(n, np.int32)
+        self.was_reset = np.zeros(n, np.bool_)
+        self.final_obs = np.zeros((n, OBS_SIZE), OBS_DTYPE)
+        """Same-step autoreset: the last observation of each game that ended at the last step."""
+        self.final_mask = np.zeros((n, NUM_ACTIONS), np.int8)
+        """Same-step autoreset: the last mask of each game that ended at the last step."""
+        self.buffers = native.KlondikeBuffers(
+            self.obs, self.mask, self.reward, self.terminated, self.truncated, self.refusal, self.outcome,
+            self.cards_up, self.recycles, self.was_reset, self.final_obs, self.final_mask)
+        self.pending = np.zeros(n, np.int64)
+        self._pending_valid = np.zeros(n, np.bool_)
+        self.deal_number = np.full(n, -1, np.int64)
+        """The deal number each game is playing (-1: a deal given by its cards or a position)."""
+        self.deal_label = np.empty(n, object)
+        """``info["deal_id"]`` of each game: the deal ID, the deal code of a given deal, or ``""``."""
+        self._rngs: list[np.random.Generator | None] = [None] * n
+        self._actions = np.zeros(n, np.int64)
+        self.started = False
+
+    # ------------------------------------------------------------- dealing
+    def seed(self, index: int, seed: int | None) -> None:
+        """Give game ``index`` a generator seeded as Gymnasium seeds the single env."""
+        self._rngs[index], _ = seeding.np_random(seed)
+        self._pending_valid[index] = False
+
+    def set_rng(self, index: int, rng: np.random.Generator) -> None:
+        """Give game ``index`` this generator (the single-env view hands over its ``np_random``)."""
+        if self._rngs[index] is not rng:
+            self._rngs[index] = rng
+            self._pending_valid[index] = False
+
+    def _next_number(self, index: int) -> int:
+        if self._pending_valid[index]:
+            self._pending_valid[index] = False
+            return int(self.pending[index])
+        return self._draw(index)
+
+    def _draw(self, index: int) -> int:
+        rng = self._rngs[index]
+        if rng is None:
+            self.seed(index, None)
+            rng = self._rngs[index]
+        number = int(self.deal_sampler(index, rng))  # type: ignore[arg-type]
+        if number < 0:
+            raise MalformedInputError(f"a deal number is not negative, got {number}")
+        return number
+
+    def _draw_pending(self, index: int) -> None:
+        self.pending[index] = self._draw(index)
+        self._pending_valid[index] = True
+
+    def reset(self, indices: Sequence[int], seeds: Sequence[int | None] | None,
+              deals: Sequence[object | None] | None) -> None:
+        """Reset games ``indices``: ``seeds[k]`` (``None``: keep its generator), ``deals[k]`` (``None``:
+        the next random deal of its generator; a :class:`KlondikeGame`: a copy of its position).
+        Every deal is read before any game changes."""
+        resolved: list[object | None] = []
+        for d in deals or [None] * len(indices):
+            if d is None:
+                resolved.append(None)
+            elif isinstance(d, KlondikeGame):  # played with its own draw count, as the single env does
+                resolved.append(_check_game(d.copy()))
+            else:
+                resolved.append(resolve_klondike_deal(d))
+        for k, i in enumerate(indices):
+            if seeds is not None and seeds[k] is not None:
+                self.seed(i, seeds[k])
+        random_indices, numbers = [], []
+        for i, deal in zip(indices, resolved, strict=True):
+            if deal is None:
+                number = self._next_number(i)
+                random_indices.append(i)
+                numbers.append(number)
+                self.deal_number[i] = number
+                self.deal_label[i] = f"klondike-random-v1-{number}"
+            elif isinstance(deal, KlondikeGame):
+                self.core.reset_state(i, deal.columns, deal.hidden, deal.stock, deal.waste, deal.foundations,
+                                      deal.best, deal.seen, deal.recycles, deal.draw_count, self.buffers)
+                self.deal_number[i] = -1
+                self.deal_label[i] = deal.deal.label if deal.deal is not None else ""
+            else:
+                self.core.reset_cards(i, np.asarray(deal.cards, np.uint8), self.buffers)  # type: ignore[attr-defined]
+                deal_id = deal.deal_id  # type: ignore[attr-defined]
+                random = deal_id is not None and deal_id.kind == "random"
+                self.deal_number[i] = deal_id.number if random else -1
+                self.deal_label[i] = deal.label  # type: ignore[attr-defined]
+            if not self._pending_valid[i]:
+                self._draw_pending(i)
+        if random_indices:
+            self.core.reset_random(np.asarray(random_indices, np.int64), np.asarray(numbers, np.int64),
+                                   self.buffers)
+        self.started = True
+
+    # ------------------------------------------------------------- stepping
+    def step(self, actions: Any) -> None:
+        """One step of every game (results in the arrays); a bad action array changes nothing."""
+        if not self.started:
+            raise ResetNeeded("call reset() before step()")
+        acts = np.asarray(actions)
+        if acts.shape != (self.num_envs,) or not np.issubdtype(acts.dtype, np.integer):
+            raise MalformedInputError(
+                f"actions must be {self.num_envs} integers 0..{NUM_ACTIONS - 1}, got shape {acts.shape} "
+                f"of {acts.dtype}")
+        low, high = int(acts.min()), int(acts.max())
+        if low < 0 or high >= NUM_ACTIONS:
+            bad = low if low < 0 else high
+            raise MalformedInputError(f"action {bad} is outside 0..{NUM_ACTIONS - 1}")
+        np.copyto(self._actions, acts, casting="unsafe")
+        self.core.step(self._actions, self.pending, self._autoreset_code, self.buffers)
+        if self.was_reset.any():  # those games took their pending deal
+            for i in np.flatnonzero(self.was_reset).tolist():
+                number = int(self.pending[i])
+                self.deal_number[i] = number
+                self.deal_label[i] = f"klondike-random-v1-{number}"
+                self._draw_pending(i)
+
+    def refusal_messages(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """``(messages, has_message)`` of the last step's illegal actions, or ``None`` if there were none."""
+        if not self.refusal.any():
+            return None
+        has = self.refusal != 0
+        messages = np.empty(self.num_envs, object)
+        for i in np.flatnonzero(has).tolist():
+            messages[i] = REFUSALS[self.refusal[i]]
+        return messages, has
+
+    def outcomes(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """``(outcomes, ended)`` of the games that terminated at the last step, or ``None``."""
+        if not self.outcome.any():
+            return None
+        ended = self.outcome != 0
+        out = np.empty(self.num_envs, object)
+        for i in np.flatnonzero(ended).tolist():
+            out[i] = OUTCOMES[self.outcome[i]]
+        return out, ended
+
+
+def _check_options(options: dict[str, Any] | None) -> dict[str, Any]:
+    options = dict(options or {})
+    unknown = set(options) - RESET_OPTIONS
+    if unknown:
+        raise MalformedInputError(
+            f"unknown reset option(s) {sorted(unknown)}: the options are {sorted(RESET_OPTIONS)}")
+    return options
+
+
+class KlondikeVectorEnv(VectorEnv):
+    """``num_envs`` Klondike games stepped natively (see the module docstring).
+
+    Spaces: ``single_observation_space`` and ``single_action_space`` are the single env's
+    (``MultiDiscrete`` of 190 values, ``Discrete(590)``); ``observation_space`` and
+    ``action_space`` are their batches.
+
+    Autoreset: Gymnasium 1.x's ``NEXT_STEP`` (the default, ``metadata["autoreset_mode"]``): the
+    step after a sub-env's episode ended (terminated or truncated) resets it (its action is
+    ignored) and returns the reset observation and info, reward 0, not terminated, not truncated.
+    ``autoreset_mode=DISABLED`` leaves ended sub-envs alone (they play on, as the single env does
+    when stepped again); ``reset(options={"reset_mask": m})`` then resets the masked ones.
+
+    Info (every key with its ``_key`` mask, as Gymnasium's vector envs merge infos):
+    ``action_mask`` (int8, ``num_envs x 590``), ``deal_id``, ``deal_number`` (-1 for a deal given by
+    its cards or a position), ``cards_up``, ``recycles``; ``illegal_action`` (the single env's
+    refusal message) only for sub-envs whose action was illegal, which are unchanged; ``outcome``
+    (``"win"``, ``"no_progress"``, ``"dead_end"``) only for sub-envs that terminated.
+    :meth:`action_masks` gives the masks as ``np.bool_``.
+
+    Reset options: ``deal`` (one deal for every sub-env), ``deals`` (one per sub-env, ``None``
+    entries draw a random deal, :class:`KlondikeGame` entries start from that position), ``game``
+    (one :class:`KlondikeGame` position for every sub-env), ``reset_mask`` (autoreset DISABLED).
+
+    Arguments: ``num_envs``; ``draw_count``, ``shaped_reward``, ``max_steps`` (as the single env,
+    default 1000); ``num_threads`` (native threads per step, default 1); ``copy`` (default
+    ``True``: return fresh arrays; ``False``: the internal ones, overwritten by the next step);
+    ``deal_sampler`` (who picks the deal numbers, :data:`envs.pyramid.vector.DealSampler`);
+    ``autoreset_mode``.
+
+    The native games cannot be pickled: pickling raises ``TypeError`` with the way to make one in
+    another process instead.
+    """
+
+    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}  # noqa: RUF012
+
+    def __init__(self, num_envs: int = 1, *, draw_count: int = 3, shaped_reward: bool = False,
+                 max_steps: int = DEFAULT_MAX_STEPS, num_threads: int = 1, copy: bool = True,
+                 deal_sampler: DealSampler = random_deal_number,
+                 autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
+                 render_mode: str | None = None) -> None:
+        if render_mode is not None:
+            raise MalformedInputError(f"the native vector env does not render: render_mode {render_mode!r}")
+        mode = AutoresetMode(autoreset_mode)
+        if mode == AutoresetMode.SAME_STEP:
+            raise MalformedInputError(
+                "autoreset_mode SAME_STEP is not offered: use NEXT_STEP or DISABLED "
+                "(stable-baselines3's same-step resets: training.native_vec_env)")
+        self.batch = KlondikeBatch(num_envs, draw_count=draw_count, shaped_reward=shaped_reward,
+                                   max_steps=max_steps, autoreset=mode, num_threads=num_threads,
+                                   deal_sampler=deal_sampler)
+        self.num_envs = self.batch.num_envs
+        self.metadata = {**self.metadata, "autoreset_mode": mode}
+        self.render_mode = None
+        self.copy = bool(copy)
+        self.draw_count = int(draw_count)
+        self.shaped_reward = bool(shaped_reward)
+        self.max_steps = int(max_steps)
+        self.single_observation_space = spaces.MultiDiscrete(OBS_NVEC, dtype=OBS_DTYPE)
+        self.single_action_space = spaces.Discrete(NUM_ACTIONS)
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        self._all = np.ones(self.num_envs, np.bool_)
+        self._all.flags.writeable = False
+
+    def __getstate__(self) -> dict[str, Any]:
+        raise TypeError(
+            "a KlondikeVectorEnv holds native games and cannot be pickled: create it where it is used, "
+            "with gymnasium.make_vec('Solitaire/Klondike-v0', num_envs=N, "
+            "vectorization_mode='vector_entry_point')")
+
+    # ------------------------------------------------------------------ API
+    def reset(self, *, seed: int | Sequence[int | None] | None = None,
+              options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
+        """Reset every sub-env (or, with autoreset DISABLED, those in ``options["reset_mask"]``).
+
+        ``seed``: an int ``S`` (sub-env ``i`` gets ``S + i``), a list of one seed (or ``None``) per
+        sub-env, or ``None``. Options: see the class docstring.
+        """
+        options = _check_options(options)
+        n = self.num_envs
+        indices = list(range(n))
+        if options.get("reset_mask") is not None:
+            if self.metadata["autoreset_mode"] != AutoresetMode.DISABLED:
+                raise MalformedInputError("reset_mask needs autoreset_mode DISABLED")
+            reset_mask = np.asarray(options["reset_mask"])
+            if reset_mask.shape != (n,) or reset_mask.dtype != np.bool_:
+                raise MalformedInputError(f"reset_mask must be {n} booleans")
+            indices = np.flatnonzero(reset_mask).tolist()
+        if seed is None:
+            seeds: list[int | None] | None = None
+        elif isinstance(seed, int | np.integer):
+            seeds = [int(seed) + i for i in indices]
+        else:
+            seed_list = list(seed)
+            if len(seed_list) != n:
+                raise MalformedInputError(f"give one seed per sub-env ({n}), not {len(seed_list)}")
+            seeds = [seed_list[i] for i in indices]
+        given = [key for key in ("deal", "deals", "game") if options.get(key) is not None]
+        if len(given) > 1:
+            raise MalformedInputError(f"give one of 'deal', 'deals' and 'game', not {given}")
+        if options.get("deals") is not None:
+            per_env = list(options["deals"])
+            if len(per_env) != n:
+                raise MalformedInputError(
+                    f"'deals' needs one deal (or None) per sub-env ({n}), not {len(per_env)}")
+            deals: list[object | None] | None = [per_env[i] for i in indices]
+        elif options.get("game") is not None:
+            if not isinstance(options["game"], KlondikeGame):
+                raise MalformedInputError("'game' takes a KlondikeGame position")
+            deals = [options["game"]] * len(indices)
+        else:
+            deals = None if options.get("deal") is None else [options["deal"]] * len(indices)
+        self.batch.reset(indices, seeds, deals)
+        return self._obs(), self._info()
+
+    def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        batch = self.batch
+        batch.step(actions)
+        info = self._info()
+        refusals = batch.refusal_messages()
+        if refusals is not None:
+            info["illegal_action"], info["_illegal_action"] = refusals
+        outcomes = batch.outcomes()
+        if outcomes is not None:
+            info["outcome"], info["_outcome"] = outcomes
+        if self.copy:
+            return (batch.obs.copy(), batch.reward.copy(), batch.terminated.copy(), batch.truncated.copy(),
+                    info)
+        return batch.obs, batch.reward, batch.terminated, batch.truncated, info
+
+    def action_masks(self) -> np.ndarray:
+        """Legal actions of every sub-env now, ``np.bool_`` (``num_envs x 590``)."""
+        return self.batch.mask.astype(np.bool_)
+
+    def action_name(self, action: int) -> str:
+        return ACTION_NAMES[action]
+
+    def sub_env_view(self) -> NativeKlondikeEnv:
+        """A single-env view (its own one-game batch with this env's settings), for ``check_env``."""
+        return NativeKlondikeEnv(draw_count=self.draw_count, shaped_reward=self.shaped_reward,
+                                 max_steps=self.max_steps)
+
+    def close_extras(self, **kwargs: Any) -> None:
+        return None
+
+    # -------------------------------------------------------------- helpers
+    def _obs(self) -> np.ndarray:
+        return self.batch.obs.copy() if self.copy else self.batch.obs
+
+    def _info(self) -> dict[str, Any]:
+        b = self.batch
+        return {
+            "action_mask": b.mask.copy() if self.copy else b.mask, "_action_mask": self._all,
+            "deal_id": b.deal_label.copy(), "_deal_id": self._all,
+            "deal_number": b.deal_number.copy(), "_deal_number": self._all,
+            "cards_up": b.cards_up.copy(), "_cards_up": self._all,
+            "recycles": b.recycles.copy(), "_recycles": self._all,
+        }
+
+
+class NativeKlondikeEnv(gymnasium.Env[np.ndarray, np.int64]):
+    """One native Klondike game behind the single env's API (a one-game batch, autoreset disabled).
+
+    The same contract as :class:`envs.klondike.env.KlondikeEnv` (without rendering); it exists so
+    that Gymnasium's ``check_env`` can run on the native core as a single env.
+    """
+
+    metadata = {"render_modes": [], "render_fps": 4}  # noqa: RUF012
+
+    def __init__(self, draw_count: int = 3, shaped_reward: bool = False,
+                 max_steps: int = DEFAULT_MAX_STEPS) -> None:
+        self.batch = KlondikeBatch(1, draw_count=draw_count, shaped_reward=shaped_reward, max_steps=max_steps,
+                                   autoreset=AutoresetMode.DISABLED)
+        self.observation_space = spaces.MultiDiscrete(OBS_NVEC, dtype=OBS_DTYPE)
+        self.action_space = spaces.Discrete(NUM_ACTIONS)
+        self._action = np.zeros(1, np.int64)
+
+    def __getstate__(self) -> dict[str, Any]:
+        raise TypeError(
+            "a NativeKlondikeEnv holds a native game and cannot be pickled: create it where it is used")
+
+    def reset(self, *, seed: int | None = None,
+              options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
+        options = _check_options(options)
+        if options.get("reset_mask") is not None:
+            raise MalformedInputError("reset_mask is a vector env option")
+        if options.get("deals") is not None:
+            raise MalformedInputError("'deals' is a vector env option: give one 'deal'")
+        deal = options.get("game") if isinstance(options.get("game"), KlondikeGame) else options.get("deal")
+        super().reset(seed=seed)
+        self.batch.set_rng(0, self.np_random)
+        self.batch.reset([0], None, [deal])
+        return self.batch.obs[0].copy(), self._info()
+
+    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        if not isinstance(action, int | np.integer) or not 0 <= action < NUM_ACTIONS:
+            raise MalformedInputError(f"action {action!r} is outside 0..{NUM_ACTIONS - 1}")
+        self._action[0] = int(action)
+        b = self.batch
+        b.step(self._action)
+        info = self._info()
+        if b.refusal[0]:
+            info["illegal_action"] = REFUSALS[b.refusal[0]]
+        if b.outcome[0]:
+            info["outcome"] = OUTCOMES[b.outcome[0]]
+        return (b.obs[0].copy(), float(b.reward[0]), bool(b.terminated[0]), bool(b.truncated[0]), info)
+
+    def action_masks(self) -> np.ndarray:
+        return self.batch.mask[0].astype(np.bool_)
+
+    def _info(self) -> dict[str, Any]:
+        b = self.batch
+        return {"deal_id": b.deal_label[0], "action_mask": b.mask[0].copy(), "cards_up": int(b.cards_up[0]),
+                "recycles": int(b.recycles[0])}
+
+
+__all__ = [
+    "NOT_LEGAL_NOW", "OUTCOMES", "REFUSALS", "KlondikeBatch", "KlondikeVectorEnv", "NativeKlondikeEnv",
+    "random_deal_number",
+]

@@ -1,0 +1,124 @@
+#include "klondike/batch.hpp"
+
+#include <algorithm>
+#include <thread>
+
+#include "common/random_deal.hpp"
+
+namespace solitaire::klondike::env {
+
+Batch::Batch(int num_envs, int draw_count, bool shaped_reward, int max_steps, int num_threads)
+    : games_(static_cast<std::size_t>(num_envs)),
+      elapsed_(static_cast<std::size_t>(num_envs), 0),
+      needs_reset_(static_cast<std::size_t>(num_envs), 0),
+      draw_count_(draw_count),
+      shaped_reward_(shaped_reward),
+      max_steps_(max_steps),
+      num_threads_(std::max(1, num_threads)) {}
+
+void Batch::write_row(int i, const Outputs& out) const {
+  const Game& g = games_[i];
+  g.write_observation(out.obs + static_cast<std::ptrdiff_t>(i) * kObservationSize);
+  g.write_mask(out.mask + static_cast<std::ptrdiff_t>(i) * kNumActions);
+  out.cards_up[i] = g.cards_up();
+  out.recycles[i] = g.recycles();
+}
+
+void Batch::reset_cards(int i, const std::uint8_t* cards, const Outputs& out) {
+  games_[i].reset_deal(cards, draw_count_);
+  elapsed_[i] = 0;
+  needs_reset_[i] = 0;
+  write_row(i, out);
+}
+
+void Batch::reset_state(int i, const State& state, const Outputs& out) {
+  games_[i].reset_state(state);
+  elapsed_[i] = 0;
+  needs_reset_[i] = 0;
+  write_row(i, out);
+}
+
+void Batch::deal(int i, std::int64_t number) {
+  const auto cards = random_deal("klondike", static_cast<std::uint64_t>(number));
+  games_[i].reset_deal(cards.data(), draw_count_);
+  elapsed_[i] = 0;
+  needs_reset_[i] = 0;
+}
+
+void Batch::reset_random(const std::int64_t* indices, const std::int64_t* numbers, int count, const Outputs& out) {
+  for (int k = 0; k < count; ++k) {
+    const int i = static_cast<int>(indices[k]);
+    deal(i, numbers[k]);
+    write_row(i, out);
+  }
+}
+
+void Batch::step_range(int begin, int end, const std::int64_t* actions, const std::int64_t* pending,
+                       Autoreset mode, const Outputs& out) {
+  for (int i = begin; i < end; ++i) {
+    out.refusal[i] = 0;
+    out.outcome[i] = 0;
+    out.was_reset[i] = false;
+    out.reward[i] = 0.0;
+    out.terminated[i] = out.truncated[i] = false;
+    if (needs_reset_[i]) {  // next_step mode: this step is the reset; the action is ignored
+      deal(i, pending[i]);
+      out.was_reset[i] = true;
+      write_row(i, out);
+      continue;
+    }
+    Game& g = games_[i];
+    const int action = static_cast<int>(actions[i]);
+    ++elapsed_[i];
+    const bool truncated = elapsed_[i] >= max_steps_;
+    bool terminated = false;
+    if (!g.is_legal(action)) {  // nothing changes: the observation and the mask stay as they are
+      out.refusal[i] = static_cast<std::uint8_t>(g.refusal(action));
+      out.truncated[i] = truncated;
+    } else {
+      const StepResult r = g.play(action, shaped_reward_);
+      terminated = r.terminated;
+      out.reward[i] = r.reward;
+      out.outcome[i] = static_cast<std::uint8_t>(r.outcome);
+      out.terminated[i] = terminated;
+      out.truncated[i] = truncated && !terminated;
+      write_row(i, out);
+    }
+    if (terminated || truncated) {
+      if (mode == Autoreset::next_step) {
+        needs_reset_[i] = 1;
+      } else if (mode == Autoreset::same_step) {
+        write_row(i, out);  // an illegal last action wrote nothing yet
+        std::int64_t* final_row = out.final_obs + static_cast<std::ptrdiff_t>(i) * kObservationSize;
+        std::copy_n(out.obs + static_cast<std::ptrdiff_t>(i) * kObservationSize, kObservationSize, final_row);
+        std::copy_n(out.mask + static_cast<std::ptrdiff_t>(i) * kNumActions, kNumActions,
+                    out.final_mask + static_cast<std::ptrdiff_t>(i) * kNumActions);
+        deal(i, pending[i]);
+        out.was_reset[i] = true;
+        write_row(i, out);
+      }
+    }
+  }
+}
+
+void Batch::step(const std::int64_t* actions, const std::int64_t* pending, Autoreset mode, const Outputs& out) {
+  const int n = num_envs();
+  const int threads = std::min(num_threads_, std::max(1, n / 64));
+  if (threads <= 1) {
+    step_range(0, n, actions, pending, mode, out);
+    return;
+  }
+  std::vector<std::thread> workers;
+  workers.reserve(static_cast<std::size_t>(threads - 1));
+  const int chunk = (n + threads - 1) / threads;
+  for (int t = 1; t < threads; ++t) {
+    const int begin = t * chunk, end = std::min(n, begin + chunk);
+    if (begin >= end) break;
+    workers.emplace_back(
+        [this, begin, end, actions, pending, mode, &out] { step_range(begin, end, actions, pending, mode, out); });
+  }
+  step_range(0, std::min(n, chunk), actions, pending, mode, out);
+  for (std::thread& w : workers) w.join();
+}
+
+}  // namespace solitaire::klondike::env
