@@ -112,6 +112,25 @@
 //     twice the states in the same memory. The packing is checked against the 32-byte name along
 //     random walks (tests/), and deals 1-1000 at 200000 states each give the same verdicts, states
 //     and table entries with either.
+// 11. Talon cards wait for a move that needs them (SolveOptions::talon_waits; off by default, see
+//     below). A talon card c put on a column end y moves only chained with a next move that
+//     depends on it: one with a step that touches the talon or a foundation or column y (c goes
+//     up, moves, or takes a card). Not chained: a King put into an empty column (it changes
+//     where rules 5 and 8 see Kings) and a card that rule 6 lifts straight back. Why: in a
+//     winning line let M put c on y and let the next move Z move cards only between columns
+//     other than y. Z leaves the talon and its cursor alone (c is still reached the same way),
+//     leaves y's column alone (its end is c), and changes no foundation (so no forced step, no
+//     condition of rules 1, 2, 5, 6 or 8 changes); so Z is a move before M, M is one after Z,
+//     and both orders reach the same state. Moving M past such moves one by one, it comes just
+//     before a move that depends on it, and there is one: c is on a foundation once the game is
+//     won. Checked in the brute-force tests (two variants, two orders). Measured: the distinct
+//     states fall on some winnable deals (6441: 864,417 to 564,315 table entries; 3974: 1.04
+//     million to 0.30 million), but the states entered rise 1.3-2.5x on the slow lost deals:
+//     the state after M is no longer recorded, so its chains are entered again from every
+//     state that reaches it, and the table gains little (the states after M mostly lead on).
+//     Pruning M only where no dependent move follows (and otherwise playing it alone) hardly
+//     ever fires (-0.5% states, +30-50% time from the extra move lists). Figures and commands:
+//     benchmarks/results/klondike_issue25_tail.md.
 // Lower bound. Before searching, a relaxed game (dead_end.hpp: draw order ignored, cards that left
 // their columns hold any number of cards) is played greedily; every real line is a relaxed line, so
 // if the relaxed game is lost the position is lost. It settles at once deals whose tableau blocks
@@ -142,7 +161,7 @@
 //
 // Each rule has its own argument; their combination is not proved here. It is checked against
 // an exhaustive search over plain atomic actions on reduced decks (tests/), with rules 1-3, 6 and
-// 8-10 and the lower bound on and off, shuffled move orders and restarts, and against
+// 8-11 and the lower bound on and off, shuffled move orders and restarts, and against
 // Solvitaire's verdicts; winning lines are replayed by an independent replayer (replay.hpp). From Python
 // (tests/test_klondike_solver*.py): a brute force written apart on reduced Solvitaire deals,
 // the move generation against the Python engine's legal moves (queries.hpp; rules 4, 5 and the
@@ -207,6 +226,10 @@ struct SolveOptions {
   // A whole run that leaves its column empty moves only in a chain with a King put into that
   // column next (rule 8). Off: such runs move alone (rule 5 only).
   bool kings_follow_emptying = true;
+  // A talon card put on a column is played only in a chain with a next move that depends on it:
+  // one that touches the talon or a foundation, or the column it went to (rule 11). Off by
+  // default: exact, but on the slow lost deals it doubles the states entered (design note).
+  bool talon_waits = false;
   // Before searching, try to prove the position lost in a relaxed game (dead_end.hpp).
   bool dead_end_check = true;
   // With dead_end_check, also after moves that put a talon card or a whole run on a column
