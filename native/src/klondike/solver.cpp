@@ -122,7 +122,8 @@ template <class Key>
 class Search {
  public:
   Search(const Position& position, const SolveOptions& options, const SolveBudget& budget)
-      : root_(position, options.draw_count),
+      : position_(position),
+        root_(position, options.draw_count),
         board_(root_),
         options_(options),
         generator_(options),
@@ -135,6 +136,7 @@ class Search {
     SolveResult result;
     bool won = board_.won();
     bool exhausted = !won && options_.dead_end_check && structurally_lost(board_);
+    if (!won && !exhausted && options_.draw1_after_states == 0) exhausted = draw1_proves_lost();
     for (int phase = 0; !won && !exhausted && stop_ == StopReason::none; ++phase) {
       if (phase > 0) {
         restart();
@@ -151,7 +153,7 @@ class Search {
       phase_states_ = 0;
       phase_over_ = false;
       won = search();
-      exhausted = !won && !phase_over_ && stop_ == StopReason::none;
+      exhausted = draw1_lost_ || (!won && !phase_over_ && stop_ == StopReason::none);
     }
     result.seconds = elapsed();
     result.states = states_;
@@ -223,6 +225,12 @@ class Search {
       return true;
     }
     if ((states_ & 255) == 0) {
+      if (draw1_proves_lost()) {
+        draw1_lost_ = true;
+        phase_over_ = true;  // ends the search; run() sees draw1_lost_
+        return true;
+      }
+      if (stop_ != StopReason::none) return true;
       if (budget_.cancel != nullptr && budget_.cancel->is_cancelled()) {
         stop_ = StopReason::cancelled;
         return true;
@@ -236,6 +244,37 @@ class Search {
       phase_over_ = true;
       return true;
     }
+    return false;
+  }
+
+  // The draw-1 bound (see the design note): every line of this game is a line of the same
+  // position with draw 1, so a draw-1 search that proves it lost proves this one lost. Tried at a
+  // budget check once draw1_after_states states are entered, with as many states as entered so
+  // far, again when they have grown eightfold, never again once draw 1 wins or fills its memory;
+  // with draw1_after_states 0, first at the root with the whole budget. Its states count in
+  // states_ and in the budget; its table gets what this one leaves of the memory cap.
+  bool draw1_proves_lost() {
+    if (!options_.draw1_bound || options_.draw_count == 1 || draw1_done_) return false;
+    if (states_ < std::max<std::uint64_t>(options_.draw1_after_states, draw1_next_)) return false;
+    SolveOptions options = options_;
+    options.draw_count = 1;
+    SolveBudget budget = budget_;
+    if (states_ > 0) {
+      budget.max_states = states_;
+      if (budget_.max_states != 0) budget.max_states = std::min(states_, budget_.max_states - states_);
+      if (budget.max_states == 0) return false;
+    }
+    if (budget_.time_limit_s > 0) budget.time_limit_s = std::max(budget_.time_limit_s - elapsed(), 1e-9);
+    const std::size_t used = table_.bytes();
+    if (budget_.max_memory_bytes < used + (std::size_t{1} << 20)) return false;
+    budget.max_memory_bytes = budget_.max_memory_bytes - used;
+    draw1_next_ = std::max<std::uint64_t>(states_, 1) * 8;
+    const SolveResult r = solve(position_, options, budget);
+    states_ += r.states;
+    if (r.status == Status::not_winnable) return true;
+    if (r.status == Status::winnable || r.stop_reason == StopReason::memory) draw1_done_ = true;
+    if (r.stop_reason == StopReason::cancelled || r.stop_reason == StopReason::time) stop_ = r.stop_reason;
+    if (budget_.max_states != 0 && states_ >= budget_.max_states) stop_ = StopReason::states;
     return false;
   }
 
@@ -496,6 +535,7 @@ class Search {
     }
   }
 
+  const Position position_;
   const Board root_;
   Board board_;
   SolveOptions options_;
@@ -526,6 +566,9 @@ class Search {
   RelaxedRate relaxed_rate_[2];  // after talon cards, after runs put on columns
   std::uint64_t phase_limit_ = 0;
   bool phase_over_ = false;
+  bool draw1_lost_ = false;          // the draw-1 search proved the position lost
+  bool draw1_done_ = false;          // draw 1 won or ran out of memory: not tried again
+  std::uint64_t draw1_next_ = 0;     // states entered before draw 1 is tried again
   StopReason stop_ = StopReason::none;
   Clock::time_point start_;
   std::clock_t cpu_start_;

@@ -159,10 +159,29 @@
 // uselessly: on deal 903 (2% fewer states) it adds about a quarter to the instructions executed,
 // which may push it past 10 s.
 //
+// Draw-1 bound (SolveOptions::draw1_bound, with draw 2 or more). Every line of the game with draw
+// k is a line of the same position with draw 1: a talon play takes a card the draws can reach and
+// leaves the talon's other cards in their order, and with draw 1 and unlimited recycles every
+// talon card can be reached, whatever was taken before; the other moves do not depend on the draw.
+// So a position lost with draw 1 is lost with draw k (never the other way round: a draw-1 win
+// says nothing, nor does an undecided draw-1 search). The search tries it once it has entered
+// draw1_after_states states (a million: the deals that take less never see it), with as many
+// states as it has entered so far, again each time the states entered (both searches' together)
+// have grown eightfold, and never again once draw 1 wins. Of the 174 draw-3 deals of 1-10000
+// that took over 1 s, 110 are lost with draw 1 too, and draw 1 proves 91 of them in fewer
+// states than draw 3 (median 27% of them). Measured side by side on 27 of them: 68.5 s before,
+// 64.6 s with it, 23 over 1 s before, 16 after (states from 0.19x, deal 1151, to 2.01x: tries
+// that stop undecided, deals lost with draw 1 in more states than draw 3 needs); draw-1 states
+// come cheaper, so the time falls where the states rise a little (+4% in all). Over all 174,
+// from their rows and the draw-1 searches (benchmarks/klondike_draw1_bound_estimate.py): about
+// 1098 s to 932 s, 150 deals over 1 s; even knowing draw 1's verdicts beforehand would leave 130.
+// Tests: the brute-force variants 16 (at the root) and 17 (from 256 states on, small budgets), and
+// test_draw1_bound (an undecided draw-1 try must not count: deal 1). Figures and commands:
+// benchmarks/results/klondike_issue25_tail.md.
 // Each rule has its own argument; their combination is not proved here. It is checked against
 // an exhaustive search over plain atomic actions on reduced decks (tests/), with rules 1-3, 6 and
-// 8-11 and the lower bound on and off, shuffled move orders and restarts, and against
-// Solvitaire's verdicts; winning lines are replayed by an independent replayer (replay.hpp). From Python
+// 8-11, the lower bound and the draw-1 bound on and off, shuffled move orders and restarts, and
+// against Solvitaire's verdicts; winning lines are replayed by an independent replayer (replay.hpp). From Python
 // (tests/test_klondike_solver*.py): a brute force written apart on reduced Solvitaire deals,
 // the move generation against the Python engine's legal moves (queries.hpp; rules 4, 5 and the
 // one-empty-column rule applied to the engine's list, the others switched off), and every
@@ -230,6 +249,12 @@ struct SolveOptions {
   // one that touches the talon or a foundation, or the column it went to (rule 11). Off by
   // default: exact, but on the slow lost deals it doubles the states entered (design note).
   bool talon_waits = false;
+  // Draw 2 or more: once the search has entered draw1_after_states states, try to prove the
+  // position lost with draw 1, which only adds lines (see the design note, "Draw-1 bound"). The
+  // draw-1 search gets as many states as entered so far; left undecided, it is tried again, with
+  // as many, when the states entered have grown eightfold. Off: draw 1 is never tried.
+  bool draw1_bound = true;
+  std::uint64_t draw1_after_states = 1000000;
   // Before searching, try to prove the position lost in a relaxed game (dead_end.hpp).
   bool dead_end_check = true;
   // With dead_end_check, also after moves that put a talon card or a whole run on a column

@@ -328,7 +328,7 @@ void compare_with_brute_force(const kl::Position& p, int draw, Tally& tally) {
     ++tally.dead_ends;
     CHECK(truth == Verdict::loss, "dead end on a winnable position: " + where);
   }
-  for (int variant = 0; variant < 16; ++variant) {
+  for (int variant = 0; variant < 18; ++variant) {
     kl::SolveOptions options;
     options.draw_count = draw;
     options.safe_foundation_moves = variant != 1 && variant != 3 && variant != 9;
@@ -346,6 +346,14 @@ void compare_with_brute_force(const kl::Position& p, int draw, Tally& tally) {
       options.canonical_lifts = true;
       options.order_seed = variant == 14 ? 0 : 104729;
     }
+    // The draw-1 bound: at the root with the whole budget, or inside the search from 256 states on
+    // with small budgets (variant 17: restarts every few states, so its lost marks are mixed in).
+    if (variant == 16) options.draw1_after_states = 0;
+    if (variant == 17) {
+      options.draw1_after_states = 1;
+      options.first_restart_states = 3;
+    }
+    options.draw1_bound = variant != 12 && variant != 13;  // off where sleep sets or rule 10 are off
     // Restart every few states: exercises the lost marks kept across restarts.
     if (variant == 6 || variant == 7) options.first_restart_states = static_cast<std::uint64_t>(variant - 4);
     const kl::SolveResult r = kl::solve(p, options);
@@ -745,6 +753,46 @@ void test_full_deals_order_stable(const std::string& dir) {
 
 }  // namespace
 
+// The draw-1 bound: only a draw-1 proof of loss decides. Deal 1 is winnable; with the bound tried
+// from 256 states on, its first draw-1 searches stop undecided (draw 1 needs about 20000 states)
+// and must not count as proofs. Deal 2385 is lost with draw 3 and draw 1: tried at the root, the
+// draw-1 search alone proves it (the states are exactly draw 1's); by default (from a million
+// states on) the bound proves it too, in fewer states than the draw-3 search alone.
+void test_draw1_bound() {
+  const kl::Position deal1 = parse_or_die(
+      "t=TD/8d,8H/4d,Qd,KC/As,6s,4s,8S/2h,Qc,3c,7d,9S/3s,7h,6h,Jd,Ad,8C/9h,2d,5h,9d,3d,4c,AC "
+      "s=JC,TS,JS,9C,2C,5D,6C,5C,JH,TH,TC,QS,7S,KS,KH,KD,2S,4H,5S,7C,AH,QH,6D,3H w=- f=0,0,0,0");
+  kl::SolveOptions early;
+  early.draw1_after_states = 1;
+  const kl::SolveResult won = kl::solve(deal1, early);
+  CHECK(won.status == kl::Status::winnable, "deal 1 stays winnable with early draw-1 tries");
+  CHECK(kl::check_winning_line(deal1, 3, won.line).empty(), "and its line replays");
+  const kl::Position deal2385 = parse_or_die(
+      "t=AH/7c,7D/4c,4h,6S/5c,7h,7s,QD/Qs,Qh,Kd,Td,JH/3d,4d,8c,2s,3c,JC/Ac,Qc,3h,9s,Tc,4s,9H "
+      "s=6H,5S,3S,JS,5H,9C,AD,2H,AS,9D,8H,KH,JD,6D,TS,2D,KC,KS,TH,5D,6C,8D,8S,2C w=- f=0,0,0,0");
+  kl::SolveOptions draw1;
+  draw1.draw_count = 1;
+  const kl::SolveResult one = kl::solve(deal2385, draw1);
+  CHECK(one.status == kl::Status::not_winnable, "deal 2385 is lost with draw 1");
+  kl::SolveOptions root;
+  root.draw1_after_states = 0;
+  const kl::SolveResult first = kl::solve(deal2385, root);
+  CHECK(first.status == kl::Status::not_winnable && first.states == one.states,
+        "draw 1 at the root proves deal 2385 lost in draw 1's states");
+  kl::SolveOptions plain;
+  plain.draw1_bound = false;
+  plain.draw1_after_states = 1;  // ignored with the bound off
+  const kl::SolveResult alone = kl::solve(deal2385, plain);
+  const kl::SolveResult bound = kl::solve(deal2385);
+  CHECK(alone.status == kl::Status::not_winnable && bound.status == kl::Status::not_winnable,
+        "deal 2385 is lost with the bound and without");
+  CHECK(bound.states < alone.states, "the default bound proves deal 2385 lost in fewer states");
+  kl::SolveBudget small;
+  small.max_states = 1500000;
+  const kl::SolveResult capped = kl::solve(deal2385, kl::SolveOptions{}, small);
+  CHECK(capped.states <= small.max_states, "the draw-1 states count in the budget");
+}
+
 int main(int argc, char** argv) {
   // klondike_solver_test [DATA_DIR [ROUNDS [SIZE [SEED]]]]: SIZE 1 draws bigger reduced decks;
   // with SIZE given only the brute-force comparison runs (a stress run).
@@ -764,6 +812,7 @@ int main(int argc, char** argv) {
   test_safe_rule_needs_keller();
   test_canonical_lift_regressions();
   test_dead_end_deal();
+  test_draw1_bound();
   test_relaxed_game_versions();
   test_disjoint_footprints_commute();
   test_suit_symmetry_key();
