@@ -1,15 +1,16 @@
 // Development driver for the Klondike solver: solves positions read one per line.
 //
 //   klondike_solve [--draw N] [--time S] [--cpu-time] [--states N] [--memory MIB] [--seed N]
-//                  [--no-safe] [--no-partial] [--no-lifts] [--no-king-chains]
+//                  [--no-safe] [--no-partial] [--no-lifts] [--no-king-chains] [--talon-wait]
 //                  [--no-dead-end] [--no-dead-end-in-search] [--no-sleep-sets]
-//                  [--no-restarts] [--line] [--check] < positions.txt
+//                  [--no-symmetry] [--no-restarts] [--line] [--check] < positions.txt
 //
 // Each input line is "NAME FIELDS...", FIELDS being a position in the text form of
 // klondike/position_text.hpp (blank lines and lines starting with '#' are skipped). Each output
 // line is tab-separated: name, status (winnable / not_winnable / unknown), stop reason, seconds,
 // states, table entries, line length, check (ok / FAIL: ... / -), and the line with --line.
-// The --no-* flags turn off the solver's shortcuts one by one (SolveOptions), for cross-checks.
+// The --no-* flags turn off the solver's shortcuts one by one (SolveOptions), for cross-checks;
+// --talon-wait turns on rule 11 (SolveOptions::talon_waits, off by default).
 // --check replays every winning line in the independent replayer (klondike/replay.hpp).
 // --cpu-time counts --time (and the reported seconds) in CPU time rather than wall-clock time.
 #include <cstdlib>
@@ -54,9 +55,9 @@ const char* stop_name(kl::StopReason r) {
 
 int usage() {
   std::cerr << "usage: klondike_solve [--draw N] [--time S] [--cpu-time] [--states N] [--memory MIB]\n"
-               "                      [--seed N] [--no-safe] [--no-partial] [--no-lifts] [--no-king-chains]\n"
+               "                      [--seed N] [--no-safe] [--no-partial] [--no-lifts] [--no-king-chains] [--talon-wait]\n"
                "                      [--no-dead-end] [--no-dead-end-in-search]\n"
-               "                      [--no-sleep-sets] [--no-restarts] [--line] [--check] < positions\n";
+               "                      [--no-sleep-sets] [--no-symmetry] [--no-restarts] [--line] [--check] < positions\n";
   return 2;
 }
 
@@ -89,8 +90,12 @@ int main(int argc, char** argv) {
       options.canonical_lifts = false;
     } else if (arg == "--no-sleep-sets") {
       options.sleep_sets = false;
+    } else if (arg == "--no-symmetry") {
+      options.suit_symmetry = false;
     } else if (arg == "--no-king-chains") {
       options.kings_follow_emptying = false;
+    } else if (arg == "--talon-wait") {
+      options.talon_waits = true;
     } else if (arg == "--no-dead-end") {
       options.dead_end_check = false;
     } else if (arg == "--dead-end-in-search") {

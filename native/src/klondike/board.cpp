@@ -1,5 +1,7 @@
 #include "klondike/board.hpp"
 
+#include <algorithm>
+
 #include "klondike/talon.hpp"
 
 namespace solitaire::klondike {
@@ -38,6 +40,7 @@ Board::Board(const Position& position, int draw_count)
   cursor_ = static_cast<int>(position.waste.size());
   left_ += talon_n_;
   for (int s = 0; s < kNumSuits; ++s) found_[s] = position.foundation[static_cast<std::size_t>(s)];
+  plan_compact_key();
 }
 
 std::uint8_t Board::remove_from_column(int col, int count) {
@@ -220,6 +223,114 @@ StateKey Board::key() const {
   key.w[1] = f(2) >> 8 | f(3) << 20 | f(4) << 48;
   key.w[2] = f(4) >> 16 | f(5) << 12 | f(6) << 40;
   key.w[3] = f(6) >> 24 | talon_mask_ << 4 | cursor << 56 | std::uint64_t{1} << 63;
+  return key;
+}
+
+}  // namespace solitaire::klondike
+
+namespace solitaire::klondike {
+
+StateKey Board::symmetric_key() const {
+  // The cards above a column's first face-up card are not named: given the face-down cards, the
+  // foundations and the talon, the face-up cards on the table are known, and each one that is not
+  // a column's first lies on one of the two cards one rank higher of the other colour; which one
+  // does not change the game's value. Columns with nothing locked are interchangeable (as in key()).
+  std::array<std::uint32_t, kMaxColumns> fields{};
+  std::array<int, kMaxColumns> free_slots{};
+  std::array<std::uint32_t, kMaxColumns> free_fields{};
+  int free_count = 0;
+  for (int col = 0; col < num_columns_; ++col) {
+    const int lock = locked_[col];
+    const std::uint32_t base = len_[col] > lock ? static_cast<std::uint32_t>(cards_[col][lock]) + 1 : 0;
+    fields[col] = static_cast<std::uint32_t>(lock) | base << 6;
+    if (lock == 0) {
+      free_slots[free_count] = col;
+      free_fields[free_count++] = fields[col];
+    }
+  }
+  if (free_count > 1) {
+    for (int i = 1; i < free_count; ++i) {
+      const std::uint32_t f = free_fields[i];
+      int j = i;
+      for (; j > 0 && free_fields[j - 1] > f; --j) free_fields[j] = free_fields[j - 1];
+      free_fields[j] = f;
+    }
+    for (int i = 0; i < free_count; ++i) fields[free_slots[i]] = free_fields[i];
+  }
+  static_assert(kMaxColumns == 7, "the key holds seven column fields");
+  const auto f = [&fields](int col) { return static_cast<std::uint64_t>(fields[col]); };
+  std::uint64_t found = 0;
+  for (int s = 0; s < kNumSuits; ++s) found |= static_cast<std::uint64_t>(found_[s]) << (4 * s);
+  const std::uint64_t cursor = static_cast<std::uint64_t>(canonical_cursor(talon_n_, cursor_, draw_));
+  StateKey key;
+  key.w[0] = f(0) | f(1) << 12 | f(2) << 24 | f(3) << 36 | f(4) << 48 | f(5) << 60;
+  key.w[1] = f(5) >> 4 | f(6) << 8 | found << 20;
+  key.w[2] = talon_mask_;
+  key.w[3] = cursor | std::uint64_t{1} << 63;
+  return key;
+}
+
+}  // namespace solitaire::klondike
+
+namespace solitaire::klondike {
+
+namespace {
+int bits_for(int value) {  // bits that hold 0..value
+  int bits = 0;
+  while ((value >> bits) != 0) ++bits;
+  return bits;
+}
+}  // namespace
+
+void Board::plan_compact_key() {
+  int max_lock = 0;
+  for (int col = 0; col < num_columns_; ++col) max_lock = std::max(max_lock, static_cast<int>(locked_[col]));
+  lock_bits_ = bits_for(max_lock);
+  talon_bits_ = talon_n_;
+  cursor_bits_ = bits_for(talon_n_);
+  const int bits = num_columns_ * (lock_bits_ + 6) + 4 * kNumSuits + talon_bits_ + cursor_bits_;
+  compact_fits_ = bits <= 126;  // bits 126 (lost flag) and 127 (always set) stay free
+}
+
+CompactKey Board::compact_key() const {
+  // The fields of symmetric_key(), sorted the same way, packed one after another from bit 0.
+  std::array<std::uint32_t, kMaxColumns> fields{};
+  std::array<int, kMaxColumns> free_slots{};
+  std::array<std::uint32_t, kMaxColumns> free_fields{};
+  int free_count = 0;
+  for (int col = 0; col < num_columns_; ++col) {
+    const int lock = locked_[col];
+    const std::uint32_t base = len_[col] > lock ? static_cast<std::uint32_t>(cards_[col][lock]) + 1 : 0;
+    fields[col] = static_cast<std::uint32_t>(lock) | base << lock_bits_;
+    if (lock == 0) {
+      free_slots[free_count] = col;
+      free_fields[free_count++] = fields[col];
+    }
+  }
+  if (free_count > 1) {
+    for (int i = 1; i < free_count; ++i) {
+      const std::uint32_t f = free_fields[i];
+      int j = i;
+      for (; j > 0 && free_fields[j - 1] > f; --j) free_fields[j] = free_fields[j - 1];
+      free_fields[j] = f;
+    }
+    for (int i = 0; i < free_count; ++i) fields[free_slots[i]] = free_fields[i];
+  }
+  CompactKey key;
+  int offset = 0;
+  const auto put = [&key, &offset](std::uint64_t value, int bits) {
+    if (bits == 0) return;
+    const int word = offset >> 6;
+    const int shift = offset & 63;
+    key.w[word] |= value << shift;
+    if (shift + bits > 64) key.w[word + 1] |= value >> (64 - shift);
+    offset += bits;
+  };
+  for (int col = 0; col < num_columns_; ++col) put(fields[col], lock_bits_ + 6);
+  for (int s = 0; s < kNumSuits; ++s) put(static_cast<std::uint64_t>(found_[s]), 4);
+  put(talon_mask_, talon_bits_);
+  put(static_cast<std::uint64_t>(canonical_cursor(talon_n_, cursor_, draw_)), cursor_bits_);
+  key.w[1] |= std::uint64_t{1} << 63;
   return key;
 }
 

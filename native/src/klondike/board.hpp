@@ -46,6 +46,19 @@ class Board {
   void undo(const Step& step);
 
   StateKey key() const;
+  // A coarser name, equal for states that differ only in which of two same-colour cards of a rank
+  // holds which card above it (the suit symmetry; see the design note in solver.hpp): each
+  // column's face-down count and first face-up card, the foundations, the talon and its cursor.
+  // Layout: 7 column fields of 12 bits (face-down count 6, first run card + 1 or 0: 6) at bits
+  // 12 * col, the four foundation heights (4 bits each) at 84, the talon's remaining-card mask at
+  // 128, its canonical cursor at 192 and the always-set bit 255.
+  StateKey symmetric_key() const;
+  // The same name in 128 bits (CompactKey), when compact_key_fits(): each column field is the
+  // face-down count in as many bits as the largest one at the start needs (it never grows), then
+  // the first run card + 1 (6 bits); the foundations (4 bits each); the talon's remaining-card mask
+  // over its starting cards and the canonical cursor in as many bits as those need.
+  bool compact_key_fits() const { return compact_fits_; }
+  CompactKey compact_key() const;
 
  private:
   void set_card(int col, int i, Card c) {
@@ -80,7 +93,13 @@ class Board {
     }
   }
 
+  void plan_compact_key();
+
   int num_columns_ = 0;
+  int lock_bits_ = 0;     // compact_key(): bits of a face-down count
+  int talon_bits_ = 0;    // the starting talon's size
+  int cursor_bits_ = 0;   // bits of a cursor 0..talon_bits_
+  bool compact_fits_ = false;
   int draw_ = 3;
   int max_rank_ = kMaxRank;
   int left_ = 0;

@@ -182,6 +182,45 @@ void MoveGenerator::emit_king_into(Board& board, const Step& empty) {
   board.undo(applied);
 }
 
+void MoveGenerator::emit_talon_with_follow_up(Board& board, const Step& put) {
+  const int col = put.dst;
+  Step applied = put;
+  board.apply(applied);
+  // Alone: a card that goes straight up (the state of playing it up) or a King put into an empty
+  // column (which changes where rules 5 and 8 see Kings).
+  if (board.length(col) == 1 || lifted_at_once(board, col)) {
+    board.undo(applied);
+    buckets_[kTalonColumn].push_back(put);
+    return;
+  }
+  if (!inner_) {
+    SolveOptions plain = options_;
+    plain.talon_waits = false;
+    plain.order_seed = 0;
+    inner_ = std::make_unique<MoveGenerator>(plain);
+  }
+  follow_.clear();
+  inner_->generate(board, follow_);
+  board.undo(applied);
+  Step first = put;
+  first.chained = 1;
+  for (std::size_t i = 0; i < follow_.size();) {
+    std::size_t end = i + 1;  // the move: follow_[i, end)
+    while (follow_[end - 1].chained != 0) ++end;
+    bool depends = false;
+    for (std::size_t k = i; k < end && !depends; ++k) {
+      const Step& s = follow_[k];
+      depends = s.kind != StepKind::column_to_column || s.src == col || s.dst == col;
+    }
+    if (depends) {
+      buckets_[kTalonColumn].push_back(first);
+      buckets_[kTalonColumn].insert(buckets_[kTalonColumn].end(), follow_.begin() + static_cast<std::ptrdiff_t>(i),
+                                    follow_.begin() + static_cast<std::ptrdiff_t>(end));
+    }
+    i = end;
+  }
+}
+
 std::uint32_t MoveGenerator::king_sources(const Board& board) const {
   const int king = board.max_rank();
   std::uint32_t sources = 0;
@@ -318,7 +357,12 @@ void MoveGenerator::generate(Board& board, std::vector<Step>& out) {
     // only go up next, to the same state.
     if (up && dominance && is_safe_to_foundation(board, c)) continue;
     for_each_target(c, -1, [&](int dst) {
-      buckets_[kTalonColumn].push_back(make_step(StepKind::talon_to_column, 0, dst, 1, q));
+      const Step put = make_step(StepKind::talon_to_column, 0, dst, 1, q);
+      if (options_.talon_waits) {
+        emit_talon_with_follow_up(board, put);  // rule 11
+      } else {
+        buckets_[kTalonColumn].push_back(put);
+      }
     });
   }
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "klondike/board.hpp"
@@ -49,6 +50,10 @@ class MoveGenerator {
   // column `col`, ended by a card from the talon or a column put on the last (canonical lifts).
   void extend_chain(Board& board, int col, std::vector<Step>& chain, int depth);
   void emit_chain(const std::vector<Step>& chain, const Step& last);
+  // Rule 11: emits the talon card put on a column (`put`) chained with each next move that
+  // depends on it (touches the talon, a foundation or `put`'s column), or alone where the card
+  // would go up at once or is a King put into an empty column.
+  void emit_talon_with_follow_up(Board& board, const Step& put);
 
   SolveOptions options_;
   bool shuffle_ = false;
@@ -57,6 +62,8 @@ class MoveGenerator {
   std::vector<Step> chain_;
   std::vector<std::size_t> starts_;
   std::vector<Step> shuffled_;
+  std::unique_ptr<MoveGenerator> inner_;  // rule 11's follow-ups: this generator with rule 11 off
+  std::vector<Step> follow_;
 };
 
 }  // namespace solitaire::klondike

@@ -6,6 +6,7 @@
 #include <new>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <unordered_map>
 
 #include "klondike/board.hpp"
@@ -21,7 +22,8 @@ namespace solitaire::klondike {
 namespace {
 
 struct KeyHash {
-  std::size_t operator()(const StateKey& k) const { return static_cast<std::size_t>(k.hash()); }
+  template <class Key>
+  std::size_t operator()(const Key& k) const { return static_cast<std::size_t>(k.hash()); }
 };
 
 // The depth-first indexes of the pending states that the table holds, by table slot: a small
@@ -115,10 +117,13 @@ class PendingIndexes {
 //
 // Sleep sets (sleep_set.hpp): every frame also owns the top of `sleep_`, the moves asleep in its
 // state followed by its children's moves proved lost so far, from which its next child inherits.
+// Key: StateKey (Board::key or symmetric_key) or CompactKey (Board::compact_key), see solve().
+template <class Key>
 class Search {
  public:
   Search(const Position& position, const SolveOptions& options, const SolveBudget& budget)
-      : root_(position, options.draw_count),
+      : position_(position),
+        root_(position, options.draw_count),
         board_(root_),
         options_(options),
         generator_(options),
@@ -131,6 +136,7 @@ class Search {
     SolveResult result;
     bool won = board_.won();
     bool exhausted = !won && options_.dead_end_check && structurally_lost(board_);
+    if (!won && !exhausted && options_.draw1_after_states == 0) exhausted = draw1_proves_lost();
     for (int phase = 0; !won && !exhausted && stop_ == StopReason::none; ++phase) {
       if (phase > 0) {
         restart();
@@ -147,7 +153,7 @@ class Search {
       phase_states_ = 0;
       phase_over_ = false;
       won = search();
-      exhausted = !won && !phase_over_ && stop_ == StopReason::none;
+      exhausted = draw1_lost_ || (!won && !phase_over_ && stop_ == StopReason::none);
     }
     result.seconds = elapsed();
     result.states = states_;
@@ -169,6 +175,15 @@ class Search {
 
  private:
   using Clock = std::chrono::steady_clock;
+  using Table = BasicVisitedTable<Key>;
+
+  Key make_key() const {
+    if constexpr (std::is_same_v<Key, CompactKey>) {
+      return board_.compact_key();
+    } else {
+      return symmetric_ ? board_.symmetric_key() : board_.key();
+    }
+  }
   enum class Entered { won, seen, seen_lost, open };
 
   struct Frame {
@@ -183,7 +198,7 @@ class Search {
     Sleeper move;             // the move into this state (signature 0: none, or a long chain)
   };
   struct Pending {  // a state whose component is not closed yet
-    StateKey key;
+    Key key;
     std::size_t slot;  // in the table (kept up to date when slots move); npos when not recorded
     std::uint32_t index;
   };
@@ -210,6 +225,12 @@ class Search {
       return true;
     }
     if ((states_ & 255) == 0) {
+      if (draw1_proves_lost()) {
+        draw1_lost_ = true;
+        phase_over_ = true;  // ends the search; run() sees draw1_lost_
+        return true;
+      }
+      if (stop_ != StopReason::none) return true;
       if (budget_.cancel != nullptr && budget_.cancel->is_cancelled()) {
         stop_ = StopReason::cancelled;
         return true;
@@ -223,6 +244,37 @@ class Search {
       phase_over_ = true;
       return true;
     }
+    return false;
+  }
+
+  // The draw-1 bound (see the design note): every line of this game is a line of the same
+  // position with draw 1, so a draw-1 search that proves it lost proves this one lost. Tried at a
+  // budget check once draw1_after_states states are entered, with as many states as entered so
+  // far, again when they have grown eightfold, never again once draw 1 wins or fills its memory;
+  // with draw1_after_states 0, first at the root with the whole budget. Its states count in
+  // states_ and in the budget; its table gets what this one leaves of the memory cap.
+  bool draw1_proves_lost() {
+    if (!options_.draw1_bound || options_.draw_count == 1 || draw1_done_) return false;
+    if (states_ < std::max<std::uint64_t>(options_.draw1_after_states, draw1_next_)) return false;
+    SolveOptions options = options_;
+    options.draw_count = 1;
+    SolveBudget budget = budget_;
+    if (states_ > 0) {
+      budget.max_states = states_;
+      if (budget_.max_states != 0) budget.max_states = std::min(states_, budget_.max_states - states_);
+      if (budget.max_states == 0) return false;
+    }
+    if (budget_.time_limit_s > 0) budget.time_limit_s = std::max(budget_.time_limit_s - elapsed(), 1e-9);
+    const std::size_t used = table_.bytes();
+    if (budget_.max_memory_bytes < used + (std::size_t{1} << 20)) return false;
+    budget.max_memory_bytes = budget_.max_memory_bytes - used;
+    draw1_next_ = std::max<std::uint64_t>(states_, 1) * 8;
+    const SolveResult r = solve(position_, options, budget);
+    states_ += r.states;
+    if (r.status == Status::not_winnable) return true;
+    if (r.status == Status::winnable || r.stop_reason == StopReason::memory) draw1_done_ = true;
+    if (r.stop_reason == StopReason::cancelled || r.stop_reason == StopReason::time) stop_ = r.stop_reason;
+    if (budget_.max_states != 0 && states_ >= budget_.max_states) stop_ = StopReason::states;
     return false;
   }
 
@@ -347,16 +399,16 @@ class Search {
       columns = MoveGenerator::kEverywhere;  // a foundation changed
     }
     if (board_.won()) return Entered::won;
-    const StateKey key = board_.key();
+    const Key key = make_key();
     const std::uint32_t index = next_index_++;
-    const VisitedTable::Probe probe = table_.insert(key);
+    const typename Table::Probe probe = table_.insert(key);
     if (table_.generation() != generation_) relocate_pending();
     std::size_t slot = probe.slot;
     switch (probe.result) {
-      case VisitedTable::Insert::added:
+      case Table::Insert::added:
         pending_indexes_.put(slot, index);
         break;
-      case VisitedTable::Insert::present:
+      case Table::Insert::present:
         if (table_.is_lost(slot)) {
           undo_to(mark);
           note_lost_child(move);
@@ -369,7 +421,7 @@ class Search {
         }
         undo_to(mark);
         return Entered::seen;
-      case VisitedTable::Insert::full: {
+      case Table::Insert::full: {
         // Not recorded: only the pending states guard against cycles now.
         const auto found = unrecorded_.find(key);
         if (found != unrecorded_.end()) {
@@ -378,7 +430,7 @@ class Search {
           return Entered::seen;
         }
         unrecorded_.emplace(key, index);
-        slot = VisitedTable::npos;
+        slot = Table::npos;
         break;
       }
     }
@@ -414,7 +466,7 @@ class Search {
       while (true) {
         const Pending p = pending_.back();
         pending_.pop_back();
-        if (p.slot == VisitedTable::npos) {
+        if (p.slot == Table::npos) {
           unrecorded_.erase(p.key);
         } else {
           table_.mark_lost(p.slot);
@@ -463,7 +515,7 @@ class Search {
     frames_.clear();
     sleep_.clear();
     for (const Pending& p : pending_) {
-      if (p.slot != VisitedTable::npos) table_.erase(p.key);
+      if (p.slot != Table::npos) table_.erase(p.key);
     }
     table_.reopen();
     pending_.clear();
@@ -477,19 +529,23 @@ class Search {
     generation_ = table_.generation();
     pending_indexes_.clear();
     for (Pending& p : pending_) {
-      if (p.slot == VisitedTable::npos) continue;
+      if (p.slot == Table::npos) continue;
       p.slot = table_.find(p.key);
       pending_indexes_.put(p.slot, p.index);
     }
   }
 
+  const Position position_;
   const Board root_;
   Board board_;
   SolveOptions options_;
+  // Rule 10 needs rule 3's step (a part of a run moved and the card it uncovers played up, in one
+  // step): without it the two-step detour it stands for would pass through the state's own name.
+  bool symmetric_ = options_.suit_symmetry && options_.partial_run_rule;
   MoveGenerator generator_;
   SolveBudget budget_;
-  VisitedTable table_;
-  std::unordered_map<StateKey, std::uint32_t, KeyHash> unrecorded_;  // pending, not in the table
+  Table table_;
+  std::unordered_map<Key, std::uint32_t, KeyHash> unrecorded_;  // pending, not in the table
   std::vector<Step> path_;
   std::vector<Step> moves_;
   std::vector<Sleeper> sleep_;  // the frames' sleep sets, stacked like moves_
@@ -510,6 +566,9 @@ class Search {
   RelaxedRate relaxed_rate_[2];  // after talon cards, after runs put on columns
   std::uint64_t phase_limit_ = 0;
   bool phase_over_ = false;
+  bool draw1_lost_ = false;          // the draw-1 search proved the position lost
+  bool draw1_done_ = false;          // draw 1 won or ran out of memory: not tried again
+  std::uint64_t draw1_next_ = 0;     // states entered before draw 1 is tried again
   StopReason stop_ = StopReason::none;
   Clock::time_point start_;
   std::clock_t cpu_start_;
@@ -524,7 +583,12 @@ SolveResult solve(const Position& position, const SolveOptions& options, const S
     throw std::invalid_argument("draw_count must be 1..52, got " + std::to_string(options.draw_count));
   }
   try {
-    Search search(position, options, budget);
+    // Rule 10's name in 16 bytes where the position's fields fit (every deal), else 32.
+    if (options.suit_symmetry && options.partial_run_rule && Board(position, options.draw_count).compact_key_fits()) {
+      Search<CompactKey> search(position, options, budget);
+      return search.run();
+    }
+    Search<StateKey> search(position, options, budget);
     return search.run();
   } catch (const std::bad_alloc&) {
     SolveResult result;

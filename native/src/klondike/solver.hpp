@@ -86,6 +86,51 @@
 //     Moves of one or two steps sleep (longer chains are rare). On the five hardest lost deals
 //     of 1-1000 (96, 352, 711, 903, 928) the states entered fall by 26-35%; the distinct states
 //     hardly change: the skipped moves mostly led to states the other order had reached.
+// 10. Suit symmetry (Board::symmetric_key; after lonelybot's idea). The table names a state by
+//     each column's face-down cards and first face-up card (its base), the foundations and the
+//     talon, not by the cards above the bases. Those follow from the rest as a set V (every card
+//     neither face down, nor in the talon, nor on a foundation), and each card of V that is no base
+//     lies on one of the two cards of V one rank higher of the other colour: states with one name
+//     differ only in which of two same-colour holders x, x' holds which card. Any such matching is
+//     a legal arrangement (ranks rise towards the holders, so every chain ends at a base). Claim:
+//     states A and B with one name are won or lost together; every search step from A has a step
+//     from B to a state with the same name as A's result (and back, by symmetry). The children of
+//     {x, x'} are the same cards in A and B, at most two. (a) An end card c goes up: if c holds a
+//     card d in B, c holds nothing in A, so d is the only child of {c, c'}, on c' in A; in B, c'
+//     is free and rule 3's step (d's run onto c', c up) gives A's result. (b) A card or run
+//     headed h (from a column, the talon or a foundation) goes onto an end y: if y is covered in
+//     B, its only child sits on y' in A, so y' is free in B: h goes there; if that child is h
+//     itself, A's step keeps A's name and B needs none. A King into an empty column, a talon card
+//     going up: the same step. Bases and face-down cards, and so the cards turned over, change
+//     alike. So by induction on the length of a winning line, B wins when A does, in as many
+//     steps. The single step in (a) is rule 3's; with rule 3 off the detour (d over, then c up)
+//     passes through A's own name, where the search stops, so the rule is then off too (the
+//     brute-force tests found such a position, tests/). It names fewer states: on deals 711 and
+//     928 the states entered fall from 11.2 and 15.8 million to 3.6 and 4.6 million. The name is
+//     short enough to pack into 16 bytes (CompactKey; Board::compact_key) wherever the face-down
+//     counts, foundations and talon fit 126 bits (every deal): the visited table then holds
+//     twice the states in the same memory. The packing is checked against the 32-byte name along
+//     random walks (tests/), and deals 1-1000 at 200000 states each give the same verdicts, states
+//     and table entries with either.
+// 11. Talon cards wait for a move that needs them (SolveOptions::talon_waits; off by default, see
+//     below). A talon card c put on a column end y moves only chained with a next move that
+//     depends on it: one with a step that touches the talon or a foundation or column y (c goes
+//     up, moves, or takes a card). Not chained: a King put into an empty column (it changes
+//     where rules 5 and 8 see Kings) and a card that rule 6 lifts straight back. Why: in a
+//     winning line let M put c on y and let the next move Z move cards only between columns
+//     other than y. Z leaves the talon and its cursor alone (c is still reached the same way),
+//     leaves y's column alone (its end is c), and changes no foundation (so no forced step, no
+//     condition of rules 1, 2, 5, 6 or 8 changes); so Z is a move before M, M is one after Z,
+//     and both orders reach the same state. Moving M past such moves one by one, it comes just
+//     before a move that depends on it, and there is one: c is on a foundation once the game is
+//     won. Checked in the brute-force tests (two variants, two orders). Measured: the distinct
+//     states fall on some winnable deals (6441: 864,417 to 564,315 table entries; 3974: 1.04
+//     million to 0.30 million), but the states entered rise 1.3-2.5x on the slow lost deals:
+//     the state after M is no longer recorded, so its chains are entered again from every
+//     state that reaches it, and the table gains little (the states after M mostly lead on).
+//     Pruning M only where no dependent move follows (and otherwise playing it alone) hardly
+//     ever fires (-0.5% states, +30-50% time from the extra move lists). Figures and commands:
+//     benchmarks/results/klondike_issue25_tail.md.
 // Lower bound. Before searching, a relaxed game (dead_end.hpp: draw order ignored, cards that left
 // their columns hold any number of cards) is played greedily; every real line is a relaxed line, so
 // if the relaxed game is lost the position is lost. It settles at once deals whose tableau blocks
@@ -114,14 +159,54 @@
 // uselessly: on deal 903 (2% fewer states) it adds about a quarter to the instructions executed,
 // which may push it past 10 s.
 //
+// Draw-1 bound (SolveOptions::draw1_bound, with draw 2 or more). Every line of the game with draw
+// k is a line of the same position with draw 1: a talon play takes a card the draws can reach and
+// leaves the talon's other cards in their order, and with draw 1 and unlimited recycles every
+// talon card can be reached, whatever was taken before; the other moves do not depend on the draw.
+// So a position lost with draw 1 is lost with draw k (never the other way round: a draw-1 win
+// says nothing, nor does an undecided draw-1 search). The search tries it once it has entered
+// draw1_after_states states (a million: the deals that take less never see it), with as many
+// states as it has entered so far, again each time the states entered (both searches' together)
+// have grown eightfold, and never again once draw 1 wins. Of the 174 draw-3 deals of 1-10000
+// that took over 1 s, 110 are lost with draw 1 too, and draw 1 proves 91 of them in fewer
+// states than draw 3 (median 27% of them). Measured side by side on 27 of them: 68.5 s before,
+// 64.6 s with it, 23 over 1 s before, 16 after (states from 0.19x, deal 1151, to 2.01x: tries
+// that stop undecided, deals lost with draw 1 in more states than draw 3 needs); draw-1 states
+// come cheaper, so the time falls where the states rise a little (+4% in all). Over all 174,
+// from their rows and the draw-1 searches (benchmarks/klondike_draw1_bound_estimate.py): about
+// 1098 s to 932 s, 150 deals over 1 s; even knowing draw 1's verdicts beforehand would leave 130.
+// Tests: the brute-force variants 16 (at the root) and 17 (from 256 states on, small budgets), and
+// test_draw1_bound (an undecided draw-1 try must not count: deal 1). Figures and commands:
+// benchmarks/results/klondike_issue25_tail.md.
 // Each rule has its own argument; their combination is not proved here. It is checked against
-// an exhaustive search over plain atomic actions on reduced decks (tests/), with rules 1-3, 6, 8
-// and 9 and the lower bound on and off, shuffled move orders and restarts, and against
-// Solvitaire's verdicts; winning lines are replayed by an independent replayer (replay.hpp). From Python
+// an exhaustive search over plain atomic actions on reduced decks (tests/), with rules 1-3, 6 and
+// 8-11, the lower bound and the draw-1 bound on and off, shuffled move orders and restarts, and
+// against Solvitaire's verdicts; winning lines are replayed by an independent replayer (replay.hpp). From Python
 // (tests/test_klondike_solver*.py): a brute force written apart on reduced Solvitaire deals,
 // the move generation against the Python engine's legal moves (queries.hpp; rules 4, 5 and the
 // one-empty-column rule applied to the engine's list, the others switched off), and every
 // winning line replayed in the Python engine.
+//
+// Measured with rule 10 (one core, CPU time, on a 2-core machine shared with other jobs; rows and
+// summaries in benchmarks/results/, klondike_rule10_summary.md collects them and the commands):
+//   python benchmarks/klondike_solver_native.py --name draw3_1-10000 --first 1 --last 10000
+//       --time 10 --cpu-time --python-check
+//   python benchmarks/klondike_solver_native.py --name draw1_1-2000_symmetric --draw 1 --first 1
+//       --last 2000 --time 10 --cpu-time --python-check
+// Draw 3, deals 1-10000: 31 unknown at 10 s (141 of deals 1-11000 before rule 10), median
+// 0.088 ms, 98.26% within 1 s, 99th percentile 2.6 s; the 31 retried with 60 s each
+// (klondike_solve --time 60 --cpu-time --check --line, merged with --merge) are all decided,
+// the last four (3124, 4026, 4365, 4813: they filled the 32-byte table) with the 16-byte one in
+// 28-47 s. 8195 winnable (every line replayed in envs.klondike), 1805 not: 81.950% (95% Wilson
+// 81.184% .. 82.691%), against Blake & Gent's 81.945% +/- 0.084 and lonelybot's 81.95% +/- 0.03.
+// None of the 9868 verdicts reached both with and without rule 10 differs. Draw 1, deals 1-2000:
+// all decided within 10 s (11 unknown before), longest 4.4 s, 99.55% within 1 s, median 0.053 ms.
+// Not reached: 99.9% of deals within 1 s (174 of 10000 draw-3 deals take longer, 9 of 2000 draw 1).
+// Peak memory (/usr/bin/time, resident set): 790 MB on deals 148, 251, 461 (the hardest of 1-1000,
+// 10.6-15.9 s, 32-byte table: 512 MiB plus the old 256 MiB one while it moves over); 821 MB on
+// 3124, 4026, 4365, 4813 (16-byte table, up to 27.5 million states). The table's cap
+// (SolveBudget::max_memory_bytes, 1 GiB here) holds: a search that fills it goes on without
+// recording and ends unknown when its time runs out.
 //
 // Move order (speed only; tuned on deals 1-1000): talon cards to foundations, moves that turn a
 // face-down card up (from the column with most face-down cards first), column cards to
@@ -160,6 +245,16 @@ struct SolveOptions {
   // A whole run that leaves its column empty moves only in a chain with a King put into that
   // column next (rule 8). Off: such runs move alone (rule 5 only).
   bool kings_follow_emptying = true;
+  // A talon card put on a column is played only in a chain with a next move that depends on it:
+  // one that touches the talon or a foundation, or the column it went to (rule 11). Off by
+  // default: exact, but on the slow lost deals it doubles the states entered (design note).
+  bool talon_waits = false;
+  // Draw 2 or more: once the search has entered draw1_after_states states, try to prove the
+  // position lost with draw 1, which only adds lines (see the design note, "Draw-1 bound"). The
+  // draw-1 search gets as many states as entered so far; left undecided, it is tried again, with
+  // as many, when the states entered have grown eightfold. Off: draw 1 is never tried.
+  bool draw1_bound = true;
+  std::uint64_t draw1_after_states = 1000000;
   // Before searching, try to prove the position lost in a relaxed game (dead_end.hpp).
   bool dead_end_check = true;
   // With dead_end_check, also after moves that put a talon card or a whole run on a column
@@ -168,6 +263,10 @@ struct SolveOptions {
   // Sleep sets: a move proved lost from a state is not tried again below it while the moves made
   // since commute with it (sleep_set.hpp). Off only for cross-checks.
   bool sleep_sets = true;
+  // States that differ only in which of two same-colour cards of a rank holds which card above
+  // it share one name (Board::symmetric_key; the suit symmetry, rule 10). Off: the exact
+  // arrangement is named (Board::key), for cross-checks.
+  bool suit_symmetry = true;
   // 0: the default move order. Otherwise the moves of every state are shuffled with this seed:
   // the verdict must not change, only the time and the line.
   std::uint64_t order_seed = 0;

@@ -35,8 +35,9 @@ void* zeroed(std::size_t bytes) {
 
 }  // namespace
 
-bool VisitedTable::allocate(std::size_t capacity) {
-  auto* slots = static_cast<StateKey*>(zeroed(capacity * sizeof(StateKey)));
+template <class Key>
+bool BasicVisitedTable<Key>::allocate(std::size_t capacity) {
+  auto* slots = static_cast<Key*>(zeroed(capacity * sizeof(Key)));
   if (slots == nullptr) return false;
   slots_ = slots;
   capacity_ = capacity;
@@ -44,30 +45,35 @@ bool VisitedTable::allocate(std::size_t capacity) {
   return true;
 }
 
-void VisitedTable::release() {
+template <class Key>
+void BasicVisitedTable<Key>::release() {
   std::free(slots_);
   slots_ = nullptr;
 }
 
-VisitedTable::VisitedTable(std::size_t max_bytes) : max_bytes_(max_bytes) {
+template <class Key>
+BasicVisitedTable<Key>::BasicVisitedTable(std::size_t max_bytes) : max_bytes_(max_bytes) {
   const std::size_t fit = max_bytes / kSlotBytes;
   if (!allocate(std::max(kMinSlots, std::min(kInitialSlots, fit)))) throw std::bad_alloc();
 }
 
-VisitedTable::~VisitedTable() { release(); }
+template <class Key>
+BasicVisitedTable<Key>::~BasicVisitedTable() { release(); }
 
-std::size_t VisitedTable::find(const StateKey& key) const {
+template <class Key>
+std::size_t BasicVisitedTable<Key>::find(const Key& key) const {
   for (std::size_t i = home(key);; i = (i + 1 == capacity_) ? 0 : i + 1) {
-    const StateKey& slot = slots_[i];
+    const Key& slot = slots_[i];
     if (slot.empty()) return npos;
     if (slot == key) return i;
   }
 }
 
-void VisitedTable::rehash_from(StateKey* old_slots, std::size_t old_capacity) {
+template <class Key>
+void BasicVisitedTable<Key>::rehash_from(Key* old_slots, std::size_t old_capacity) {
   size_ = 0;
   for (std::size_t j = 0; j < old_capacity; ++j) {
-    const StateKey& key = old_slots[j];
+    const Key& key = old_slots[j];
     if (key.empty()) continue;
     std::size_t i = home(key);
     while (!slots_[i].empty()) i = (i + 1 == capacity_) ? 0 : i + 1;
@@ -76,13 +82,14 @@ void VisitedTable::rehash_from(StateKey* old_slots, std::size_t old_capacity) {
   }
 }
 
-bool VisitedTable::grow() {
+template <class Key>
+bool BasicVisitedTable<Key>::grow() {
   const std::size_t old_bytes = bytes();
   if (max_bytes_ <= old_bytes) return false;
   const std::size_t room = (max_bytes_ - old_bytes) / kSlotBytes;
   const std::size_t target = std::min({capacity_ * 2, room, kMaxSlots});
   if (target < capacity_ + capacity_ / 8) return false;
-  StateKey* old_slots = slots_;
+  Key* old_slots = slots_;
   const std::size_t old_capacity = capacity_;
   if (!allocate(target)) {
     slots_ = old_slots;
@@ -93,15 +100,17 @@ bool VisitedTable::grow() {
   return true;
 }
 
-void VisitedTable::erase(const StateKey& key) {
+template <class Key>
+void BasicVisitedTable<Key>::erase(const Key& key) {
   const std::size_t slot = find(key);
   if (slot == npos) return;
   erase_slot(slot);
   ++generation_;
 }
 
-void VisitedTable::erase_slot(std::size_t hole) {
-  slots_[hole] = StateKey{};
+template <class Key>
+void BasicVisitedTable<Key>::erase_slot(std::size_t hole) {
+  slots_[hole] = Key{};
   --size_;
   for (std::size_t i = (hole + 1 == capacity_) ? 0 : hole + 1; !slots_[i].empty();
        i = (i + 1 == capacity_) ? 0 : i + 1) {
@@ -110,15 +119,16 @@ void VisitedTable::erase_slot(std::size_t hole) {
     const bool stays = hole <= i ? (hole < h && h <= i) : (hole < h || h <= i);
     if (stays) continue;
     slots_[hole] = slots_[i];
-    slots_[i] = StateKey{};
+    slots_[i] = Key{};
     hole = i;
   }
 }
 
-VisitedTable::Probe VisitedTable::insert(const StateKey& key) {
+template <class Key>
+typename BasicVisitedTable<Key>::Probe BasicVisitedTable<Key>::insert(const Key& key) {
   std::size_t i = home(key);
   for (;; i = (i + 1 == capacity_) ? 0 : i + 1) {
-    const StateKey& slot = slots_[i];
+    const Key& slot = slots_[i];
     if (slot.empty()) break;
     if (slot == key) return {Insert::present, i};
   }
@@ -133,5 +143,8 @@ VisitedTable::Probe VisitedTable::insert(const StateKey& key) {
   ++size_;
   return {Insert::added, i};
 }
+
+template class BasicVisitedTable<StateKey>;
+template class BasicVisitedTable<CompactKey>;
 
 }  // namespace solitaire::klondike

@@ -26,6 +26,7 @@
 #include <fstream>
 #include <iostream>
 #include <string>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -327,7 +328,7 @@ void compare_with_brute_force(const kl::Position& p, int draw, Tally& tally) {
     ++tally.dead_ends;
     CHECK(truth == Verdict::loss, "dead end on a winnable position: " + where);
   }
-  for (int variant = 0; variant < 13; ++variant) {
+  for (int variant = 0; variant < 18; ++variant) {
     kl::SolveOptions options;
     options.draw_count = draw;
     options.safe_foundation_moves = variant != 1 && variant != 3 && variant != 9;
@@ -339,6 +340,20 @@ void compare_with_brute_force(const kl::Position& p, int draw, Tally& tally) {
     options.kings_follow_emptying = variant != 11;  // rule 8 off: rule 5 only
     options.dead_end_in_search = variant != 4;
     options.sleep_sets = variant != 12;
+    options.suit_symmetry = variant != 13;  // the exact arrangement named
+    if (variant >= 14) {  // rule 11 (off by default) with every other rule on, in two orders
+      options.talon_waits = true;
+      options.canonical_lifts = true;
+      options.order_seed = variant == 14 ? 0 : 104729;
+    }
+    // The draw-1 bound: at the root with the whole budget, or inside the search from 256 states on
+    // with small budgets (variant 17: restarts every few states, so its lost marks are mixed in).
+    if (variant == 16) options.draw1_after_states = 0;
+    if (variant == 17) {
+      options.draw1_after_states = 1;
+      options.first_restart_states = 3;
+    }
+    options.draw1_bound = variant != 12 && variant != 13;  // off where sleep sets or rule 10 are off
     // Restart every few states: exercises the lost marks kept across restarts.
     if (variant == 6 || variant == 7) options.first_restart_states = static_cast<std::uint64_t>(variant - 4);
     const kl::SolveResult r = kl::solve(p, options);
@@ -600,6 +615,109 @@ void test_budgets(const std::string& dir) {
   CHECK(r.status == kl::Status::not_winnable && r.stop_reason == kl::StopReason::none, "trivially lost");
 }
 
+// Rule 10: states that differ only in which same-colour holder holds which card share the
+// symmetric name (and keep apart in the exact one); a different base card or foundation keeps
+// them apart in both (the face-down cards are named by their column's slot within one search). The swapped states are won or lost together.
+void test_suit_symmetry_key() {
+  const auto board = [](const std::string& text) { return kl::Board(parse_or_die(text), 3); };
+  const std::string stock = " s=AC,AD,2D,AH,2H,4H,4D,AS,2S,3S w=- f=0,0,0,0 r=4";
+  const std::string a = "t=2c,4S,3H/3c,4C,3D" + stock;
+  const std::string b = "t=2c,4S,3D/3c,4C,3H" + stock;   // the red threes swapped
+  const std::string c = "t=2c,4C,3H/3c,4S,3D" + stock;   // the black fours (bases) swapped
+  CHECK(board(a).symmetric_key() == board(b).symmetric_key(), "a twin swap keeps the symmetric name");
+  CHECK(!(board(a).key() == board(b).key()), "a twin swap changes the exact name");
+  CHECK(!(board(a).symmetric_key() == board(c).symmetric_key()), "the bases are named");
+  // The same tableau with AC on its foundation instead of in the stock: another name.
+  const std::string e = "t=2c,4S,3H/3c,4C,3D s=AD,2D,AH,2H,4H,4D,AS,2S,3S w=- f=1,0,0,0 r=4";
+  CHECK(!(board(a).symmetric_key() == board(e).symmetric_key()), "the foundations are named");
+  // Found by the brute-force stress run: with rule 3 off (variants 2 and 3) the symmetric name
+  // lost these wins (the detour of rule 10 (a) went through the state's own name), so rule 10 is
+  // off with rule 3.
+  Tally tally;
+  for (const char* text : {"t=3D/4S,3H,2S/3C,2D,AC/Ah,4d,2h,3S s=- w=AD,4C,4H,2C f=0,0,0,1 r=4",
+                           "t=4D,3C/4H/3d,Ah,4S,3H,2C/4c,Ad,2d,2H,AS s=- w=AC,3S,2S f=0,0,0,0 r=4"}) {
+    compare_with_brute_force(parse_or_die(text), 3, tally);
+  }
+  CHECK(tally.wins == 2, "both regression positions are winnable");
+  for (const std::string& text : {a, b}) {
+    const kl::Position p = parse_or_die(text);
+    const kl::SolveResult r = kl::solve(p);
+    kl::SolveOptions exact;
+    exact.suit_symmetry = false;
+    CHECK(r.status == kl::solve(p, exact).status, "the symmetric name keeps the verdict on " + text);
+    CHECK(r.status == (brute_force(p, 3, 400000) == Verdict::win ? kl::Status::winnable : kl::Status::not_winnable),
+          "brute force agrees on " + text);
+  }
+}
+
+// The 16-byte name (CompactKey) is the symmetric name packed: along random walks of search steps
+// from full and reduced deals, two states share one compact name exactly when they share the
+// symmetric one. A position too big for 128 bits keeps the 32-byte name, with the same verdict.
+void test_compact_key_packs_the_symmetric_key() {
+  Rng rng(2027);
+  kl::SolveOptions options;
+  kl::MoveGenerator generator(options);
+  const int suit_sets[] = {0xF, 0x5, 0xA, 0xF};
+  int states = 0;
+  for (int walk = 0; walk < 120; ++walk) {
+    const int suits = suit_sets[walk % 4];
+    const bool full = suits == 0xF;
+    const kl::Position p = random_deal(rng, suits, full ? kl::kMaxRank : 3 + rng.below(10),
+                                       full ? kl::kMaxColumns : 2 + rng.below(kl::kMaxColumns - 1));
+    const int draw = walk % 3 == 2 ? 1 : 3;
+    kl::Board board(p, draw);
+    CHECK(board.compact_key_fits(), "a deal fits the compact name");
+    std::unordered_map<std::string, std::string> by_symmetric;
+    std::unordered_map<std::string, std::string> by_compact;
+    const auto text = [](const std::uint64_t* w, int n) {
+      return std::string(reinterpret_cast<const char*>(w), static_cast<std::size_t>(n) * 8);
+    };
+    std::vector<kl::Step> path;
+    for (int step = 0; step < 300; ++step) {
+      const std::string sym = text(board.symmetric_key().w, 4);
+      const std::string com = text(board.compact_key().w, 2);
+      const auto a = by_symmetric.emplace(sym, com);
+      const auto b = by_compact.emplace(com, sym);
+      CHECK(a.first->second == com && b.first->second == sym, "compact and symmetric names agree");
+      ++states;
+      std::vector<kl::Step> moves;
+      generator.generate(board, moves);
+      if (moves.empty() || (rng.below(8) == 0 && !path.empty())) {  // back up a few steps
+        for (int k = rng.below(4); k >= 0 && !path.empty(); --k) {
+          board.undo(path.back());
+          path.pop_back();
+        }
+        continue;
+      }
+      std::vector<std::size_t> starts;
+      for (std::size_t k = 0; k < moves.size(); ++k) {
+        if (k == 0 || moves[k - 1].chained == 0) starts.push_back(k);
+      }
+      std::size_t k = starts[static_cast<std::size_t>(rng.below(static_cast<int>(starts.size())))];
+      bool chained = true;
+      while (chained) {
+        kl::Step played = moves[k++];
+        chained = played.chained != 0;
+        board.apply(played);
+        path.push_back(played);
+      }
+    }
+  }
+  std::cout << "compact names: " << states << " states checked against the symmetric name" << std::endl;
+  // 21 face-down cards in one column and 30 in the talon: 7 * 11 + 16 + 30 + 5 bits, over 126.
+  const kl::Position big = parse_or_die(
+      "t=2c,3c,4c,5c,6c,7c,8c,9c,Tc,Jc,Qc,Kc,2d,3d,4d,5d,6d,7d,8d,9d,Td,AC/-/-/-/-/-/- "
+      "s=AD,JD,QD,KD,AH,2H,3H,4H,5H,6H,7H,8H,9H,TH,JH,QH,KH,AS,2S,3S,4S,5S,6S,7S,8S,9S,TS,JS,QS,KS "
+      "w=- f=0,0,0,0");
+  CHECK(!kl::Board(big, 3).compact_key_fits(), "a long face-down column and talon do not fit 128 bits");
+  kl::SolveOptions exact;
+  exact.suit_symmetry = false;
+  const kl::SolveResult wide = kl::solve(big);
+  CHECK(wide.status != kl::Status::unknown && wide.status == kl::solve(big, exact).status,
+        "the 32-byte symmetric name decides as the exact one");
+  if (wide.status == kl::Status::winnable) CHECK(kl::check_winning_line(big, 3, wide.line).empty(), "line replays");
+}
+
 // Move-order perturbation on full deals: the verdict is stable, lines replay.
 void test_full_deals_order_stable(const std::string& dir) {
   std::ifstream in(dir + "/klondike_draw3_solvitaire.txt");
@@ -635,6 +753,46 @@ void test_full_deals_order_stable(const std::string& dir) {
 
 }  // namespace
 
+// The draw-1 bound: only a draw-1 proof of loss decides. Deal 1 is winnable; with the bound tried
+// from 256 states on, its first draw-1 searches stop undecided (draw 1 needs about 20000 states)
+// and must not count as proofs. Deal 2385 is lost with draw 3 and draw 1: tried at the root, the
+// draw-1 search alone proves it (the states are exactly draw 1's); by default (from a million
+// states on) the bound proves it too, in fewer states than the draw-3 search alone.
+void test_draw1_bound() {
+  const kl::Position deal1 = parse_or_die(
+      "t=TD/8d,8H/4d,Qd,KC/As,6s,4s,8S/2h,Qc,3c,7d,9S/3s,7h,6h,Jd,Ad,8C/9h,2d,5h,9d,3d,4c,AC "
+      "s=JC,TS,JS,9C,2C,5D,6C,5C,JH,TH,TC,QS,7S,KS,KH,KD,2S,4H,5S,7C,AH,QH,6D,3H w=- f=0,0,0,0");
+  kl::SolveOptions early;
+  early.draw1_after_states = 1;
+  const kl::SolveResult won = kl::solve(deal1, early);
+  CHECK(won.status == kl::Status::winnable, "deal 1 stays winnable with early draw-1 tries");
+  CHECK(kl::check_winning_line(deal1, 3, won.line).empty(), "and its line replays");
+  const kl::Position deal2385 = parse_or_die(
+      "t=AH/7c,7D/4c,4h,6S/5c,7h,7s,QD/Qs,Qh,Kd,Td,JH/3d,4d,8c,2s,3c,JC/Ac,Qc,3h,9s,Tc,4s,9H "
+      "s=6H,5S,3S,JS,5H,9C,AD,2H,AS,9D,8H,KH,JD,6D,TS,2D,KC,KS,TH,5D,6C,8D,8S,2C w=- f=0,0,0,0");
+  kl::SolveOptions draw1;
+  draw1.draw_count = 1;
+  const kl::SolveResult one = kl::solve(deal2385, draw1);
+  CHECK(one.status == kl::Status::not_winnable, "deal 2385 is lost with draw 1");
+  kl::SolveOptions root;
+  root.draw1_after_states = 0;
+  const kl::SolveResult first = kl::solve(deal2385, root);
+  CHECK(first.status == kl::Status::not_winnable && first.states == one.states,
+        "draw 1 at the root proves deal 2385 lost in draw 1's states");
+  kl::SolveOptions plain;
+  plain.draw1_bound = false;
+  plain.draw1_after_states = 1;  // ignored with the bound off
+  const kl::SolveResult alone = kl::solve(deal2385, plain);
+  const kl::SolveResult bound = kl::solve(deal2385);
+  CHECK(alone.status == kl::Status::not_winnable && bound.status == kl::Status::not_winnable,
+        "deal 2385 is lost with the bound and without");
+  CHECK(bound.states < alone.states, "the default bound proves deal 2385 lost in fewer states");
+  kl::SolveBudget small;
+  small.max_states = 1500000;
+  const kl::SolveResult capped = kl::solve(deal2385, kl::SolveOptions{}, small);
+  CHECK(capped.states <= small.max_states, "the draw-1 states count in the budget");
+}
+
 int main(int argc, char** argv) {
   // klondike_solver_test [DATA_DIR [ROUNDS [SIZE [SEED]]]]: SIZE 1 draws bigger reduced decks;
   // with SIZE given only the brute-force comparison runs (a stress run).
@@ -654,8 +812,11 @@ int main(int argc, char** argv) {
   test_safe_rule_needs_keller();
   test_canonical_lift_regressions();
   test_dead_end_deal();
+  test_draw1_bound();
   test_relaxed_game_versions();
   test_disjoint_footprints_commute();
+  test_suit_symmetry_key();
+  test_compact_key_packs_the_symmetric_key();
   test_reduced_against_brute_force(rounds, 0, 12345);
   test_budgets(dir);
   test_fixture(dir);
