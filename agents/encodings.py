@@ -20,6 +20,8 @@ the digest catches a change of the environment's own layout.
   :mod:`agents.action_scoring_policy`, which scores every legal action with one shared network.
 * ``klondike-actions`` v1: ``klondike-compact`` followed by one feature row per legal action
   (:mod:`agents.klondike_actions`), for the action-scoring policy like ``pyramid-actions``.
+* Both Klondike encodings also run in native code over a whole batch (``Encoding.batch``,
+  :mod:`agents.klondike_inputs_batch`), as the native vector envs use them.
 * ``pyramid-actions-relaxed`` v1: ``pyramid-actions`` with one more feature per action, whether
   the move leaves a pyramid that the solver's order-free pruning proves impossible to clear
   (:mod:`agents.pyramid_actions`).
@@ -102,6 +104,20 @@ def _klondike_actions_policy_kwargs() -> dict[str, object]:
     return {"flat_size": KLONDIKE_COMPACT_SIZE, "slots": ka.SLOTS, "slot_width": ka.SLOT_WIDTH}
 
 
+def _native_batch(name: str) -> Callable[[np.ndarray, np.ndarray | None], np.ndarray]:
+    """The batch encoder ``name`` of :mod:`agents.klondike_inputs_batch`, loaded (with the native
+    core) when first called."""
+
+    def encode(observations: np.ndarray, masks: np.ndarray | None) -> np.ndarray:
+        from agents import klondike_inputs_batch
+
+        batch: Callable[[np.ndarray, np.ndarray | None], np.ndarray] = getattr(klondike_inputs_batch, name)
+        return batch(observations, masks)
+
+    encode.__name__ = name
+    return encode
+
+
 @dataclass(frozen=True)
 class Encoding:
     """One way to turn an environment's observation into a policy's input."""
@@ -120,6 +136,9 @@ class Encoding:
     """The stable-baselines3 policy to train with this encoding: a name, or ``module:Class``."""
     policy_kwargs: Callable[[], dict[str, object]] | None = None
     """Keyword arguments that policy needs beyond the training settings (its input layout)."""
+    batch: Callable[[np.ndarray, np.ndarray | None], np.ndarray] | None = None
+    """``transform`` over stacked observations and masks in one call (a native path, held to
+    ``transform`` by a differential test); ``None``: row by row."""
 
     def digest(self) -> str:
         """A short hash of the encoding's name, version and the environment layout it reads."""
@@ -135,6 +154,16 @@ class Encoding:
     def encode(self, observation: np.ndarray, mask: np.ndarray | None = None) -> np.ndarray:
         """The policy input for one environment observation (and its action mask)."""
         return observation if self.transform is None else self.transform(observation, mask)
+
+    def encode_batch(self, observations: np.ndarray, masks: np.ndarray | None) -> np.ndarray:
+        """The policy inputs of stacked observations (and their masks), one row each."""
+        if self.transform is None:
+            return observations
+        if self.batch is not None:
+            return self.batch(observations, masks)
+        if masks is None:
+            return np.stack([self.transform(o, None) for o in observations])
+        return np.stack([self.transform(o, m) for o, m in zip(observations, masks, strict=True)])
 
     def wrap(self, env: gymnasium.Env) -> gymnasium.Env:
         """``env`` with observations encoded (unchanged for an identity encoding)."""
@@ -181,10 +210,10 @@ ENCODINGS: Mapping[str, Encoding] = MappingProxyType({
         Encoding("pyramid-flat", 1, "pyramid", _pyramid_layout),
         Encoding("klondike-cards", 1, "klondike", _klondike_layout),
         Encoding("klondike-compact", 1, "klondike", _klondike_layout, klondike_compact,
-                 KLONDIKE_COMPACT_SIZE),
+                 KLONDIKE_COMPACT_SIZE, batch=_native_batch("klondike_compact_batch")),
         Encoding("klondike-actions", 1, "klondike", _klondike_actions_layout, ka.klondike_actions,
                  ka.KLONDIKE_ACTIONS_SIZE, "agents.action_scoring_policy:ActionScoringPolicy",
-                 _klondike_actions_policy_kwargs),
+                 _klondike_actions_policy_kwargs, batch=_native_batch("klondike_actions_batch")),
         Encoding("pyramid-actions", 1, "pyramid", _pyramid_actions_layout, _pyramid_actions,
                  _pyramid_actions_size(), "agents.action_scoring_policy:ActionScoringPolicy",
                  _pyramid_actions_policy_kwargs),

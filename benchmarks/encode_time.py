@@ -7,6 +7,10 @@ per call. The encodings run once per environment step in training::
     python benchmarks/encode_time.py klondike klondike-compact
     python benchmarks/encode_time.py klondike klondike-actions
     python benchmarks/encode_time.py pyramid pyramid-actions-relaxed
+
+For an encoding with a batch path (the Klondike ones, in native code: ``Encoding.batch``) it
+also times ``Encoding.encode_batch`` over the same positions ``--batch`` rows a call (as the
+native vector envs call it), alternating with the row-by-row passes, and gives the ratio.
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ def main() -> None:
     parser.add_argument("encoding", help="an encoding of that game (agents/encodings.py)")
     parser.add_argument("--positions", type=int, default=5000)
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--batch", type=int, default=64, help="rows per encode_batch call")
     args = parser.parse_args()
     variant = find_variant(args.game)
     encoding = find_encoding(args.encoding, variant.game)
@@ -44,16 +49,28 @@ def main() -> None:
         obs, _, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
         if terminated or truncated:
             obs, info = env.reset()
-    times = []
+    observations = np.stack([o for o, _ in positions])
+    masks = np.stack([m for _, m in positions])
+    times: list[float] = []
+    batch_times: list[float] = []
     for _ in range(args.repeats):
         start = time.perf_counter()
         for observation, mask in positions:
             encoding.encode(observation, mask)
         times.append((time.perf_counter() - start) / len(positions) * 1e6)
+        if encoding.batch is not None:
+            start = time.perf_counter()
+            for i in range(0, len(positions), args.batch):
+                encoding.encode_batch(observations[i:i + args.batch], masks[i:i + args.batch])
+            batch_times.append((time.perf_counter() - start) / len(positions) * 1e6)
     print(f"{variant.key} {encoding.name}: median {statistics.median(times):.1f} us a call "
           f"(min {min(times):.1f}, max {max(times):.1f}) over {args.repeats} passes "
           f"of {len(positions):,} positions")
-
+    if batch_times:
+        median = statistics.median(batch_times)
+        print(f"{variant.key} {encoding.name}, encode_batch of {args.batch} rows: median {median:.2f} us a row "
+              f"(min {min(batch_times):.2f}, max {max(batch_times):.2f}): "
+              f"{statistics.median(times) / median:.0f}x faster")
 
 if __name__ == "__main__":
     main()

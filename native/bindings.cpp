@@ -4,6 +4,7 @@
 #include <nanobind/stl/array.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/tuple.h>
+#include <nanobind/stl/optional.h>
 #include <nanobind/stl/vector.h>
 
 #include <string>
@@ -17,6 +18,7 @@
 #include "common/search_status.hpp"
 #include "klondike/batch.hpp"
 #include "klondike/hop.hpp"
+#include "klondike/policy_inputs.hpp"
 #include "klondike/ismcts.hpp"
 #include "klondike/position.hpp"
 #include "klondike/queries.hpp"
@@ -390,6 +392,36 @@ static void bind_klondike_batch(nb::module_& m) {
 }
 // ---- end of the native batched Klondike environments ----
 
+// ---- Klondike policy inputs of a batch (native/src/klondike/policy_inputs.hpp) ----
+namespace klin = solitaire::klondike::inputs;
+
+// Encodes every row of `obs` (and `mask`) into `out`; returns (row, error) of the first row that
+// could not be encoded (the rows before it are written), or None.
+static nb::object klondike_policy_inputs(Rows<const std::int64_t> obs, std::optional<Rows<const std::int8_t>> mask,
+                                         Rows<float> out) {
+  const std::size_t n = obs.shape(0);
+  const std::size_t width = mask ? klin::kActionsSize : klin::kCompactSize;
+  if (obs.shape(1) != klenv::kObservationSize) throw nb::value_error("obs must have 190 values a row");
+  if (mask && (mask->shape(0) != n || mask->shape(1) != klenv::kNumActions)) {
+    throw nb::value_error("mask must have 590 values for each row of obs");
+  }
+  if (out.shape(0) != n || out.shape(1) != width) throw nb::value_error("out has the wrong shape");
+  std::size_t row = 0;
+  klin::InputError error = klin::InputError::none;
+  {
+    nb::gil_scoped_release release;
+    for (; row < n; ++row) {
+      const std::int64_t* o = obs.data() + row * klenv::kObservationSize;
+      float* dst = out.data() + row * width;
+      error = mask ? klin::actions(o, mask->data() + row * klenv::kNumActions, dst) : klin::compact(o, dst);
+      if (error != klin::InputError::none) break;
+    }
+  }
+  if (error == klin::InputError::none) return nb::none();
+  return nb::make_tuple(row, static_cast<int>(error));
+}
+// ---- end of the Klondike policy inputs ----
+
 NB_MODULE(solitaire_native, m) {
   m.doc() = "Native core of solitaire-rl: the exact Pyramid and Klondike solvers (see agents.solver).";
   m.attr("DEFAULT_MAX_MEMORY_BYTES") = solitaire::kDefaultMaxMemoryBytes;
@@ -631,4 +663,5 @@ NB_MODULE(solitaire_native, m) {
   // Native batched environments (envs.pyramid.vector).
   bind_pyramid_batch(m);
   bind_klondike_batch(m);
+  m.def("klondike_policy_inputs", &klondike_policy_inputs, "obs"_a, "mask"_a.none(), "out"_a);
 }

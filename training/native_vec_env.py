@@ -16,11 +16,11 @@ stack gives:
   batch's array (sb3-contrib's ``get_action_masks`` stacks them).
 
 For Pyramid only the ``pyramid-flat`` encoding (the observation as it is) has a native path; the
-shipped agent's ``pyramid-actions-relaxed`` trains on the Python envs. For Klondike the games are
-stepped natively and the encoding stays in Python: each row of the native observation (and its
-mask, which ``klondike-compact`` ignores and the shipped agent's ``klondike-actions`` reads) goes
-through :meth:`agents.encodings.Encoding.encode`, as ``EncodedObservations`` does it in the Python
-stack; ``klondike-cards`` (the observation as it is) needs no Python per row at all.
+shipped agent's ``pyramid-actions-relaxed`` trains on the Python envs. For Klondike every encoding
+runs natively too: the whole batch's observations (and masks, which ``klondike-compact`` ignores
+and the shipped agent's ``klondike-actions`` reads) are encoded in one native call per step
+(:meth:`agents.encodings.Encoding.encode_batch`, :mod:`agents.klondike_inputs_batch`);
+``klondike-cards`` is the observation as it is.
 """
 
 from __future__ import annotations
@@ -203,7 +203,7 @@ class NativePyramidVecEnv(_NativeVecEnv):
 
 class NativeKlondikeVecEnv(_NativeVecEnv):
     """``num_envs`` native Klondike games as a stable-baselines3 ``VecEnv``, their observations
-    encoded by ``encoding`` in Python (``None`` or an identity encoding: as they are)."""
+    encoded by ``encoding`` a batch at a time (``None`` or an identity encoding: as they are)."""
 
     batch: KlondikeBatch
 
@@ -222,8 +222,7 @@ class NativeKlondikeVecEnv(_NativeVecEnv):
         super().__init__(batch, space, spaces.Discrete(KLONDIKE_ACTIONS))
 
     def _encoded(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        encode = self.encoding.encode  # type: ignore[union-attr]
-        return np.stack([encode(o, m) for o, m in zip(obs, masks, strict=True)])
+        return self.encoding.encode_batch(obs, masks)  # type: ignore[union-attr]
 
     def _observations(self) -> np.ndarray:
         b = self.batch
@@ -233,7 +232,7 @@ class NativeKlondikeVecEnv(_NativeVecEnv):
         b = self.batch
         if self.encoding is None:
             return b.final_obs[i].copy()
-        return self.encoding.encode(b.final_obs[i], b.final_mask[i])
+        return self.encoding.encode_batch(b.final_obs[i:i + 1], b.final_mask[i:i + 1])[0]
 
     def _reset_info(self, i: int) -> dict[str, Any]:
         b = self.batch

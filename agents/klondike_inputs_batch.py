@@ -1,0 +1,56 @@
+"""``klondike-compact`` and ``klondike-actions`` for a whole batch at once, in native code.
+
+The native encoder (``native/src/klondike/policy_inputs.cpp``) is a second implementation of
+:func:`agents.klondike_compact.klondike_compact` and :func:`agents.klondike_actions.klondike_actions`
+(the reference), held to them value for value by ``tests/test_native_policy_inputs.py``. The
+native vector envs of :mod:`training.native_vec_env` encode their rows with it, one call per step.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from agents.klondike_actions import KLONDIKE_ACTIONS_SIZE, SLOTS
+from agents.klondike_compact import KLONDIKE_COMPACT_SIZE
+from envs.errors import MalformedInputError
+from envs.klondike.actions import NUM_ACTIONS
+from envs.klondike.observer import OBS_SIZE
+from envs.native_batch import native_core
+
+_ERRORS = {
+    1: "is not a Klondike observation (a value out of its range or out of order)",
+    2: f"has more than {SLOTS} legal actions",
+    3: "marks an action legal that its observation cannot play",
+}
+
+
+def _encode(observations: np.ndarray, masks: np.ndarray | None, width: int) -> np.ndarray:
+    obs = np.ascontiguousarray(observations, dtype=np.int64)
+    if obs.ndim != 2 or obs.shape[1] != OBS_SIZE:
+        raise MalformedInputError(f"observations must be rows of {OBS_SIZE} values, not {obs.shape}")
+    mask = None
+    if masks is not None:
+        mask = np.ascontiguousarray(masks).astype(np.int8, copy=False)
+        if mask.shape != (obs.shape[0], NUM_ACTIONS):
+            raise MalformedInputError(f"masks must be {obs.shape[0]} rows of {NUM_ACTIONS}, not {mask.shape}")
+    out = np.empty((obs.shape[0], width), np.float32)
+    failed = native_core().klondike_policy_inputs(obs, mask, out)
+    if failed is not None:
+        row, error = failed
+        raise MalformedInputError(f"row {row} {_ERRORS[error]}")
+    return out
+
+
+def klondike_compact_batch(observations: np.ndarray, masks: np.ndarray | None = None) -> np.ndarray:
+    """The ``klondike-compact`` rows of stacked Klondike observations (the masks are not read)."""
+    return _encode(observations, None, KLONDIKE_COMPACT_SIZE)
+
+
+def klondike_actions_batch(observations: np.ndarray, masks: np.ndarray | None) -> np.ndarray:
+    """The ``klondike-actions`` rows of stacked Klondike observations and their action masks."""
+    if masks is None:
+        raise MalformedInputError("the klondike-actions encoding needs the action masks")
+    return _encode(observations, masks, KLONDIKE_ACTIONS_SIZE)
+
+
+__all__ = ["klondike_actions_batch", "klondike_compact_batch"]
