@@ -20,11 +20,12 @@ the digest catches a change of the environment's own layout.
   :mod:`agents.action_scoring_policy`, which scores every legal action with one shared network.
 * ``klondike-actions`` v1: ``klondike-compact`` followed by one feature row per legal action
   (:mod:`agents.klondike_actions`), for the action-scoring policy like ``pyramid-actions``.
-* Both Klondike encodings also run in native code over a whole batch (``Encoding.batch``,
-  :mod:`agents.klondike_inputs_batch`), as the native vector envs use them.
 * ``pyramid-actions-relaxed`` v1: ``pyramid-actions`` with one more feature per action, whether
   the move leaves a pyramid that the solver's order-free pruning proves impossible to clear
   (:mod:`agents.pyramid_actions`).
+* Both Klondike encodings and both ``pyramid-actions`` ones also run in native code over a whole
+  batch (``Encoding.batch``: :mod:`agents.klondike_inputs_batch`, :mod:`agents.pyramid_inputs_batch`),
+  as the native vector envs use them.
 """
 
 from __future__ import annotations
@@ -104,14 +105,14 @@ def _klondike_actions_policy_kwargs() -> dict[str, object]:
     return {"flat_size": KLONDIKE_COMPACT_SIZE, "slots": ka.SLOTS, "slot_width": ka.SLOT_WIDTH}
 
 
-def _native_batch(name: str) -> Callable[[np.ndarray, np.ndarray | None], np.ndarray]:
-    """The batch encoder ``name`` of :mod:`agents.klondike_inputs_batch`, loaded (with the native
-    core) when first called."""
+def _native_batch(name: str, module: str = "agents.klondike_inputs_batch",
+                  ) -> Callable[[np.ndarray, np.ndarray | None], np.ndarray]:
+    """The batch encoder ``name`` of ``module`` (:mod:`agents.klondike_inputs_batch`,
+    :mod:`agents.pyramid_inputs_batch`), loaded (with the native core) when first called."""
 
     def encode(observations: np.ndarray, masks: np.ndarray | None) -> np.ndarray:
-        from agents import klondike_inputs_batch
-
-        batch: Callable[[np.ndarray, np.ndarray | None], np.ndarray] = getattr(klondike_inputs_batch, name)
+        batch: Callable[[np.ndarray, np.ndarray | None], np.ndarray] = getattr(
+            importlib.import_module(module), name)
         return batch(observations, masks)
 
     encode.__name__ = name
@@ -204,6 +205,8 @@ class EncodedObservations(gymnasium.Wrapper):
         return self.encoding.encode(obs, info["action_mask"]), reward, terminated, truncated, info
 
 
+_PYRAMID_BATCH = "agents.pyramid_inputs_batch"
+
 ENCODINGS: Mapping[str, Encoding] = MappingProxyType({
     e.name: e
     for e in (
@@ -216,11 +219,13 @@ ENCODINGS: Mapping[str, Encoding] = MappingProxyType({
                  _klondike_actions_policy_kwargs, batch=_native_batch("klondike_actions_batch")),
         Encoding("pyramid-actions", 1, "pyramid", _pyramid_actions_layout, _pyramid_actions,
                  _pyramid_actions_size(), "agents.action_scoring_policy:ActionScoringPolicy",
-                 _pyramid_actions_policy_kwargs),
+                 _pyramid_actions_policy_kwargs,
+                 batch=_native_batch("pyramid_actions_batch", _PYRAMID_BATCH)),
         Encoding("pyramid-actions-relaxed", 1, "pyramid", partial(_pyramid_actions_layout, relaxed=True),
                  partial(_pyramid_actions, relaxed=True), _pyramid_actions_size(relaxed=True),
                  "agents.action_scoring_policy:ActionScoringPolicy",
-                 partial(_pyramid_actions_policy_kwargs, relaxed=True)),
+                 partial(_pyramid_actions_policy_kwargs, relaxed=True),
+                 batch=_native_batch("pyramid_actions_relaxed_batch", _PYRAMID_BATCH)),
     )
 })
 DEFAULT_ENCODING: Mapping[str, str] = MappingProxyType(

@@ -25,6 +25,7 @@
 #include "klondike/solver.hpp"
 #include "pyramid/batch.hpp"
 #include "pyramid/pimc.hpp"
+#include "pyramid/policy_inputs.hpp"
 #include "pyramid/position.hpp"
 #include "pyramid/pruning.hpp"
 #include "pyramid/queries.hpp"
@@ -177,6 +178,7 @@ struct PyramidBuffers {
   Column<std::int32_t> cards_left;
   Column<bool> was_reset;
   Rows<float> final_obs;
+  Rows<std::int8_t> final_mask;
 
   pyrenv::Outputs outputs(std::size_t n) const {
     auto rows = [n](std::size_t r, std::size_t width, std::size_t want, const char* name) {
@@ -185,13 +187,14 @@ struct PyramidBuffers {
     rows(obs.shape(0), obs.shape(1), pyrenv::kObservationSize, "obs");
     rows(final_obs.shape(0), final_obs.shape(1), pyrenv::kObservationSize, "final_obs");
     rows(mask.shape(0), mask.shape(1), pyrenv::kNumActions, "mask");
+    rows(final_mask.shape(0), final_mask.shape(1), pyrenv::kNumActions, "final_mask");
     for (std::size_t len : {reward.shape(0), terminated.shape(0), truncated.shape(0), refusal.shape(0),
                             outcome.shape(0), pass.shape(0), cards_left.shape(0), was_reset.shape(0)}) {
       if (len != n) throw nb::value_error("an output column has the wrong length");
     }
     return {obs.data(),     mask.data(),    reward.data(),     terminated.data(),
             truncated.data(), refusal.data(), outcome.data(),  pass.data(),
-            cards_left.data(), was_reset.data(), final_obs.data()};
+            cards_left.data(), was_reset.data(), final_obs.data(), final_mask.data()};
   }
 };
 
@@ -201,9 +204,9 @@ static void bind_pyramid_batch(nb::module_& m) {
   nb::class_<PyramidBuffers>(m, "PyramidBuffers")
       .def(nb::init<Rows<float>, Rows<std::int8_t>, Column<double>, Column<bool>, Column<bool>,
                     Column<std::uint8_t>, Column<std::uint8_t>, Column<std::int32_t>, Column<std::int32_t>,
-                    Column<bool>, Rows<float>>(),
+                    Column<bool>, Rows<float>, Rows<std::int8_t>>(),
            "obs"_a, "mask"_a, "reward"_a, "terminated"_a, "truncated"_a, "refusal"_a, "outcome"_a, "pass_"_a,
-           "cards_left"_a, "was_reset"_a, "final_obs"_a);
+           "cards_left"_a, "was_reset"_a, "final_obs"_a, "final_mask"_a);
 
   nb::class_<pyrenv::Batch>(m, "PyramidBatch")
       .def(nb::init<int, bool, bool, int, int>(), "num_envs"_a, "stock_top_playable"_a, "reward_shaping"_a,
@@ -421,6 +424,35 @@ static nb::object klondike_policy_inputs(Rows<const std::int64_t> obs, std::opti
   return nb::make_tuple(row, static_cast<int>(error));
 }
 // ---- end of the Klondike policy inputs ----
+
+// ---- Pyramid policy inputs of a batch (native/src/pyramid/policy_inputs.hpp) ----
+namespace pyin = solitaire::pyramid::inputs;
+
+// Encodes every row of `obs` and `mask` into `out` (`relaxed`: pyramid-actions-relaxed); returns
+// (row, error) of the first row that could not be encoded (the rows before it are written), or None.
+static nb::object pyramid_policy_inputs(Rows<const float> obs, Rows<const std::int8_t> mask, bool relaxed,
+                                        Rows<float> out) {
+  const std::size_t n = obs.shape(0);
+  const std::size_t width = relaxed ? pyin::kRelaxedSize : pyin::kActionsSize;
+  if (obs.shape(1) != pyin::kObservationSize) throw nb::value_error("obs must have 883 values a row");
+  if (mask.shape(0) != n || mask.shape(1) != pyin::kNumActions) {
+    throw nb::value_error("mask must have 467 values for each row of obs");
+  }
+  if (out.shape(0) != n || out.shape(1) != width) throw nb::value_error("out has the wrong shape");
+  std::size_t row = 0;
+  pyin::InputError error = pyin::InputError::none;
+  {
+    nb::gil_scoped_release release;
+    for (; row < n; ++row) {
+      error = pyin::actions(obs.data() + row * pyin::kObservationSize, mask.data() + row * pyin::kNumActions,
+                            relaxed, out.data() + row * width);
+      if (error != pyin::InputError::none) break;
+    }
+  }
+  if (error == pyin::InputError::none) return nb::none();
+  return nb::make_tuple(row, static_cast<int>(error));
+}
+// ---- end of the Pyramid policy inputs ----
 
 NB_MODULE(solitaire_native, m) {
   m.doc() = "Native core of solitaire-rl: the exact Pyramid and Klondike solvers (see agents.solver).";
@@ -664,4 +696,5 @@ NB_MODULE(solitaire_native, m) {
   bind_pyramid_batch(m);
   bind_klondike_batch(m);
   m.def("klondike_policy_inputs", &klondike_policy_inputs, "obs"_a, "mask"_a.none(), "out"_a);
+  m.def("pyramid_policy_inputs", &pyramid_policy_inputs, "obs"_a, "mask"_a, "relaxed"_a, "out"_a);
 }

@@ -98,9 +98,11 @@ class PyramidBatch(NativeBatch):
         self.was_reset = np.zeros(n, np.bool_)
         self.final_obs = np.zeros((n, OBSERVATION_SIZE), np.float32)
         """Same-step autoreset: the last observation of each game that ended at the last step."""
+        self.final_mask = np.zeros((n, NUM_ACTIONS), np.int8)
+        """Same-step autoreset: the last action mask of each game that ended (the encodings read it)."""
         self.buffers = native.PyramidBuffers(
             self.obs, self.mask, self.reward, self.terminated, self.truncated, self.refusal, self.outcome,
-            self.pass_number, self.cards_left, self.was_reset, self.final_obs)
+            self.pass_number, self.cards_left, self.was_reset, self.final_obs, self.final_mask)
         self.deal_number = np.full(n, -1, np.int64)
         """The deal number each game is playing (-1: a deal given by its cards)."""
         self.deal_label = np.empty(n, object)

@@ -98,6 +98,7 @@ void Batch::step_range(int begin, int end, const std::int64_t* actions, const st
       } else if (mode == Autoreset::same_step) {
         float* final_row = out.final_obs + static_cast<std::ptrdiff_t>(i) * kObservationSize;
         std::copy_n(out.obs + static_cast<std::ptrdiff_t>(i) * kObservationSize, kObservationSize, final_row);
+        std::copy_n(mask, kNumActions, out.final_mask + static_cast<std::ptrdiff_t>(i) * kNumActions);
         deal(i, pending[i]);
         out.was_reset[i] = true;
         write_row(i, out);

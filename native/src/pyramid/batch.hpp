@@ -4,7 +4,8 @@
 //
 // Autoreset (Gymnasium 1.x): `next_step` (Gymnasium's default): a step after a game ended resets
 // that game with its pending deal and ignores its action; `same_step` (stable-baselines3's): a game
-// that ends is reset at once, its last observation written to `final_obs` first; `disabled`:
+// that ends is reset at once, its last observation and mask written to `final_obs` and
+// `final_mask` first; `disabled`:
 // nothing is reset by a step (a game that ended refuses every action, as the Python env does).
 #pragma once
 
@@ -30,6 +31,7 @@ struct Outputs {
   std::int32_t* cards_left;  // num_envs: pyramid cards left (likewise)
   bool* was_reset;           // num_envs: the game was reset (and took its pending deal) in this call
   float* final_obs;          // num_envs x 883, same_step only: the last observation of a game that ended
+  std::int8_t* final_mask;   // num_envs x 467, same_step only: its last mask (encodings read it)
 };
 
 class Batch {

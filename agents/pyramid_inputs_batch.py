@@ -1,0 +1,55 @@
+"""``pyramid-actions`` and ``pyramid-actions-relaxed`` for a whole batch at once, in native code.
+
+The native encoder (``native/src/pyramid/policy_inputs.cpp``) is a second implementation of
+:func:`agents.pyramid_actions.pyramid_actions` (the reference), held to it value for value by
+``tests/test_native_policy_inputs_pyramid.py``; its ``relaxed_lost`` asks the solver's native
+pruning as :func:`agents.solver.pyramid_relaxed_lost` does. The native vector envs of
+:mod:`training.native_vec_env` encode their rows with it, one call per step.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from agents.pyramid_actions import PYRAMID_ACTIONS_RELAXED_SIZE, PYRAMID_ACTIONS_SIZE, SLOTS
+from envs.errors import MalformedInputError
+from envs.native_batch import native_core
+from envs.pyramid.actions import NUM_ACTIONS
+from envs.pyramid.observation import OBSERVATION_SIZE
+
+_ERRORS = {
+    1: "is not a Pyramid observation (a value that is not a rank or a flag, or cards that cannot be)",
+    2: f"has more than {SLOTS} legal actions",
+    3: "marks an action legal that its observation cannot play",
+}
+
+
+def _encode(observations: np.ndarray, masks: np.ndarray | None, relaxed: bool) -> np.ndarray:
+    if masks is None:
+        raise MalformedInputError("the pyramid-actions encodings need the action masks")
+    obs = np.ascontiguousarray(observations, dtype=np.float32)
+    if obs.ndim != 2 or obs.shape[1] != OBSERVATION_SIZE:
+        raise MalformedInputError(f"observations must be rows of {OBSERVATION_SIZE} values, not {obs.shape}")
+    mask = np.ascontiguousarray(masks).astype(np.int8, copy=False)
+    if mask.shape != (obs.shape[0], NUM_ACTIONS):
+        raise MalformedInputError(f"masks must be {obs.shape[0]} rows of {NUM_ACTIONS}, not {mask.shape}")
+    width = PYRAMID_ACTIONS_RELAXED_SIZE if relaxed else PYRAMID_ACTIONS_SIZE
+    out = np.empty((obs.shape[0], width), np.float32)
+    failed = native_core().pyramid_policy_inputs(obs, mask, relaxed, out)
+    if failed is not None:
+        row, error = failed
+        raise MalformedInputError(f"row {row} {_ERRORS[error]}")
+    return out
+
+
+def pyramid_actions_batch(observations: np.ndarray, masks: np.ndarray | None) -> np.ndarray:
+    """The ``pyramid-actions`` rows of stacked Pyramid observations and their action masks."""
+    return _encode(observations, masks, relaxed=False)
+
+
+def pyramid_actions_relaxed_batch(observations: np.ndarray, masks: np.ndarray | None) -> np.ndarray:
+    """The ``pyramid-actions-relaxed`` rows of stacked Pyramid observations and their action masks."""
+    return _encode(observations, masks, relaxed=True)
+
+
+__all__ = ["pyramid_actions_batch", "pyramid_actions_relaxed_batch"]
