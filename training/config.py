@@ -43,9 +43,9 @@ class Args:
     """Parallel environments (each SubprocVecEnv worker process hosts one)."""
     vec_env: Literal["auto", "subproc", "dummy", "native"] = "auto"
     """subproc: one process per env, across the cores; dummy: all envs in this process; native: all
-    envs in one native batch (training/native_vec_env.py; Klondike with any encoding, computed in
-    Python, and Pyramid with the pyramid-flat encoding only; it trains the same network as the
-    others); auto: native where it can, else subproc."""
+    envs in one native batch (training/native_vec_env.py; both games with any encoding, encoded in
+    native code a batch at a time; it trains the same network as the others); auto: native where it
+    can, else subproc."""
     torch_threads: int = 1
     """torch threads in the learner process (1 leaves the other cores to the env workers)."""
     learning_rate: float = 3e-4
@@ -132,10 +132,9 @@ class Args:
 
     def native_env_fits(self) -> bool:
         """Whether the native batch can stand in for the Python training envs (same data)."""
-        from training.native_vec_env import NATIVE_ENCODINGS, NATIVE_GAMES
+        from training.native_vec_env import NATIVE_GAMES
 
-        game = self.variant_spec().game
-        return game in NATIVE_GAMES or (game == "pyramid" and self.encoding_name() in NATIVE_ENCODINGS)
+        return self.variant_spec().game in NATIVE_GAMES
 
     def vec_env_kind(self) -> str:
         """``vec_env`` with ``auto`` resolved: ``native`` where :meth:`native_env_fits`, else ``subproc``."""
@@ -173,12 +172,11 @@ class Args:
         if self.imitation_teacher in ("pimc", "hindsight") and self.variant_spec().game != "pyramid":
             raise MalformedInputError(f"the {self.imitation_teacher} teacher is for Pyramid only")
         if self.vec_env == "native" and not self.native_env_fits():
-            from training.native_vec_env import NATIVE_ENCODINGS
+            from training.native_vec_env import NATIVE_GAMES
 
             raise MalformedInputError(
-                f"vec_env native steps Klondike, and Pyramid with the {', '.join(sorted(NATIVE_ENCODINGS))} "
-                f"encoding only, not {self.variant_spec().key} with {self.encoding_name()}: use dummy or "
-                f"subproc")
+                f"vec_env native steps {' and '.join(sorted(NATIVE_GAMES))} only, not "
+                f"{self.variant_spec().key}: use dummy or subproc")
         if self.time_limit_minutes is not None and self.time_limit_minutes <= 0:
             raise MalformedInputError("time_limit_minutes must be positive")
 

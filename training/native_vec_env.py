@@ -3,9 +3,9 @@
 :class:`NativePyramidVecEnv` steps ``num_envs`` Pyramid games in one native call
 (:class:`envs.pyramid.vector.PyramidBatch`, same-step autoreset as stable-baselines3 expects: a
 game that ends is dealt again at once, its last observation in ``info["terminal_observation"]``).
-It stands where ``InProcessVecEnv([make_env_fn(variant, pyramid-flat, split, shaped)] * N)`` stands
-in :mod:`training.vec_env`; :class:`NativeKlondikeVecEnv` does the same for Klondike
-(:class:`envs.klondike.vector.KlondikeBatch`) with any Klondike encoding. Both give what that
+It stands where ``InProcessVecEnv([make_env_fn(variant, encoding, split, shaped)] * N)`` stands
+in :mod:`training.vec_env`, with any Pyramid encoding; :class:`NativeKlondikeVecEnv` does the same
+for Klondike (:class:`envs.klondike.vector.KlondikeBatch`) with any Klondike encoding. Both give what that
 stack gives:
 
 * deals from a split as :class:`training.splits.DealSplitWrapper` draws them (env ``i`` seeded
@@ -15,12 +15,12 @@ stack gives:
 * ``env_method("action_masks")``: the masks of every game, ``np.bool_`` rows, answered from the
   batch's array (sb3-contrib's ``get_action_masks`` stacks them).
 
-For Pyramid only the ``pyramid-flat`` encoding (the observation as it is) has a native path; the
-shipped agent's ``pyramid-actions-relaxed`` trains on the Python envs. For Klondike every encoding
-runs natively too: the whole batch's observations (and masks, which ``klondike-compact`` ignores
-and the shipped agent's ``klondike-actions`` reads) are encoded in one native call per step
-(:meth:`agents.encodings.Encoding.encode_batch`, :mod:`agents.klondike_inputs_batch`);
-``klondike-cards`` is the observation as it is.
+Every encoding of both games runs natively: the whole batch's observations and masks (which
+``klondike-compact`` ignores, and the shipped agents' ``pyramid-actions-relaxed`` and
+``klondike-actions`` read) are encoded in one native call per step, the last observation of a game
+that ended with its last mask (:meth:`agents.encodings.Encoding.encode_batch`,
+:mod:`agents.pyramid_inputs_batch`, :mod:`agents.klondike_inputs_batch`); ``pyramid-flat`` and
+``klondike-cards`` are the observation as it is.
 """
 
 from __future__ import annotations
@@ -46,10 +46,7 @@ from envs.pyramid.vector import PyramidBatch
 from training.splits import DealRange
 
 ACTION_MASKS = "action_masks"
-NATIVE_ENCODINGS = frozenset({"pyramid-flat"})
-"""Pyramid observation encodings the native batch can feed as they are (every Klondike encoding
-has a native path: :class:`NativeKlondikeVecEnv`)."""
-NATIVE_GAMES = frozenset({"klondike"})
+NATIVE_GAMES = frozenset({"klondike", "pyramid"})
 """Games whose every encoding can train on a native batch."""
 
 
@@ -69,12 +66,15 @@ class _NativeVecEnv(VecEnv):
     batch: PyramidBatch | KlondikeBatch
     _attributes: tuple[str, ...] = ("render_mode",)
 
-    def __init__(self, batch: PyramidBatch | KlondikeBatch, observation_space: spaces.Space,
-                 action_space: spaces.Discrete) -> None:
+    def __init__(self, batch: PyramidBatch | KlondikeBatch, env_space: spaces.Space,
+                 action_space: spaces.Discrete, encoding: Encoding | None) -> None:
         self.batch = batch
         self.render_mode = None
+        self.encoding = encoding if encoding is not None and encoding.transform is not None else None
+        """The encoding of the observations; ``None`` for the observations as they are."""
         num_envs = batch.num_envs
-        super().__init__(num_envs, observation_space, action_space)
+        space = env_space if self.encoding is None else self.encoding.input_space(env_space)
+        super().__init__(num_envs, space, action_space)
         self._actions: np.ndarray | None = None
         self._returns = np.zeros(num_envs, np.float64)
         self._lengths = np.zeros(num_envs, np.int64)
@@ -159,10 +159,14 @@ class _NativeVecEnv(VecEnv):
 
     # ------------------------------------------------------------ helpers
     def _observations(self) -> np.ndarray:
-        return self.batch.obs.copy()
+        b = self.batch
+        return b.obs.copy() if self.encoding is None else self.encoding.encode_batch(b.obs, b.mask)
 
     def _final_observation(self, i: int) -> np.ndarray:
-        return self.batch.final_obs[i].copy()
+        b = self.batch
+        if self.encoding is None:
+            return b.final_obs[i].copy()
+        return self.encoding.encode_batch(b.final_obs[i:i + 1], b.final_mask[i:i + 1])[0]
 
     def _get_indices(self, indices: Any) -> list[int]:
         if indices is None:
@@ -178,22 +182,29 @@ class _NativeVecEnv(VecEnv):
         raise NotImplementedError
 
 
+def _check_game(encoding: Encoding | None, game: str) -> None:
+    if encoding is not None and encoding.game != game:
+        raise MalformedInputError(f"the {encoding.name} encoding is not a {game.capitalize()} encoding")
+
+
 class NativePyramidVecEnv(_NativeVecEnv):
-    """``num_envs`` native Pyramid games as a stable-baselines3 ``VecEnv`` (module docstring)."""
+    """``num_envs`` native Pyramid games as a stable-baselines3 ``VecEnv``, their observations
+    encoded by ``encoding`` a batch at a time (``None`` or ``pyramid-flat``: as they are)."""
 
     batch: PyramidBatch
     _attributes = ("render_mode", "stock_top_playable")
 
-    def __init__(self, num_envs: int, *, stock_top_playable: bool = True, shaped_reward: bool = False,
-                 split: DealRange | None = None, max_episode_steps: int | None = 500,
-                 num_threads: int = 1) -> None:
+    def __init__(self, num_envs: int, *, encoding: Encoding | None = None, stock_top_playable: bool = True,
+                 shaped_reward: bool = False, split: DealRange | None = None,
+                 max_episode_steps: int | None = 500, num_threads: int = 1) -> None:
+        _check_game(encoding, "pyramid")
         kwargs = {} if split is None else {"deal_sampler": SplitSampler(split)}
         batch = PyramidBatch(num_envs, stock_top_playable=stock_top_playable, reward_shaping=shaped_reward,
                              max_episode_steps=max_episode_steps, autoreset=AutoresetMode.SAME_STEP,
                              num_threads=num_threads, **kwargs)
         self.stock_top_playable = bool(stock_top_playable)
         super().__init__(batch, spaces.Box(0.0, 1.0, (OBSERVATION_SIZE,), np.float32),
-                         spaces.Discrete(NUM_ACTIONS))
+                         spaces.Discrete(NUM_ACTIONS), encoding)
 
     def _reset_info(self, i: int) -> dict[str, Any]:
         b = self.batch
@@ -210,29 +221,13 @@ class NativeKlondikeVecEnv(_NativeVecEnv):
     def __init__(self, num_envs: int, *, encoding: Encoding | None = None, draw_count: int = 3,
                  shaped_reward: bool = False, split: DealRange | None = None, max_steps: int = 1000,
                  num_threads: int = 1) -> None:
-        if encoding is not None and encoding.game != "klondike":
-            raise MalformedInputError(f"the {encoding.name} encoding is not a Klondike encoding")
+        _check_game(encoding, "klondike")
         kwargs = {} if split is None else {"deal_sampler": SplitSampler(split)}
         batch = KlondikeBatch(num_envs, draw_count=draw_count, shaped_reward=shaped_reward,
                               max_steps=max_steps, autoreset=AutoresetMode.SAME_STEP,
                               num_threads=num_threads, **kwargs)
-        self.encoding = encoding if encoding is not None and encoding.transform is not None else None
-        env_space = spaces.MultiDiscrete(OBS_NVEC, dtype=OBS_DTYPE)
-        space = env_space if self.encoding is None else self.encoding.input_space(env_space)
-        super().__init__(batch, space, spaces.Discrete(KLONDIKE_ACTIONS))
-
-    def _encoded(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        return self.encoding.encode_batch(obs, masks)  # type: ignore[union-attr]
-
-    def _observations(self) -> np.ndarray:
-        b = self.batch
-        return b.obs.copy() if self.encoding is None else self._encoded(b.obs, b.mask)
-
-    def _final_observation(self, i: int) -> np.ndarray:
-        b = self.batch
-        if self.encoding is None:
-            return b.final_obs[i].copy()
-        return self.encoding.encode_batch(b.final_obs[i:i + 1], b.final_mask[i:i + 1])[0]
+        super().__init__(batch, spaces.MultiDiscrete(OBS_NVEC, dtype=OBS_DTYPE), spaces.Discrete(KLONDIKE_ACTIONS),
+                         encoding)
 
     def _reset_info(self, i: int) -> dict[str, Any]:
         b = self.batch
@@ -240,4 +235,4 @@ class NativeKlondikeVecEnv(_NativeVecEnv):
                 "recycles": int(b.recycles[i])}
 
 
-__all__ = ["NATIVE_ENCODINGS", "NATIVE_GAMES", "NativeKlondikeVecEnv", "NativePyramidVecEnv", "SplitSampler"]
+__all__ = ["NATIVE_GAMES", "NativeKlondikeVecEnv", "NativePyramidVecEnv", "SplitSampler"]

@@ -298,7 +298,7 @@ def main(args: Args) -> RunResult:
             shaped_reward=args.shaped_reward, split=TRAIN)
     elif vec_env == "native":  # the same deals, observations and episode ends, stepped natively
         train_env = NativePyramidVecEnv(
-            args.n_envs, stock_top_playable=variant.env_kwargs["stock_top_playable"],
+            args.n_envs, encoding=encoding, stock_top_playable=variant.env_kwargs["stock_top_playable"],
             shaped_reward=args.shaped_reward, split=TRAIN)
     else:
         train_env = make_vec_env(
