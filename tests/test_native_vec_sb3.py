@@ -1,8 +1,10 @@
 """The stable-baselines3 adapter over the native Pyramid batch (training/native_vec_env.py).
 
-It must stand where the Python training envs stand: the same deals, observations, rewards,
-episode ends and infos as ``InProcessVecEnv`` over ``make_env_fn`` (the reference), so that
-``training.train --vec-env native`` trains the very network ``--vec-env dummy`` trains.
+It must stand where the Python training envs stand: the same deals, encoded observations,
+rewards, episode ends and infos as ``InProcessVecEnv`` over ``make_env_fn`` (the reference), for
+the identity ``pyramid-flat`` and the shipped agents' ``pyramid-actions-relaxed`` (which reads the
+mask), so that ``training.train --vec-env native`` trains the very network ``--vec-env dummy``
+trains.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch
+from gymnasium.wrappers import TimeLimit
 from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported
 
 from agents.base import play_episode
@@ -31,16 +34,26 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 from vec_env_steps import main as benchmark_main
 from vec_env_steps import sample_masked
 
-FLAT = find_encoding("pyramid-flat", "pyramid")
 
-
-@pytest.mark.parametrize("variant", ["pyramid-000", "pyramid-001"])
-def test_the_adapter_steps_as_the_python_training_envs(variant: str) -> None:
+@pytest.mark.parametrize(("variant", "encoding_name", "steps", "max_episode_steps"), [
+    ("pyramid-000", "pyramid-flat", 1500, 500), ("pyramid-001", "pyramid-flat", 1500, 500),
+    ("pyramid-000", "pyramid-actions-relaxed", 800, 60), ("pyramid-001", "pyramid-actions-relaxed", 800, 60),
+])
+def test_the_adapter_steps_as_the_python_training_envs(variant: str, encoding_name: str, steps: int,
+                                                       max_episode_steps: int) -> None:
     spec = find_variant(variant)
+    encoding = find_encoding(encoding_name, "pyramid")
     n = 8
-    native = NativePyramidVecEnv(n, stock_top_playable=spec.env_kwargs["stock_top_playable"],
-                                 shaped_reward=True, split=TRAIN)
-    python = make_vec_env([make_env_fn(spec, FLAT, TRAIN, True) for _ in range(n)], "dummy")
+    native = NativePyramidVecEnv(n, encoding=encoding,
+                                 stock_top_playable=spec.env_kwargs["stock_top_playable"],
+                                 shaped_reward=True, split=TRAIN,
+                                 max_episode_steps=max_episode_steps)
+    python = make_vec_env([make_env_fn(spec, encoding, TRAIN, True) for _ in range(n)], "dummy")
+    for env in python.envs:  # the same step limit: TimeLimit's, inside the wrappers
+        while not isinstance(env, TimeLimit):
+            env = env.env
+        env._max_episode_steps = max_episode_steps
+    assert native.observation_space == python.observation_space
     native.seed(21)
     python.seed(21)
     obs, ref_obs = native.reset(), python.reset()
@@ -48,8 +61,8 @@ def test_the_adapter_steps_as_the_python_training_envs(variant: str) -> None:
     assert [i["deal_number"] for i in native.reset_infos] == [i["deal_number"] for i in python.reset_infos]
     assert is_masking_supported(native)
     rng = np.random.default_rng(0)
-    ended = 0
-    for _ in range(1500):
+    ended = truncated = 0
+    for _ in range(steps):
         masks = get_action_masks(native)
         assert np.array_equal(masks, get_action_masks(python))
         actions = sample_masked(rng, masks.astype(np.int8))
@@ -67,11 +80,13 @@ def test_the_adapter_steps_as_the_python_training_envs(variant: str) -> None:
                 assert np.array_equal(info["terminal_observation"], ref["terminal_observation"])
                 for key in ("is_success", "TimeLimit.truncated"):
                     assert info[key] == ref[key], key
+                truncated += info["TimeLimit.truncated"]
             else:
                 assert "episode" not in info and "terminal_observation" not in info
         assert [i["deal_number"] for i in native.reset_infos] == [
             i["deal_number"] for i in python.reset_infos]
-    assert ended > 50
+    assert ended > steps // 30
+    assert truncated > 0 or max_episode_steps == 500  # a short limit ends games with legal moves left
     python.close()
 
 
@@ -90,36 +105,40 @@ def test_the_adapter_refuses_what_it_cannot_do() -> None:
     assert env.env_method("action_masks", indices=[1]).shape == (1, 467)
 
 
-def test_native_training_is_refused_where_no_native_path_exists() -> None:
-    for encoding in ("pyramid-actions", "pyramid-actions-relaxed"):
-        args = Args(game="pyramid", encoding=encoding, vec_env="native")
-        with pytest.raises(MalformedInputError, match="vec_env native"):
-            args.validate()
-    for encoding in (None, "klondike-cards", "klondike-actions"):  # Klondike: every encoding
+def test_native_training_takes_every_encoding_of_both_games() -> None:
+    for encoding in (None, "pyramid-flat", "pyramid-actions", "pyramid-actions-relaxed"):
+        Args(game="pyramid", encoding=encoding, vec_env="native").validate()
+    for encoding in (None, "klondike-cards", "klondike-actions"):
         Args(game="klondike", encoding=encoding, vec_env="native").validate()
+    with pytest.raises(MalformedInputError, match="not a Pyramid encoding"):
+        NativePyramidVecEnv(2, encoding=find_encoding("klondike-actions", "klondike"))
 
 
 def test_training_uses_the_native_batch_by_default_where_it_fits() -> None:
     assert Args(game="pyramid").vec_env_kind() == "native"
     assert Args(game="pyramid-001", encoding="pyramid-flat").vec_env_kind() == "native"
-    assert Args(game="pyramid", encoding="pyramid-actions-relaxed").vec_env_kind() == "subproc"
+    assert Args(game="pyramid", encoding="pyramid-actions-relaxed").vec_env_kind() == "native"
     assert Args(game="klondike").vec_env_kind() == "native"
     assert Args(game="klondike", encoding="klondike-actions").vec_env_kind() == "native"
     assert Args(game="pyramid", vec_env="dummy").vec_env_kind() == "dummy"
 
 
-def test_native_training_trains_the_same_network_and_the_checkpoint_plays(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("variant", "encoding", "net_arch"), [
+    ("pyramid-001", None, (32, 32)), ("pyramid-000", "pyramid-actions-relaxed", (16, 16, 16)),
+])
+def test_native_training_trains_the_same_network_and_the_checkpoint_plays(
+        tmp_path: Path, variant: str, encoding: str | None, net_arch: tuple[int, ...]) -> None:
     def run(vec_env: str) -> Path:
-        args = Args(game="pyramid-001", total_timesteps=3072, n_envs=4, n_steps=256, batch_size=256,
-                    n_epochs=2, net_arch=(32, 32), eval_freq=1024, eval_deals=3, checkpoint_freq=0,
-                    runs_dir=tmp_path / vec_env, progress_bar=False, tensorboard=False, seed=5,
-                    vec_env=vec_env)  # type: ignore[arg-type]
+        args = Args(game=variant, encoding=encoding, total_timesteps=3072, n_envs=4, n_steps=256,
+                    batch_size=256, n_epochs=2, net_arch=net_arch, eval_freq=1024, eval_deals=3,
+                    checkpoint_freq=0, runs_dir=tmp_path / vec_env, progress_bar=False, tensorboard=False,
+                    seed=5, vec_env=vec_env)  # type: ignore[arg-type]
         result = main(args)
         assert result.timesteps == 3072
         return result.final_checkpoint
 
     native, dummy = run("native"), run("dummy")
-    spec = find_variant("pyramid-001")
+    spec = find_variant(variant)
     assert read_metadata(native)["encoding"] == read_metadata(dummy)["encoding"]
     players = [PpoPlayer(spec, path) for path in (native, dummy)]
     pairs = zip(players[0].model.policy.parameters(), players[1].model.policy.parameters(), strict=True)
