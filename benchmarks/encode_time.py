@@ -8,14 +8,23 @@ per call. The encodings run once per environment step in training::
     python benchmarks/encode_time.py klondike klondike-actions
     python benchmarks/encode_time.py pyramid pyramid-actions-relaxed
 
-For an encoding with a batch path (the Klondike ones, in native code: ``Encoding.batch``) it
-also times ``Encoding.encode_batch`` over the same positions ``--batch`` rows a call (as the
-native vector envs call it), alternating with the row-by-row passes, and gives the ratio.
+For an encoding with a batch path (the Klondike ones and the ``pyramid-actions`` ones, in native
+code: ``Encoding.batch``) it also times ``Encoding.encode_batch`` over the same positions
+``--batch`` rows a call (as the native vector envs call it), alternating with the row-by-row
+passes, and gives the ratio::
+
+    python benchmarks/encode_time.py pyramid pyramid-actions
+    python benchmarks/encode_time.py pyramid-001 pyramid-actions-relaxed
+
+The Python ``relaxed_lost`` remembers its answers (:func:`agents.solver.pyramid_relaxed_lost`,
+65,536 of them): each row-by-row pass starts with that memory empty, so a pass gains from the
+positions its own games repeat (as training does) and not from the pass before it.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import time
@@ -27,6 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import _checkout  # noqa: F401  (stops if another checkout's code would load)
 
 from agents.encodings import find_encoding
+from agents.solver.pyramid import _relaxed_lost  # the memory of pyramid_relaxed_lost (docstring)
 from agents.variants import find_variant
 
 
@@ -54,6 +64,7 @@ def main() -> None:
     times: list[float] = []
     batch_times: list[float] = []
     for _ in range(args.repeats):
+        _relaxed_lost.cache_clear()
         start = time.perf_counter()
         for observation, mask in positions:
             encoding.encode(observation, mask)
@@ -68,9 +79,10 @@ def main() -> None:
           f"of {len(positions):,} positions")
     if batch_times:
         median = statistics.median(batch_times)
-        print(f"{variant.key} {encoding.name}, encode_batch of {args.batch} rows: median {median:.2f} us a row "
-              f"(min {min(batch_times):.2f}, max {max(batch_times):.2f}): "
+        print(f"{variant.key} {encoding.name}, encode_batch of {args.batch} rows: median {median:.2f} us "
+              f"a row (min {min(batch_times):.2f}, max {max(batch_times):.2f}): "
               f"{statistics.median(times) / median:.0f}x faster")
+    print(f"# load average {os.getloadavg()[0]:.1f}")
 
 if __name__ == "__main__":
     main()
