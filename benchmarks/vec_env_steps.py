@@ -31,7 +31,11 @@ wall time and per CPU-second of this process (the learner's: on a shared machine
     python benchmarks/vec_env_steps.py --ppo --ppo-steps 32768 --repeats 3 --torch-threads 2
 
 With ``--game klondike`` the PPO runs train ``klondike`` (draw 3; the training default encoding
-``klondike-compact``, or ``--encoding klondike-actions`` as the shipped agent) the same way.
+``klondike-compact``, or ``--encoding klondike-actions`` as the shipped agent) the same way. The
+shipped Pyramid agents' input and network (both encoded natively by ``--vec-env native``)::
+
+    python benchmarks/vec_env_steps.py --ppo --ppo-steps 16384 --repeats 3 --torch-threads 1 \
+        --encoding pyramid-actions-relaxed --net-arch 64 64 128 --learning-rate 5e-5
 """
 
 from __future__ import annotations

@@ -226,8 +226,8 @@ class NativeKlondikeVecEnv(_NativeVecEnv):
         batch = KlondikeBatch(num_envs, draw_count=draw_count, shaped_reward=shaped_reward,
                               max_steps=max_steps, autoreset=AutoresetMode.SAME_STEP,
                               num_threads=num_threads, **kwargs)
-        super().__init__(batch, spaces.MultiDiscrete(OBS_NVEC, dtype=OBS_DTYPE), spaces.Discrete(KLONDIKE_ACTIONS),
-                         encoding)
+        super().__init__(batch, spaces.MultiDiscrete(OBS_NVEC, dtype=OBS_DTYPE),
+                         spaces.Discrete(KLONDIKE_ACTIONS), encoding)
 
     def _reset_info(self, i: int) -> dict[str, Any]:
         b = self.batch

@@ -252,6 +252,7 @@ class PyramidBuffers:
         cards_left: npt.NDArray[np.int32],
         was_reset: npt.NDArray[np.bool_],
         final_obs: npt.NDArray[np.float32],
+        final_mask: npt.NDArray[np.int8],
     ) -> None: ...
 
 class PyramidBatch:
@@ -275,6 +276,13 @@ class PyramidBatch:
     ) -> None:
         """One step of every game (autoreset 0: next step, 1: same step, 2: disabled); ValueError on a
         bad action, before any game changes."""
+
+def pyramid_policy_inputs(
+    obs: npt.NDArray[np.float32], mask: npt.NDArray[np.int8], relaxed: bool, out: npt.NDArray[np.float32]
+) -> tuple[int, int] | None:
+    """Write the pyramid-actions rows (``relaxed``: pyramid-actions-relaxed) of ``obs`` and ``mask``
+    into ``out``; ``(row, error)`` of the first row refused (1: bad observation, 2: too many legal
+    actions, 3: bad mask), else None (native/src/pyramid/policy_inputs.hpp)."""
 
 def random_deal(game: str, number: int) -> list[int]:
     """The 52 cards of ``{game}-random-v1-{number}``, dealt as envs.deals deals them."""
