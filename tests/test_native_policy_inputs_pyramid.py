@@ -121,3 +121,26 @@ def test_bad_rows_are_refused_with_their_row(encode) -> None:
         encode(obs, masks[:2])
     with pytest.raises(MalformedInputError, match="need the action masks"):
         encode(obs, None)
+
+
+def test_corrupted_rows_are_refused_or_read_as_python_reads_them() -> None:
+    """Real rows with a few values flipped and maybe one more action marked legal: the native
+    encoder refuses most (reading nothing out of bounds), and every row it accepts it encodes as
+    the Python encoder does."""
+    rng = np.random.default_rng(5)
+    rows = [row for obs, masks in rows_along_games(16, 60, seed=9) for row in zip(obs, masks, strict=True)]
+    accepted = refused = 0
+    for _ in range(4000):
+        o, m = (a.copy() for a in rows[rng.integers(len(rows))])
+        flips = rng.integers(OBSERVATION_SIZE, size=rng.integers(0, 3))
+        o[flips] = 1.0 - o[flips]
+        if rng.random() < 0.5:
+            m[rng.integers(NUM_ACTIONS)] = 1
+        try:
+            native = pyramid_actions_relaxed_batch(o[None], m[None])[0]
+        except MalformedInputError:
+            refused += 1
+            continue
+        accepted += 1
+        np.testing.assert_array_equal(native, pyramid_actions(o, m, relaxed=True))
+    assert accepted > 200 and refused > 2000
