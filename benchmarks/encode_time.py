@@ -79,8 +79,8 @@ def main() -> None:
           f"of {len(positions):,} positions")
     if batch_times:
         median = statistics.median(batch_times)
-        print(f"{variant.key} {encoding.name}, encode_batch of {args.batch} rows: median {median:.2f} us "
-              f"a row (min {min(batch_times):.2f}, max {max(batch_times):.2f}): "
+        print(f"{variant.key} {encoding.name}, encode_batch of {args.batch} rows: "
+              f"median {median:.2f} us a row (min {min(batch_times):.2f}, max {max(batch_times):.2f}): "
               f"{statistics.median(times) / median:.0f}x faster")
     print(f"# load average {os.getloadavg()[0]:.1f}")
 

@@ -39,6 +39,16 @@ def native_core() -> Any:
     return solitaire_native
 
 
+def check_reset_options(options: dict[str, Any] | None, allowed: frozenset[str]) -> dict[str, Any]:
+    """A copy of a vector env's reset ``options``; :class:`MalformedInputError` naming any unknown one."""
+    options = dict(options or {})
+    unknown = set(options) - allowed
+    if unknown:
+        raise MalformedInputError(
+            f"unknown reset option(s) {sorted(unknown)}: the options are {sorted(allowed)}")
+    return options
+
+
 class DealStreams:
     """One generator per game and the next deal number each will deal (drawn in advance or now)."""
 
@@ -228,4 +238,5 @@ class NativeVectorEnv(VectorEnv):
         return info
 
 
-__all__ = ["AUTORESET_CODES", "DealSampler", "DealStreams", "NativeBatch", "NativeVectorEnv", "native_core"]
+__all__ = ["AUTORESET_CODES", "DealSampler", "DealStreams", "NativeBatch", "NativeVectorEnv",
+           "check_reset_options", "native_core"]

@@ -35,7 +35,14 @@ from envs.klondike.game import DEAD_END, DRAW_COUNTS, NO_PROGRESS, WIN, Klondike
 from envs.klondike.layout import MAX_COLUMN, NUM_STOCK
 from envs.klondike.messages import Refusal
 from envs.klondike.observer import OBS_DTYPE, OBS_NVEC, OBS_SIZE
-from envs.native_batch import AUTORESET_CODES, DealSampler, NativeBatch, NativeVectorEnv, native_core
+from envs.native_batch import (
+    AUTORESET_CODES,
+    DealSampler,
+    NativeBatch,
+    NativeVectorEnv,
+    check_reset_options,
+    native_core,
+)
 
 NOT_LEGAL_NOW = "not legal now"
 """The single env's text for a masked-out action the rules find no reason to refuse (never met)."""
@@ -169,12 +176,7 @@ class KlondikeBatch(NativeBatch):
 
 
 def _check_options(options: dict[str, Any] | None) -> dict[str, Any]:
-    options = dict(options or {})
-    unknown = set(options) - RESET_OPTIONS
-    if unknown:
-        raise MalformedInputError(
-            f"unknown reset option(s) {sorted(unknown)}: the options are {sorted(RESET_OPTIONS)}")
-    return options
+    return check_reset_options(options, RESET_OPTIONS)
 
 
 class KlondikeVectorEnv(NativeVectorEnv):

@@ -28,7 +28,14 @@ from gymnasium.vector.utils import batch_space
 
 from envs.deals import resolve_deal
 from envs.errors import MalformedInputError
-from envs.native_batch import AUTORESET_CODES, DealSampler, NativeBatch, NativeVectorEnv, native_core
+from envs.native_batch import (
+    AUTORESET_CODES,
+    DealSampler,
+    NativeBatch,
+    NativeVectorEnv,
+    check_reset_options,
+    native_core,
+)
 from envs.pyramid.actions import NUM_ACTIONS, action_name
 from envs.pyramid.env import DEAL_NUMBERS
 from envs.pyramid.game import DEAD_END, WIN
@@ -146,12 +153,7 @@ class PyramidBatch(NativeBatch):
 
 
 def _check_options(options: dict[str, Any] | None) -> dict[str, Any]:
-    options = dict(options or {})
-    unknown = set(options) - RESET_OPTIONS
-    if unknown:
-        raise MalformedInputError(
-            f"unknown reset option(s) {sorted(unknown)}: the options are {sorted(RESET_OPTIONS)}")
-    return options
+    return check_reset_options(options, RESET_OPTIONS)
 
 
 class PyramidVectorEnv(NativeVectorEnv):

@@ -230,11 +230,9 @@ StateKey Board::key() const {
 
 namespace solitaire::klondike {
 
-StateKey Board::symmetric_key() const {
-  // The cards above a column's first face-up card are not named: given the face-down cards, the
-  // foundations and the talon, the face-up cards on the table are known, and each one that is not
-  // a column's first lies on one of the two cards one rank higher of the other colour; which one
-  // does not change the game's value. Columns with nothing locked are interchangeable (as in key()).
+std::array<std::uint32_t, kMaxColumns> Board::base_fields(int lock_bits) const {
+  // Per column its face-down count and first face-up card (0: none, else card + 1) above it;
+  // the fields of the columns with nothing face down sorted among those columns' slots.
   std::array<std::uint32_t, kMaxColumns> fields{};
   std::array<int, kMaxColumns> free_slots{};
   std::array<std::uint32_t, kMaxColumns> free_fields{};
@@ -242,7 +240,7 @@ StateKey Board::symmetric_key() const {
   for (int col = 0; col < num_columns_; ++col) {
     const int lock = locked_[col];
     const std::uint32_t base = len_[col] > lock ? static_cast<std::uint32_t>(cards_[col][lock]) + 1 : 0;
-    fields[col] = static_cast<std::uint32_t>(lock) | base << 6;
+    fields[col] = static_cast<std::uint32_t>(lock) | base << lock_bits;
     if (lock == 0) {
       free_slots[free_count] = col;
       free_fields[free_count++] = fields[col];
@@ -257,6 +255,15 @@ StateKey Board::symmetric_key() const {
     }
     for (int i = 0; i < free_count; ++i) fields[free_slots[i]] = free_fields[i];
   }
+  return fields;
+}
+
+StateKey Board::symmetric_key() const {
+  // The cards above a column's first face-up card are not named: given the face-down cards, the
+  // foundations and the talon, the face-up cards on the table are known, and each one that is not
+  // a column's first lies on one of the two cards one rank higher of the other colour; which one
+  // does not change the game's value. Columns with nothing locked are interchangeable (as in key()).
+  const std::array<std::uint32_t, kMaxColumns> fields = base_fields(6);
   static_assert(kMaxColumns == 7, "the key holds seven column fields");
   const auto f = [&fields](int col) { return static_cast<std::uint64_t>(fields[col]); };
   std::uint64_t found = 0;
@@ -294,28 +301,7 @@ void Board::plan_compact_key() {
 
 CompactKey Board::compact_key() const {
   // The fields of symmetric_key(), sorted the same way, packed one after another from bit 0.
-  std::array<std::uint32_t, kMaxColumns> fields{};
-  std::array<int, kMaxColumns> free_slots{};
-  std::array<std::uint32_t, kMaxColumns> free_fields{};
-  int free_count = 0;
-  for (int col = 0; col < num_columns_; ++col) {
-    const int lock = locked_[col];
-    const std::uint32_t base = len_[col] > lock ? static_cast<std::uint32_t>(cards_[col][lock]) + 1 : 0;
-    fields[col] = static_cast<std::uint32_t>(lock) | base << lock_bits_;
-    if (lock == 0) {
-      free_slots[free_count] = col;
-      free_fields[free_count++] = fields[col];
-    }
-  }
-  if (free_count > 1) {
-    for (int i = 1; i < free_count; ++i) {
-      const std::uint32_t f = free_fields[i];
-      int j = i;
-      for (; j > 0 && free_fields[j - 1] > f; --j) free_fields[j] = free_fields[j - 1];
-      free_fields[j] = f;
-    }
-    for (int i = 0; i < free_count; ++i) fields[free_slots[i]] = free_fields[i];
-  }
+  const std::array<std::uint32_t, kMaxColumns> fields = base_fields(lock_bits_);
   CompactKey key;
   int offset = 0;
   const auto put = [&key, &offset](std::uint64_t value, int bits) {

@@ -94,6 +94,9 @@ class Board {
   }
 
   void plan_compact_key();
+  // symmetric_key() and compact_key(): each column's face-down count and base card, `lock_bits`
+  // apart, the columns with nothing face down sorted.
+  std::array<std::uint32_t, kMaxColumns> base_fields(int lock_bits) const;
 
   int num_columns_ = 0;
   int lock_bits_ = 0;     // compact_key(): bits of a face-down count

@@ -1,9 +1,9 @@
 #include "pyramid/batch.hpp"
 
 #include <algorithm>
-#include <thread>
 
 #include "common/random_deal.hpp"
+#include "common/split_range.hpp"
 
 namespace solitaire::pyramid::env {
 
@@ -108,23 +108,9 @@ void Batch::step_range(int begin, int end, const std::int64_t* actions, const st
 }
 
 void Batch::step(const std::int64_t* actions, const std::int64_t* pending, Autoreset mode, const Outputs& out) {
-  const int n = num_envs();
-  const int threads = std::min(num_threads_, std::max(1, n / 64));
-  if (threads <= 1) {
-    step_range(0, n, actions, pending, mode, out);
-    return;
-  }
-  std::vector<std::thread> workers;
-  workers.reserve(static_cast<std::size_t>(threads - 1));
-  const int chunk = (n + threads - 1) / threads;
-  for (int t = 1; t < threads; ++t) {
-    const int begin = t * chunk, end = std::min(n, begin + chunk);
-    if (begin >= end) break;
-    workers.emplace_back(
-        [this, begin, end, actions, pending, mode, &out] { step_range(begin, end, actions, pending, mode, out); });
-  }
-  step_range(0, std::min(n, chunk), actions, pending, mode, out);
-  for (std::thread& w : workers) w.join();
+  split_range(num_envs(), num_threads_, 64, [&](int begin, int end) {
+    step_range(begin, end, actions, pending, mode, out);
+  });
 }
 
 }  // namespace solitaire::pyramid::env
