@@ -12,6 +12,7 @@ import numpy as np
 
 from agents.klondike_actions import KLONDIKE_ACTIONS_SIZE, SLOTS
 from agents.klondike_compact import KLONDIKE_COMPACT_SIZE
+from agents.native_inputs import encode_rows
 from envs.errors import MalformedInputError
 from envs.klondike.actions import NUM_ACTIONS
 from envs.klondike.observer import OBS_SIZE
@@ -25,20 +26,8 @@ _ERRORS = {
 
 
 def _encode(observations: np.ndarray, masks: np.ndarray | None, width: int) -> np.ndarray:
-    obs = np.ascontiguousarray(observations, dtype=np.int64)
-    if obs.ndim != 2 or obs.shape[1] != OBS_SIZE:
-        raise MalformedInputError(f"observations must be rows of {OBS_SIZE} values, not {obs.shape}")
-    mask = None
-    if masks is not None:
-        mask = np.ascontiguousarray(masks).astype(np.int8, copy=False)
-        if mask.shape != (obs.shape[0], NUM_ACTIONS):
-            raise MalformedInputError(f"masks must be {obs.shape[0]} rows of {NUM_ACTIONS}, not {mask.shape}")
-    out = np.empty((obs.shape[0], width), np.float32)
-    failed = native_core().klondike_policy_inputs(obs, mask, out)
-    if failed is not None:
-        row, error = failed
-        raise MalformedInputError(f"row {row} {_ERRORS[error]}")
-    return out
+    return encode_rows(native_core().klondike_policy_inputs, observations, np.int64, OBS_SIZE, masks,
+                       NUM_ACTIONS, width, _ERRORS)
 
 
 def klondike_compact_batch(observations: np.ndarray, masks: np.ndarray | None = None) -> np.ndarray:

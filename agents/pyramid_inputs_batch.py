@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from agents.native_inputs import encode_rows
 from agents.pyramid_actions import PYRAMID_ACTIONS_RELAXED_SIZE, PYRAMID_ACTIONS_SIZE, SLOTS
 from envs.errors import MalformedInputError
 from envs.native_batch import native_core
@@ -27,19 +28,9 @@ _ERRORS = {
 def _encode(observations: np.ndarray, masks: np.ndarray | None, relaxed: bool) -> np.ndarray:
     if masks is None:
         raise MalformedInputError("the pyramid-actions encodings need the action masks")
-    obs = np.ascontiguousarray(observations, dtype=np.float32)
-    if obs.ndim != 2 or obs.shape[1] != OBSERVATION_SIZE:
-        raise MalformedInputError(f"observations must be rows of {OBSERVATION_SIZE} values, not {obs.shape}")
-    mask = np.ascontiguousarray(masks).astype(np.int8, copy=False)
-    if mask.shape != (obs.shape[0], NUM_ACTIONS):
-        raise MalformedInputError(f"masks must be {obs.shape[0]} rows of {NUM_ACTIONS}, not {mask.shape}")
     width = PYRAMID_ACTIONS_RELAXED_SIZE if relaxed else PYRAMID_ACTIONS_SIZE
-    out = np.empty((obs.shape[0], width), np.float32)
-    failed = native_core().pyramid_policy_inputs(obs, mask, relaxed, out)
-    if failed is not None:
-        row, error = failed
-        raise MalformedInputError(f"row {row} {_ERRORS[error]}")
-    return out
+    return encode_rows(native_core().pyramid_policy_inputs, observations, np.float32, OBSERVATION_SIZE, masks,
+                       NUM_ACTIONS, width, _ERRORS, relaxed)
 
 
 def pyramid_actions_batch(observations: np.ndarray, masks: np.ndarray | None) -> np.ndarray:

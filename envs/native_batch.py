@@ -49,6 +49,17 @@ def check_reset_options(options: dict[str, Any] | None, allowed: frozenset[str])
     return options
 
 
+def _named(codes: np.ndarray, names: Sequence[Any]) -> tuple[np.ndarray, np.ndarray] | None:
+    """``(names[code] where code != 0, code != 0)`` of a batch's code column, or ``None`` if all are 0."""
+    if not codes.any():
+        return None
+    has = codes != 0
+    out = np.empty(len(codes), object)
+    for i in np.flatnonzero(has).tolist():
+        out[i] = names[codes[i]]
+    return out, has
+
+
 class DealStreams:
     """One generator per game and the next deal number each will deal (drawn in advance or now)."""
 
@@ -150,23 +161,11 @@ class NativeBatch(DealStreams):
 
     def refusal_messages(self) -> tuple[np.ndarray, np.ndarray] | None:
         """``(messages, has_message)`` of the last step's illegal actions, or ``None`` if there were none."""
-        if not self.refusal.any():
-            return None
-        has = self.refusal != 0
-        messages = np.empty(self.num_envs, object)
-        for i in np.flatnonzero(has).tolist():
-            messages[i] = self.refusal_texts[self.refusal[i]]
-        return messages, has
+        return _named(self.refusal, self.refusal_texts)
 
     def outcomes(self) -> tuple[np.ndarray, np.ndarray] | None:
         """``(outcomes, ended)`` of the games that terminated at the last step, or ``None``."""
-        if not self.outcome.any():
-            return None
-        ended = self.outcome != 0
-        out = np.empty(self.num_envs, object)
-        for i in np.flatnonzero(ended).tolist():
-            out[i] = self.outcome_names[self.outcome[i]]
-        return out, ended
+        return _named(self.outcome, self.outcome_names)
 
 
 class NativeVectorEnv(VectorEnv):

@@ -398,6 +398,24 @@ static void bind_klondike_batch(nb::module_& m) {
 // ---- Klondike policy inputs of a batch (native/src/klondike/policy_inputs.hpp) ----
 namespace klin = solitaire::klondike::inputs;
 
+// Runs `encode(row)` (an error code, 0 when the row was written) on rows 0..n-1 with the GIL
+// released, stopping at the first row that could not be encoded; returns (row, error) of that
+// row, or None. Both games' policy inputs below.
+template <class Encode>
+static nb::object encode_rows(std::size_t n, const Encode& encode) {
+  std::size_t row = 0;
+  int error = 0;
+  {
+    nb::gil_scoped_release release;
+    for (; row < n; ++row) {
+      error = encode(row);
+      if (error != 0) break;
+    }
+  }
+  if (error == 0) return nb::none();
+  return nb::make_tuple(row, error);
+}
+
 // Encodes every row of `obs` (and `mask`) into `out`; returns (row, error) of the first row that
 // could not be encoded (the rows before it are written), or None.
 static nb::object klondike_policy_inputs(Rows<const std::int64_t> obs, std::optional<Rows<const std::int8_t>> mask,
@@ -409,19 +427,12 @@ static nb::object klondike_policy_inputs(Rows<const std::int64_t> obs, std::opti
     throw nb::value_error("mask must have 590 values for each row of obs");
   }
   if (out.shape(0) != n || out.shape(1) != width) throw nb::value_error("out has the wrong shape");
-  std::size_t row = 0;
-  klin::InputError error = klin::InputError::none;
-  {
-    nb::gil_scoped_release release;
-    for (; row < n; ++row) {
-      const std::int64_t* o = obs.data() + row * klenv::kObservationSize;
-      float* dst = out.data() + row * width;
-      error = mask ? klin::actions(o, mask->data() + row * klenv::kNumActions, dst) : klin::compact(o, dst);
-      if (error != klin::InputError::none) break;
-    }
-  }
-  if (error == klin::InputError::none) return nb::none();
-  return nb::make_tuple(row, static_cast<int>(error));
+  return encode_rows(n, [&](std::size_t row) {
+    const std::int64_t* o = obs.data() + row * klenv::kObservationSize;
+    float* dst = out.data() + row * width;
+    return static_cast<int>(mask ? klin::actions(o, mask->data() + row * klenv::kNumActions, dst)
+                                 : klin::compact(o, dst));
+  });
 }
 // ---- end of the Klondike policy inputs ----
 
@@ -439,18 +450,10 @@ static nb::object pyramid_policy_inputs(Rows<const float> obs, Rows<const std::i
     throw nb::value_error("mask must have 467 values for each row of obs");
   }
   if (out.shape(0) != n || out.shape(1) != width) throw nb::value_error("out has the wrong shape");
-  std::size_t row = 0;
-  pyin::InputError error = pyin::InputError::none;
-  {
-    nb::gil_scoped_release release;
-    for (; row < n; ++row) {
-      error = pyin::actions(obs.data() + row * pyin::kObservationSize, mask.data() + row * pyin::kNumActions,
-                            relaxed, out.data() + row * width);
-      if (error != pyin::InputError::none) break;
-    }
-  }
-  if (error == pyin::InputError::none) return nb::none();
-  return nb::make_tuple(row, static_cast<int>(error));
+  return encode_rows(n, [&](std::size_t row) {
+    return static_cast<int>(pyin::actions(obs.data() + row * pyin::kObservationSize,
+                                          mask.data() + row * pyin::kNumActions, relaxed, out.data() + row * width));
+  });
 }
 // ---- end of the Pyramid policy inputs ----
 

@@ -10,6 +10,8 @@
 
 #include <cstdint>
 
+#include "common/input_error.hpp"
+
 namespace solitaire::klondike::inputs {
 
 inline constexpr int kCardFeatures = 13;                           // KLONDIKE_CARD_FEATURES
@@ -20,10 +22,9 @@ inline constexpr int kActionFeatures = 21;                         // len(ACTION
 inline constexpr int kSlotWidth = 1 + kActionFeatures;
 inline constexpr int kActionsSize = kCompactSize + kSlots * kSlotWidth;  // 1435
 
-// Why a row could not be encoded: more legal actions than slots (the Python encoder's refusal), or
-// an observation or a mask no environment writes (a value out of range or out of order, a legal
-// action the observation cannot play), which the native code refuses rather than read past it.
-enum class InputError : std::uint8_t { none = 0, bad_observation, too_many_actions, bad_mask };
+// Why a row could not be encoded (common/input_error.hpp); here a bad observation or mask is a
+// value out of range or out of order, or a legal action the observation cannot play.
+using solitaire::InputError;
 
 // Writes the klondike-compact values of one observation (190 values) into `out` (709 floats).
 InputError compact(const std::int64_t* obs, float* out);

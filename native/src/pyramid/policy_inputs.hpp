@@ -12,6 +12,8 @@
 
 #include <cstdint>
 
+#include "common/input_error.hpp"
+
 namespace solitaire::pyramid::inputs {
 
 inline constexpr int kObservationSize = 883;                               // OBSERVATION_SIZE
@@ -23,11 +25,10 @@ inline constexpr int kRelaxedSlotWidth = kSlotWidth + 1;                   // RE
 inline constexpr int kActionsSize = kObservationSize + kSlots * kSlotWidth;          // 1567
 inline constexpr int kRelaxedSize = kObservationSize + kSlots * kRelaxedSlotWidth;   // 1605
 
-// Why a row could not be encoded: more legal actions than slots (the Python encoder's refusal), or
-// an observation or a mask no environment writes (a value that is not a one-hot rank or a 0/1
-// flag, more than four cards of a rank, a removed card under a card still on the table; a legal
-// action the observation cannot play), which the native code refuses rather than read past it.
-enum class InputError : std::uint8_t { none = 0, bad_observation, too_many_actions, bad_mask };
+// Why a row could not be encoded (common/input_error.hpp); here a bad observation or mask is a
+// value that is not a one-hot rank or a 0/1 flag, more than four cards of a rank, a removed card
+// under a card still on the table, or a legal action the observation cannot play.
+using solitaire::InputError;
 
 // Writes the pyramid-actions values (`relaxed`: pyramid-actions-relaxed) of one observation (883
 // floats) and its mask (467 values, nonzero = legal) into `out` (1567 floats; relaxed: 1605).
