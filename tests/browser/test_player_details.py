@@ -5,8 +5,11 @@ only complain about a real change."""
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Callable
 from typing import Any
+
+import pytest
 
 from tests.browser.conftest import settle
 from tests.browser.test_pyramid_page import DEAL_1, click, message, open_deal, resume, state
@@ -17,29 +20,36 @@ HINT = re.compile(r"/hint\?")
 
 
 def test_a_hint_says_checking_play_goes_on_and_an_old_positions_hint_is_dropped(
-    new_page: Callable[..., Page],
+    new_page: Callable[..., Page], live_server: tuple[Any, str], monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     page = new_page()
     open_deal(page, DEAL_1)
-    held: list[Any] = []
-    page.route(HINT, lambda route: held.append(route))  # the request waits, as a slow planner would
-    page.keyboard.press("h")
-    page.wait_for_function("() => window.pyramidApp.hintPending")
-    assert message(page) == "Checking…"
-    for _ in range(100):
-        if held:
-            break
-        page.wait_for_timeout(20)
-    assert len(held) == 1 and held[0].request.url.endswith("/hint?source=planner")
-    page.click("#draw")  # play goes on meanwhile (the request queue does not wait for the hint)
-    page.evaluate("() => window.pyramidApp.busy")
-    assert state(page)["history"] == ["draw"]
-    assert message(page) != "Checking…"
-    with page.expect_response(HINT):
-        held.pop().continue_()  # the answer to a request made before the draw: dropped
-    page.evaluate("() => window.pyramidApp.hinting")
-    assert state(page)["hint"] is None and not message(page).startswith("Hint (")
-    page.unroute(HINT)
+    advisor = live_server[0].config.app.state.server.hints
+    answer, asked, release = advisor.hint, threading.Event(), threading.Event()
+
+    def slow_hint(game: Any, source: str) -> Any:  # the server's hint giver waits, as a slow planner would
+        asked.set()
+        release.wait(timeout=30)
+        return answer(game, source)
+
+    monkeypatch.setattr(advisor, "hint", slow_hint)
+    try:
+        with page.expect_request(HINT) as request:
+            page.keyboard.press("h")
+        page.wait_for_function("() => window.pyramidApp.hintPending")
+        assert message(page) == "Checking…"
+        assert request.value.url.endswith("/hint?source=planner") and asked.wait(timeout=10)
+        page.click("#draw")  # play goes on meanwhile (the request queue does not wait for the hint)
+        page.evaluate("() => window.pyramidApp.busy")
+        assert state(page)["history"] == ["draw"]
+        assert message(page) != "Checking…"
+        with page.expect_response(HINT):
+            release.set()  # the answer to a request made before the draw: dropped
+        page.evaluate("() => window.pyramidApp.hinting")
+        assert state(page)["hint"] is None and not message(page).startswith("Hint (")
+    finally:
+        release.set()
+        monkeypatch.setattr(advisor, "hint", answer)
 
     page.select_option("#hint-source", "agent")  # the setting is sent and remembered
     with page.expect_request(HINT) as asked:
