@@ -30,6 +30,9 @@ each) replaces the unknown rows it decided, its winning lines replayed again wit
 With ``--fixture`` the deals come from a Solvitaire JSONL file and each row also holds Solvitaire's
 verdict (``reference``); the summary counts agreements where Solvitaire decided.
 
+With ``--also NAME...`` the summary also takes in those runs' rows (a range run in parts,
+each part with its own first limit); it is written under ``--name``.
+
 Long runs belong in the background (``nohup ... &``); rows are flushed as each deal finishes.
 """
 
@@ -105,6 +108,8 @@ class Args:
     """Driver output files from a run elsewhere whose decided deals replace unknown rows."""
     clock: str
     """The clock column of merged rows (the other machine's CPU time)."""
+    also: list[str]
+    """Other runs' names whose rows the summary takes in too (a range run in parts)."""
 
 
 def parse_args(argv: list[str] | None = None) -> Args:
@@ -124,6 +129,7 @@ def parse_args(argv: list[str] | None = None) -> Args:
     parser.add_argument("--no-build", action="store_true")
     parser.add_argument("--merge", type=Path, nargs="+", default=None)
     parser.add_argument("--clock", default="cpu-other")
+    parser.add_argument("--also", nargs="+", default=[])
     ns = parser.parse_args(argv)
     return Args(
         ns.name,
@@ -141,6 +147,7 @@ def parse_args(argv: list[str] | None = None) -> Args:
         ns.no_build,
         ns.merge,
         ns.clock,
+        ns.also,
     )
 
 
@@ -274,23 +281,33 @@ def search_speed(rows: list[dict[str, str]]) -> float | None:
     return sum(int(r["states"]) for r in long) / seconds if seconds > 0 else None
 
 
-def summarize(rows: list[dict[str, str]], name: str) -> str:
+def summarize(rows: list[dict[str, str]], name: str, files: list[str] | None = None) -> str:
+    """The summary of rows from one or more runs (``files``, default ``klondike_<name>.csv``).
+
+    A row whose limit is above its run's first limit was unknown at that limit and retried: its
+    first-pass time is that limit, and it was not decided within it."""
     n = len(rows)
     limits = sorted({float(r["limit_s"]) for r in rows})
     clocks = sorted({r["clock"] for r in rows})
-    first = limits[0] if limits else math.nan
+    files = files or [f"klondike_{name}.csv"]
+    first_of = {f: min(float(r["limit_s"]) for r in rows if r.get("file", f) == f) for f in files}
+    row_first = [first_of[r.get("file", files[0])] for r in rows]
+    first = min(first_of.values()) if rows else math.nan
     by_status = {s: sum(r["status"] == s for r in rows) for s in ("winnable", "not_winnable", "unknown")}
     decided = by_status["winnable"] + by_status["not_winnable"]
-    # Rows with a larger limit were unknown at the first limit (retried): their first-pass time
-    # is the first limit.
-    first_pass = [float(r["seconds"]) if float(r["limit_s"]) == first else first for r in rows]
-    decided_first = sum(float(r["limit_s"]) == first and r["status"] != "unknown" for r in rows)
+    pairs = list(zip(rows, row_first, strict=True))
+    first_pass = [float(r["seconds"]) if float(r["limit_s"]) == f else f for r, f in pairs]
+    decided_first = sum(
+        float(r["limit_s"]) == f and r["status"] != "unknown" and float(r["seconds"]) <= first
+        for r, f in pairs
+    )
     bad_checks = [r["deal_id"] for r in rows if r["check"].startswith("FAIL")]
     py_checked = sum(r["check"] == "ok+py" for r in rows)
+    where = ", ".join(f"`benchmarks/results/{f}`" for f in files)
     lines = [
         f"# Klondike solver benchmark: {name}",
         "",
-        f"Rows: `benchmarks/results/klondike_{name}.csv` (one per deal). "
+        f"Rows: {where} (one per deal). "
         f"Draw {rows[0]['draw'] if rows else '?'}. Clock: {', '.join(clocks)} "
         "('cpu' counts CPU time, 'wall' wall-clock), one core.",
         "",
@@ -347,8 +364,9 @@ def main(argv: list[str] | None = None) -> None:
         retry_unknown(args, rows_path)
     elif not args.summary_only:
         run(args, rows_path)
-    rows = read_rows(rows_path)
-    summary = summarize(rows, args.name)
+    paths = [rows_path] + [RESULTS / f"klondike_{other}.csv" for other in args.also]
+    rows = [{**r, "file": path.name} for path in paths for r in read_rows(path)]
+    summary = summarize(rows, args.name, [path.name for path in paths])
     (RESULTS / f"klondike_{args.name}_summary.md").write_text(summary)
     sys.stdout.write(summary)
 

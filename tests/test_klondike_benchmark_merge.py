@@ -6,6 +6,8 @@ import csv
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
@@ -72,3 +74,21 @@ def test_search_speed_counts_this_machines_long_rows_only() -> None:
     assert bench.search_speed(rows[2:]) is None
     assert "| search speed, deals that ran over 1 s (the machine's pace) | 1.25 M states/s |" in (
         bench.summarize(rows, "x"))
+
+
+def test_a_summary_over_runs_with_different_first_limits(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(bench, "RESULTS", tmp_path)
+    write_rows(tmp_path / "klondike_a.csv", [  # first limit 10 s; deal 2 took 5 s
+        ["klondike-random-v1-1", "3", "10.0", "cpu", "winnable", "none", "0.2", "10", "5", "120", "ok"],
+        ["klondike-random-v1-2", "3", "10.0", "cpu", "not_winnable", "none", "5.0", "9", "9", "0", "-"],
+    ])
+    write_rows(tmp_path / "klondike_b.csv", [  # first limit 1 s; deal 4 unknown at 1 s, retried with 60 s
+        ["klondike-random-v1-3", "3", "1.0", "cpu", "winnable", "none", "0.5", "10", "5", "99", "ok"],
+        ["klondike-random-v1-4", "3", "60.0", "cpu", "not_winnable", "none", "30", "9", "9", "0", "-"],
+    ])
+    bench.main(["--name", "a", "--also", "b", "--summary-only", "--no-build"])
+    summary = (tmp_path / "klondike_a_summary.md").read_text()
+    assert "`benchmarks/results/klondike_a.csv`, `benchmarks/results/klondike_b.csv`" in summary
+    assert "| deals | 4 |" in summary and "| winnable / not winnable / unknown | 2 / 2 / 0 |" in summary
+    assert "| decided within 1 s | 50.00% |" in summary  # deals 1 and 3; deal 2 took 5 s, deal 4 was retried
+    assert "decided after retrying the unknowns with 60 s | 100.00%" in summary
