@@ -76,7 +76,9 @@ def test_search_speed_counts_this_machines_long_rows_only() -> None:
         bench.summarize(rows, "x"))
 
 
-def test_a_summary_over_runs_with_different_first_limits(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_summary_over_runs_with_different_first_limits(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
     monkeypatch.setattr(bench, "RESULTS", tmp_path)
     write_rows(tmp_path / "klondike_a.csv", [  # first limit 10 s; deal 2 took 5 s
         ["klondike-random-v1-1", "3", "10.0", "cpu", "winnable", "none", "0.2", "10", "5", "120", "ok"],
