@@ -225,12 +225,17 @@ def run(args: Args, rows_path: Path) -> None:
 
 
 def retry_unknown(args: Args, rows_path: Path) -> None:
-    """Solve again, with this run's time limit, the deals whose row says unknown; rewrite the rows."""
-    unknown = {r["deal_id"] for r in read_rows(rows_path) if r["status"] == "unknown"}
+    """Solve again, with this run's time limit, the deals whose row says unknown at a smaller one.
+
+    Each answer replaces its row as it comes, so an interrupted retry resumes where it stopped."""
+    unknown = {
+        r["deal_id"]
+        for r in read_rows(rows_path)
+        if r["status"] == "unknown" and float(r["limit_s"]) < args.time
+    }
     items = [(line, ref) for line, ref in positions(args) if line.split(" ", 1)[0] in unknown]
-    if not items:
-        return
-    replace_unknown_rows(rows_path, {row[0]: row for row in solve_all(args, items)})
+    for row in solve_all(args, items):
+        replace_unknown_rows(rows_path, {row[0]: row})
 
 
 def merge_driver_output(args: Args, rows_path: Path) -> None:
@@ -248,12 +253,14 @@ def replace_unknown_rows(rows_path: Path, replacements: dict[str, list[str]]) ->
     """Rewrite the rows file with each unknown row that ``replacements`` names (by deal) replaced."""
     rows = read_rows(rows_path)
     header = list(rows[0].keys())
-    with rows_path.open("w", newline="") as out:
+    partial = rows_path.with_suffix(".partial")
+    with partial.open("w", newline="") as out:  # written aside, then renamed: never half a file
         writer = csv.writer(out)
         writer.writerow(header)
         for r in rows:
             new = replacements.get(r["deal_id"]) if r["status"] == "unknown" else None
             writer.writerow(new if new is not None else [r[h] for h in header])
+    partial.replace(rows_path)
 
 
 def python_replay(position_line: str, line: str, draw: int) -> str:
