@@ -31,7 +31,11 @@ With ``--fixture`` the deals come from a Solvitaire JSONL file and each row also
 verdict (``reference``); the summary counts agreements where Solvitaire decided.
 
 With ``--also NAME...`` the summary also takes in those runs' rows (a range run in parts,
-each part with its own first limit); it is written under ``--name``.
+each part with its own first limit); it is written under ``--name``, whose own rows file may be
+missing (a summary of the parts alone)::
+
+    python benchmarks/klondike_solver_native.py --name draw3_1-100000 --summary-only \
+        --also draw3_1-10000 draw3_10001-100000
 
 Long runs belong in the background (``nohup ... &``); rows are flushed as each deal finishes.
 """
@@ -371,7 +375,8 @@ def main(argv: list[str] | None = None) -> None:
         retry_unknown(args, rows_path)
     elif not args.summary_only:
         run(args, rows_path)
-    paths = [rows_path] + [RESULTS / f"klondike_{other}.csv" for other in args.also]
+    own = [rows_path] if rows_path.exists() or not args.also else []  # a summary of parts only
+    paths = own + [RESULTS / f"klondike_{other}.csv" for other in args.also]
     rows = [{**r, "file": path.name} for path in paths for r in read_rows(path)]
     summary = summarize(rows, args.name, [path.name for path in paths])
     (RESULTS / f"klondike_{args.name}_summary.md").write_text(summary)

@@ -94,3 +94,6 @@ def test_a_summary_over_runs_with_different_first_limits(
     assert "| deals | 4 |" in summary and "| winnable / not winnable / unknown | 2 / 2 / 0 |" in summary
     assert "| decided within 1 s | 50.00% |" in summary  # deals 1 and 3; deal 2 took 5 s, deal 4 was retried
     assert "decided after retrying the unknowns with 60 s | 100.00%" in summary
+    bench.main(["--name", "both", "--also", "a", "b", "--summary-only", "--no-build"])  # no rows of its own
+    assert (tmp_path / "klondike_both_summary.md").read_text() == summary.replace(
+        "benchmark: a", "benchmark: both")
