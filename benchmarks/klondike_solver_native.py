@@ -292,6 +292,15 @@ def search_speed(rows: list[dict[str, str]]) -> float | None:
     return sum(int(r["states"]) for r in long) / seconds if seconds > 0 else None
 
 
+def share(part: int, whole: int) -> str:
+    """``part / whole`` as a percentage with two decimals, more where two would round a part short
+    of the whole up to 100%."""
+    digits = 2
+    while part < whole and f"{part / whole:.{digits}%}" == f"{1:.{digits}%}":
+        digits += 1
+    return f"{part / whole:.{digits}%}"
+
+
 def summarize(rows: list[dict[str, str]], name: str, files: list[str] | None = None) -> str:
     """The summary of rows from one or more runs (``files``, default ``klondike_<name>.csv``).
 
@@ -330,7 +339,7 @@ def summarize(rows: list[dict[str, str]], name: str, files: list[str] | None = N
     ]
     if n:
         lines += [
-            f"| decided within {first:g} s | {decided_first / n:.2%} |",
+            f"| decided within {first:g} s | {share(decided_first, n)} |",
             f"| median / 90th / 99th percentile seconds (first pass) | {statistics.median(first_pass):.4f} / "
             f"{percentile(first_pass, 0.9):.3f} / {percentile(first_pass, 0.99):.3f} |",
         ]
@@ -339,7 +348,7 @@ def summarize(rows: list[dict[str, str]], name: str, files: list[str] | None = N
         pace = f"{speed / 1e6:.2f} M states/s"
         lines.append(f"| search speed, deals that ran over 1 s (the machine's pace) | {pace} |")
     if len(limits) > 1:
-        lines.append(f"| decided after retrying the unknowns with {limits[-1]:g} s | {decided / n:.2%} |")
+        lines.append(f"| decided after retrying the unknowns with {limits[-1]:g} s | {share(decided, n)} |")
     lines.append(f"| winning lines failing a replay check | {len(bad_checks)} |")
     if py_checked:
         lines.append(f"| winning lines also replayed in envs.klondike | {py_checked} |")

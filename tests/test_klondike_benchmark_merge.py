@@ -97,3 +97,8 @@ def test_a_summary_over_runs_with_different_first_limits(
     bench.main(["--name", "both", "--also", "a", "b", "--summary-only", "--no-build"])  # no rows of its own
     assert (tmp_path / "klondike_both_summary.md").read_text() == summary.replace(
         "benchmark: a", "benchmark: both")
+
+
+def test_a_share_short_of_the_whole_never_reads_100_percent() -> None:
+    assert (bench.share(2, 3), bench.share(1, 1)) == ("66.67%", "100.00%")
+    assert bench.share(39_998, 40_000) == "99.995%"
