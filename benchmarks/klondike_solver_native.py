@@ -35,7 +35,7 @@ each part with its own first limit); it is written under ``--name``, whose own r
 missing (a summary of the parts alone)::
 
     python benchmarks/klondike_solver_native.py --name draw3_1-100000 --summary-only \
-        --also draw3_1-10000 draw3_10001-100000
+        --also draw3_1-10000 draw3_10001-60000 draw3_60001-100000
 
 Long runs belong in the background (``nohup ... &``); rows are flushed as each deal finishes.
 """
@@ -301,17 +301,20 @@ def share(part: int, whole: int) -> str:
     return f"{part / whole:.{digits}%}"
 
 
-def summarize(rows: list[dict[str, str]], name: str, files: list[str] | None = None) -> str:
-    """The summary of rows from one or more runs (``files``, default ``klondike_<name>.csv``).
+def summarize(rows: list[dict[str, str]], name: str) -> str:
+    """The summary of rows from one or more runs (each row's ``file``, else ``klondike_<name>.csv``).
 
     A row whose limit is above its run's first limit was unknown at that limit and retried: its
     first-pass time is that limit, and it was not decided within it."""
     n = len(rows)
     limits = sorted({float(r["limit_s"]) for r in rows})
     clocks = sorted({r["clock"] for r in rows})
-    files = files or [f"klondike_{name}.csv"]
-    first_of = {f: min(float(r["limit_s"]) for r in rows if r.get("file", f) == f) for f in files}
-    row_first = [first_of[r.get("file", files[0])] for r in rows]
+    file_of = [r.get("file", f"klondike_{name}.csv") for r in rows]
+    files = list(dict.fromkeys(file_of)) or [f"klondike_{name}.csv"]
+    first_of: dict[str, float] = {}
+    for f, r in zip(file_of, rows, strict=True):
+        first_of[f] = min(first_of.get(f, math.inf), float(r["limit_s"]))
+    row_first = [first_of[f] for f in file_of]
     first = min(first_of.values()) if rows else math.nan
     by_status = {s: sum(r["status"] == s for r in rows) for s in ("winnable", "not_winnable", "unknown")}
     decided = by_status["winnable"] + by_status["not_winnable"]
@@ -387,7 +390,7 @@ def main(argv: list[str] | None = None) -> None:
     own = [rows_path] if rows_path.exists() or not args.also else []  # a summary of parts only
     paths = own + [RESULTS / f"klondike_{other}.csv" for other in args.also]
     rows = [{**r, "file": path.name} for path in paths for r in read_rows(path)]
-    summary = summarize(rows, args.name, [path.name for path in paths])
+    summary = summarize(rows, args.name)
     (RESULTS / f"klondike_{args.name}_summary.md").write_text(summary)
     sys.stdout.write(summary)
 
