@@ -21,6 +21,7 @@ all of them. Its choices are also a training signal for the ``ppo`` policy
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import gymnasium
@@ -28,7 +29,7 @@ import numpy as np
 
 from agents.base import Choice, Player, game_of, legal_actions
 from agents.greedy.pyramid import PyramidView, score_pyramid_action
-from agents.planner import NO_SAMPLE
+from agents.planner import NO_SAMPLE, SearchRecord
 from agents.variants import Variant
 from envs.errors import MalformedInputError
 from envs.pyramid.actions import ACTION_MOVES
@@ -91,6 +92,8 @@ class PimcPlayer(Player):
         self.decision_states, self.time_limit, self.threads = decision_states, time_limit, threads
         self.rng = np.random.default_rng(seed)
         self._env: gymnasium.Env | None = None
+        self.last_search: SearchRecord | None = None
+        """What the last :meth:`plan`'s sampling said (``None`` after a forced move)."""
 
     def reset(self, env: gymnasium.Env) -> None:
         self._env = env
@@ -125,14 +128,18 @@ class PimcPlayer(Player):
              time_limit: float | None = None) -> Choice:
         """The move for ``game`` (whose observation and mask are given) within the budget."""
         legal = legal_actions(mask)
+        self.last_search = None
         if legal.size == 1:
             return Choice(int(legal[0]), "the only legal move")
         tally = self.tally(game, legal, cancel, time_limit)
         won, unknown = np.asarray(tally.won), np.asarray(tally.unknown)
+        self.last_search = SearchRecord(legal, won, np.asarray(tally.lost), unknown, np.asarray(tally.first),
+                                        np.zeros(len(legal)), tally.samples)
         values = (won + 0.5 * unknown) / max(tally.samples, 1)
         first = np.asarray(tally.first)
         view = PyramidView.decode(observation)
-        best = max(range(len(legal)), key=lambda k: (values[k], first[k],
+        guide = self.guide(game, legal, values) if tally.samples else np.zeros(len(legal))
+        best = max(range(len(legal)), key=lambda k: (guide[k], values[k], first[k],
                                                      score_pyramid_action(view, int(legal[k]))[0], -legal[k]))
         if tally.samples == 0:
             return Choice(int(legal[best]), f"{NO_SAMPLE}: the greedy choice")
@@ -144,5 +151,38 @@ class PimcPlayer(Player):
             reason += f" ({int(unknown[best])} more undecided)"
         return Choice(int(legal[best]), reason)
 
+    def guide(self, game: PyramidGame, legal: np.ndarray, values: np.ndarray) -> np.ndarray:
+        """A key that comes before the sampled value: none here (:class:`GuidedPimcPlayer` has one)."""
+        return np.zeros(len(legal))
 
-__all__ = ["PimcPlayer", "afterstate_values", "determinized", "unseen_places"]
+
+class GuidedPimcPlayer(PimcPlayer):
+    """``pimc`` whose ties go to the expert network: among the moves whose sampled value is within
+    ``guide_margin`` of the best, the one after which the network rates a win likeliest
+    (:func:`agents.planner.guide.pyramid_afterstate_win_chances`), then pimc's own order."""
+
+    name = "guided-pimc"
+
+    def __init__(self, variant: Variant, *, expert_checkpoint: str | Path | None = None,
+                 guide_margin: float = 0.0, guide_samples: int = 8, **options: Any) -> None:
+        from agents.expert.player import ExpertNetwork
+
+        super().__init__(variant, **options)
+        if guide_margin < 0 or guide_samples < 1:
+            raise MalformedInputError("guide_margin must be at least 0 and guide_samples positive")
+        self.guide_margin, self.guide_samples = guide_margin, guide_samples
+        self.network = ExpertNetwork(variant, expert_checkpoint)
+
+    def guide(self, game: PyramidGame, legal: np.ndarray, values: np.ndarray) -> np.ndarray:
+        from agents.planner.guide import pyramid_afterstate_win_chances
+
+        near = values >= values.max() - self.guide_margin - 1e-12
+        if near.sum() < 2:
+            return near.astype(float)
+        chances = np.full(len(legal), -1.0)
+        chances[near] = pyramid_afterstate_win_chances(self.network, game, legal[near], self.rng,
+                                                       self.guide_samples)
+        return chances
+
+
+__all__ = ["GuidedPimcPlayer", "PimcPlayer", "afterstate_values", "determinized", "unseen_places"]

@@ -17,11 +17,14 @@ from agents.base import Player
 from agents.variants import Variant, find_variant
 from envs.errors import MalformedInputError, SolitaireError
 
-AGENT_NAMES = ("random", "greedy", "ppo", "solver", "pimc", "hop", "ismcts")
+AGENT_NAMES = ("random", "greedy", "ppo", "solver", "pimc", "hop", "ismcts", "expert-net", "guided-ismcts",
+               "guided-pimc")
 """Every player name; ``solver`` sees hidden cards (an upper bound); the planners ``pimc`` (Pyramid)
 and ``hop`` (Klondike) sample the unseen cards and solve each sample natively (``pimc`` is also the
 teacher of the shipped Pyramid policies); ``ismcts`` (Klondike) is ``hop`` with an information-set
-tree search among its ties."""
+tree search among its ties; ``expert-net`` is the expert-iteration network alone (no search) and
+``guided-ismcts`` (Klondike) and ``guided-pimc`` (Pyramid) are ``ismcts`` and ``pimc`` whose ties
+go to that network."""
 
 
 def _random(variant: Variant, seed: int | None = None) -> Player:
@@ -67,16 +70,39 @@ def _ismcts(variant: Variant, seed: int | None = None, **options: Any) -> Player
     return IsmctsPlayer(variant, seed=seed, **options)
 
 
+def _expert_net(variant: Variant, checkpoint: str | Path | None = None) -> Player:
+    from agents.expert.player import ExpertPlayer
+
+    return ExpertPlayer(variant, checkpoint)
+
+
+def _guided_ismcts(variant: Variant, seed: int | None = None, checkpoint: str | Path | None = None,
+                   **options: Any) -> Player:
+    from agents.planner.hop import GuidedIsmctsPlayer
+
+    return GuidedIsmctsPlayer(variant, seed=seed, expert_checkpoint=checkpoint, **options)
+
+
+def _guided_pimc(variant: Variant, seed: int | None = None, checkpoint: str | Path | None = None,
+                 samples: int | None = None, **options: Any) -> Player:
+    from agents.pimc import DEFAULT_SAMPLES, GuidedPimcPlayer
+
+    return GuidedPimcPlayer(variant, seed=seed, expert_checkpoint=checkpoint,
+                            samples=DEFAULT_SAMPLES if samples is None else samples, **options)
+
+
 _FACTORIES: dict[str, Callable[..., Player]] = {
     "random": _random, "greedy": _greedy, "ppo": _ppo, "solver": _solver, "pimc": _pimc, "hop": _hop,
-    "ismcts": _ismcts,
+    "ismcts": _ismcts, "expert-net": _expert_net, "guided-ismcts": _guided_ismcts,
+    "guided-pimc": _guided_pimc,
 }
 
 
 def make_player(name: str, variant: Variant | str, **options: Any) -> Player:
     """The player called ``name`` for ``variant``; ``options`` go to its constructor
     (``seed`` for random, ppo and the planners, ``checkpoint`` and ``deterministic`` for ppo,
-    ``time_limit`` for solver and the planners, ``samples`` for pimc; the planners' budgets)."""
+    ``time_limit`` for solver and the planners, ``samples`` for pimc; the planners' budgets;
+    ``checkpoint`` for expert-net and the guided planners: an expert network, default the shipped one)."""
     variant = find_variant(variant) if isinstance(variant, str) else variant
     factory = _FACTORIES.get(name)
     if factory is None:
@@ -95,6 +121,23 @@ def unavailable_reason(name: str, variant: Variant | str, checkpoint: str | Path
 
             path = Path(checkpoint) if checkpoint is not None else default_checkpoint(variant)
             check_metadata(read_metadata(path), variant, source=f"checkpoint {path}")
+        elif name in ("expert-net", "guided-ismcts", "guided-pimc"):
+            from agents.expert.checkpoint import (
+                check_expert_metadata,
+                default_expert_checkpoint,
+                read_expert_metadata,
+            )
+
+            if name == "guided-ismcts" and variant.game != "klondike":
+                return "the guided-ismcts player plays Klondike only"
+            if name == "guided-pimc" and variant.game != "pyramid":
+                return "the guided-pimc player plays Pyramid only"
+            path = Path(checkpoint) if checkpoint is not None else default_expert_checkpoint(variant)
+            check_expert_metadata(read_expert_metadata(path), variant, source=f"checkpoint {path}")
+            if name in ("guided-ismcts", "guided-pimc"):
+                from agents.solver_player import solve_function
+
+                solve_function(variant.game)
         elif name in ("solver", "pimc", "hop", "ismcts"):
             from agents.solver_player import solve_function
 

@@ -52,7 +52,9 @@ def test_the_table_counts_wins_on_the_deals_the_solver_proves_winnable() -> None
     assert (greedy.wins, greedy.solver_winnable, greedy.wins_on_winnable) == (2, 6, 2)
     assert greedy.mean_cleared == pytest.approx((28 + 28 + 3 + 4 + 5 + 6 + 7 + 8 + 9 + 10) / 10)
     table = format_table([solver, greedy], PYRAMID)
-    assert "| greedy | 10 | 2 | 20.0% (5.7%–51.0%) | 10.80 / 28 | 2/6 (33.3%) | 10.0 ms |" in table
+    assert ("| greedy | hidden cards | 10 | 2 | 20.0% (5.7%–51.0%) | 10.80 / 28 | 2/6 (33.3%) | 10.0 ms |"
+            in table)
+    assert "| solver | thoughtful | 10 | 6 |" in table  # every row states what its agent sees
     assert "n/a (no solver)" in format_table(summarize([r for r in rows if r.agent == "greedy"]), PYRAMID)
 
 
@@ -71,7 +73,7 @@ def test_table_and_json_agree(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     for entry in data["table"]:
         wins = sum(r["won"] for r in data["rows"] if r["agent"] == entry["agent"])
         assert entry["wins"] == wins
-        assert f"| {entry['agent']} | 12 | {wins} | {entry['win_rate']:.1%} " in printed
+        assert f"| {entry['agent']} | {entry['setting']} | 12 | {wins} | {entry['win_rate']:.1%} " in printed
 
 
 def test_workers_give_the_same_rows_as_one_process() -> None:

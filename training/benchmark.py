@@ -69,9 +69,12 @@ class Args:
     """Deal numbers: ranges and single numbers, comma-separated (1-1000, or 1-10,42)."""
     agents: str = "random,greedy,ppo,solver"
     """Agents to compare, comma-separated, from random, greedy, ppo, solver and the planners pimc
-    (Pyramid), hop and ismcts (Klondike)."""
+    (Pyramid), hop and ismcts (Klondike); expert-net (the expert-iteration network alone) and
+    guided-ismcts and guided-pimc (ismcts and pimc whose ties go to that network)."""
     checkpoint: Path | None = None
     """Checkpoint for the ppo agent (default: the shipped one of the variant)."""
+    expert_checkpoint: Path | None = None
+    """Expert network for the expert-net, guided-ismcts and guided-pimc agents (default: the shipped one)."""
     ppo_sample: bool = False
     """The ppo agent samples its moves from the policy (deal N seeded with (seed, N)) instead of
     playing the most probable one: a deterministic policy can cycle where sampling gets out.
@@ -86,6 +89,9 @@ class Args:
     ray: str | None = None
     """Play on a Ray cluster instead of --workers: auto (this machine's, else a new local one) or
     HOST:PORT of a running one (needs the ray extra; see docs/ray.md)."""
+    stock_known: bool = False
+    """Klondike: the planners (hop, ismcts, guided-ismcts) see the stock's order, face-down cards
+    still hidden: the setting of lonelybot and OpenSpiel's solitaire. Their rows say ``stock known``."""
     planner_option: tuple[str, ...] = ()
     """Settings of the planners (pimc, hop, ismcts) as KEY=VALUE, repeatable: keyword arguments of
     the planner's class, e.g. ``--planner-option tree_iterations=400`` (numbers read as numbers)."""
@@ -128,6 +134,9 @@ class Row:
     first_losing_move: int | None = None
     """0-based index of the first move after which the deal could no longer be won (with
     ``analysis == "lost_at_move"``), else ``None``."""
+    setting: str | None = None
+    """What the agent saw (:func:`information_setting`; ``None`` in rows from before it was kept:
+    the agent's usual setting)."""
 
 
 @dataclass(frozen=True)
@@ -147,6 +156,9 @@ class Summary:
     mean_seconds: float
     seconds_per_move: float
     """All the agent's time over all its moves (searches included)."""
+    setting: str = "hidden cards"
+    """What the agent sees: ``hidden cards`` (what a player sees) or ``thoughtful`` (the solver
+    reads every card: an upper bound)."""
 
 
 # --------------------------------------------------------------------------- playing (workers)
@@ -164,6 +176,8 @@ def _player(agent: str, variant: Variant, deal_number: int, options: dict[str, A
         return make_player("random", variant, seed=[options.get("seed", 0), deal_number])
     kwargs = {k: v for k, v in options.items() if k in {"ppo": ("checkpoint",), "solver": ("time_limit",)}
               .get(agent, ())}
+    if agent in EXPERT_AGENTS:
+        kwargs["checkpoint"] = options.get("expert_checkpoint")
     if agent in PLANNERS:
         kwargs.update(options.get("planner", {}))
     if agent == "ppo":
@@ -172,7 +186,7 @@ def _player(agent: str, variant: Variant, deal_number: int, options: dict[str, A
     if key not in _PLAYERS:
         _PLAYERS[key] = make_player(agent, variant, **kwargs)  # ppo: one torch thread (PpoPlayer sets it)
     player = _PLAYERS[key]
-    if (agent == "ppo" and not player.deterministic) or agent in ("pimc", "hop", "ismcts"):  # type: ignore[attr-defined]
+    if (agent == "ppo" and not player.deterministic) or agent in PLANNERS:  # type: ignore[attr-defined]
         # per-deal samples, whatever the worker
         player.rng = np.random.default_rng([options.get("seed", 0), deal_number])  # type: ignore[attr-defined]
     return player
@@ -199,7 +213,8 @@ def play_deal(variant_key: str, options: dict[str, Any], task: tuple[str, int]) 
                                                     max_states=options.get("analysis_states", 200_000)))
         analysis, first_losing = report.outcome, report.first_losing_move
     return Row(agent, result.deal_id, number, result.outcome, result.won, result.cards_cleared,
-               result.steps, result.seconds, verdict, states, moves, analysis, first_losing)
+               result.steps, result.seconds, verdict, states, moves, analysis, first_losing,
+               information_setting(agent, bool(options.get("planner", {}).get("stock_known"))))
 
 
 _ENVS: dict[str, Any] = {}
@@ -221,21 +236,28 @@ def play_all(variant: Variant, agents: Sequence[str], numbers: Sequence[int], wo
 _SHIPPED: dict[str, Path] = {}
 
 
+CHECKPOINT_OPTIONS = ("checkpoint", "expert_checkpoint")
+
+
 def ship_checkpoint(options: dict[str, Any]) -> dict[str, Any]:
-    """``options`` with the ``--checkpoint`` file's bytes in place of its path: a cluster's other
-    machines do not have the file (the shipped checkpoints come with the installed package)."""
-    if options.get("checkpoint") is None:
-        return options
-    path = Path(options["checkpoint"])
-    data = path.read_bytes()
-    return options | {"checkpoint": None,
-                      "checkpoint_file": (hashlib.sha256(data).hexdigest(), path.suffix, data)}
+    """``options`` with the ``--checkpoint`` and ``--expert-checkpoint`` files' bytes in place of
+    their paths: a cluster's other machines do not have the files (the shipped checkpoints come
+    with the installed package)."""
+    for key in CHECKPOINT_OPTIONS:
+        if options.get(key) is not None:
+            path = Path(options[key])
+            data = path.read_bytes()
+            shipped = (hashlib.sha256(data).hexdigest(), path.suffix, data)
+            options = options | {key: None, f"{key}_file": shipped}
+    return options
 
 
 def play_shipped_deal(variant_key: str, options: dict[str, Any], task: tuple[str, int]) -> Row:
     """:func:`play_deal` on a cluster worker: a shipped checkpoint is written once per machine."""
-    if "checkpoint_file" in options:
-        digest, suffix, data = options["checkpoint_file"]
+    for key in CHECKPOINT_OPTIONS:
+        if f"{key}_file" not in options:
+            continue
+        digest, suffix, data = options[f"{key}_file"]
         if digest not in _SHIPPED:
             folder = Path(tempfile.gettempdir()) / "solitaire-rl-checkpoints"
             folder.mkdir(exist_ok=True)
@@ -245,8 +267,8 @@ def play_shipped_deal(variant_key: str, options: dict[str, Any], task: tuple[str
                 partial_file.write_bytes(data)
                 partial_file.replace(target)
             _SHIPPED[digest] = target
-        options = {k: v for k, v in options.items() if k != "checkpoint_file"}
-        options["checkpoint"] = _SHIPPED[digest]
+        options = {k: v for k, v in options.items() if k != f"{key}_file"}
+        options[key] = _SHIPPED[digest]
     return play_deal(variant_key, options, task)
 
 
@@ -289,8 +311,18 @@ def summarize(rows: Sequence[Row]) -> list[Summary]:
             wins_on_winnable=sum(r.won for r in winnable) if have_solver else None,
             mean_seconds=statistics.fmean(r.seconds for r in mine),
             seconds_per_move=sum(r.seconds for r in mine) / max(1, sum(r.steps for r in mine)),
+            setting=mine[0].setting or information_setting(agent),
         ))
     return out
+
+
+def information_setting(agent: str, stock_known: bool = False) -> str:
+    """What ``agent`` sees of the deal (every row and figure states it): ``thoughtful`` (the
+    solver reads every card), ``stock known`` (a Klondike planner under ``--stock-known``) or
+    ``hidden cards`` (what a player sees)."""
+    if agent == "solver":
+        return "thoughtful"
+    return "stock known" if stock_known and agent in KLONDIKE_PLANNERS else "hidden cards"
 
 
 def format_time(seconds: float) -> str:
@@ -299,9 +331,9 @@ def format_time(seconds: float) -> str:
 
 def format_table(summaries: Sequence[Summary], variant: Variant) -> str:
     """A Markdown table of the summaries."""
-    head = ("| agent | deals | wins | win rate (95% CI) | mean cards cleared "
+    head = ("| agent | sees | deals | wins | win rate (95% CI) | mean cards cleared "
             "| wins on solver-winnable | time per deal | time per move |")
-    lines = [head, "|---|---:|---:|---|---:|---:|---:|---:|"]
+    lines = [head, "|---|---|---:|---:|---|---:|---:|---:|---:|"]
     for s in summaries:
         if s.solver_winnable is None:
             on_winnable = "n/a (no solver)"
@@ -311,7 +343,8 @@ def format_table(summaries: Sequence[Summary], variant: Variant) -> str:
             wins = s.wins_on_winnable or 0  # counted whenever the solver played
             on_winnable = f"{wins}/{s.solver_winnable} ({wins / s.solver_winnable:.1%})"
         lines.append(
-            f"| {s.agent} | {s.deals} | {s.wins} | {s.win_rate:.1%} ({s.ci_low:.1%}–{s.ci_high:.1%}) "
+            f"| {s.agent} | {s.setting} | {s.deals} | {s.wins} "
+            f"| {s.win_rate:.1%} ({s.ci_low:.1%}–{s.ci_high:.1%}) "
             f"| {s.mean_cleared:.2f} / {variant.max_cleared} | {on_winnable} "
             f"| {format_time(s.mean_seconds)} | {format_time(s.seconds_per_move)} |"
         )
@@ -326,10 +359,14 @@ def command_line(args: Args) -> str:
     parts += ["--deals", args.deals, "--agents", args.agents]
     if args.checkpoint is not None:
         parts += ["--checkpoint", str(args.checkpoint)]
+    if args.expert_checkpoint is not None:
+        parts += ["--expert-checkpoint", str(args.expert_checkpoint)]
     if args.ppo_sample:
         parts.append("--ppo-sample")
     if args.ppo_argmax:
         parts.append("--ppo-argmax")
+    if args.stock_known:
+        parts.append("--stock-known")
     for setting in args.planner_option:
         parts += ["--planner-option", setting]
     parts += ["--solver-time-limit", f"{args.solver_time_limit:g}", "--seed", str(args.seed)]
@@ -373,7 +410,10 @@ def plot(summaries: Sequence[Summary], variant: Variant, deals: str, path: Path)
 
 
 # ------------------------------------------------------------------------------------ main
-PLANNERS = ("pimc", "hop", "ismcts")
+PLANNERS = ("pimc", "hop", "ismcts", "guided-ismcts", "guided-pimc")
+KLONDIKE_PLANNERS = ("hop", "ismcts", "guided-ismcts")
+EXPERT_AGENTS = ("expert-net", "guided-ismcts", "guided-pimc")
+"""Agents that play an expert network (``--expert-checkpoint``)."""
 
 
 def planner_settings(settings: Sequence[str]) -> dict[str, Any]:
@@ -407,7 +447,9 @@ def main(args: Args) -> tuple[list[Row], list[Summary], list[str]]:
         raise MalformedInputError(f"unknown agent(s) {unknown}: choose from {', '.join(AGENT_NAMES)}")
     notes, agents = [], []
     for agent in dict.fromkeys(requested):
-        reason = unavailable_reason(agent, variant, args.checkpoint if agent == "ppo" else None)
+        checkpoint = (args.checkpoint if agent == "ppo"
+                      else args.expert_checkpoint if agent in EXPERT_AGENTS else None)
+        reason = unavailable_reason(agent, variant, checkpoint)
         if reason is None:
             agents.append(agent)
         else:
@@ -418,13 +460,20 @@ def main(args: Args) -> tuple[list[Row], list[Summary], list[str]]:
     if in_training:
         notes.append(f"{in_training} of the deals are training deals (numbers {TRAIN.first}..): not held out")
     planner = planner_settings(args.planner_option)
+    if args.stock_known:
+        if variant.game != "klondike":
+            raise MalformedInputError("--stock-known is a Klondike setting: Pyramid hides only its stock, "
+                                      "so seeing it is the solver's thoughtful setting")
+        planner["stock_known"] = True
     for agent in agents:
         if agent in PLANNERS and planner:
             try:  # an unknown setting stops here, before any deal is played
-                make_player(agent, variant, **planner)
+                extra = {"checkpoint": args.expert_checkpoint} if agent in EXPERT_AGENTS else {}
+                make_player(agent, variant, **planner, **extra)
             except TypeError as exc:
                 raise MalformedInputError(f"--planner-option does not fit {agent}: {exc}") from None
     options = {"seed": args.seed, "checkpoint": args.checkpoint, "planner": planner,
+               "expert_checkpoint": args.expert_checkpoint,
                "time_limit": args.solver_time_limit,
                "analyse": args.analyse, "analysis_states": args.analysis_states,
                "analysis_time_budget": args.analysis_time_budget,

@@ -20,8 +20,9 @@ the move that
    planner does not go round in circles);
 3. makes progress (:meth:`envs.klondike.KlondikeGame.is_progress`), when the current position
    has been met before;
-4. has the most votes, then the tie-break player's preference: ``greedy``'s score, or the trained
-   ``ppo`` policy's probability (``prior="ppo"``), then the higher value.
+4. has the most votes, then the tie-break player's preference: ``greedy``'s score, the trained
+   ``ppo`` policy's probability (``prior="ppo"``) or the expert network's (``prior="expert"``:
+   the ``guided-ismcts`` player), then the higher value.
 A position met :data:`LOOP_VISITS` times means play goes round in circles: progress comes first
 then, and :attr:`HopPlayer.looping` says so (the page's hint reports it instead of a move).
 
@@ -39,14 +40,16 @@ from __future__ import annotations
 import time
 from collections import Counter
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import gymnasium
 import numpy as np
 
-from agents.base import Choice, Player, legal_actions
+from agents.base import Choice, Player, game_of, legal_actions
 from agents.greedy.klondike import KlondikeGreedy, KlondikeView, score_klondike_action
-from agents.planner import NO_SAMPLE
+from agents.planner import NO_SAMPLE, SearchRecord
+from agents.planner.guide import DEFAULT_GUIDE_SAMPLES, klondike_afterstate_win_chances
 from agents.planner.knowledge import KlondikeKnowledge, klondike_knowledge, visible_after, visible_key
 from agents.variants import Variant
 from envs.errors import MalformedInputError
@@ -184,15 +187,27 @@ class HopPlayer(Player):
                  states_per_solve: int = DEFAULT_STATES_PER_SOLVE, max_samples: int = DEFAULT_MAX_SAMPLES,
                  max_states: int | None = DEFAULT_DECISION_STATES, time_limit: float | None = None,
                  threads: int = 1, prior: str = "greedy", search: str = "hop", tree_iterations: int = 100,
-                 tree_states_per_solve: int = 1_000, tree_depth: int = 8) -> None:
+                 tree_states_per_solve: int = 1_000, tree_depth: int = 8,
+                 expert_checkpoint: str | Path | None = None, guide: str = "policy", guide_rank: str = "late",
+                 guide_samples: int = DEFAULT_GUIDE_SAMPLES, stock_known: bool = False) -> None:
         if variant.game != "klondike":
             raise MalformedInputError(f"the hop player plays Klondike, not {variant.game}")
         if states_per_solve < 1 or max_samples < 1 or threads < 1:
             raise MalformedInputError("states_per_solve, max_samples and threads must be positive")
         if max_states is None and time_limit is None:
             raise MalformedInputError("give the planner a budget: max_states, time_limit or both")
-        if prior not in ("greedy", "ppo"):
-            raise MalformedInputError(f"prior must be 'greedy' or 'ppo', not {prior!r}")
+        if prior not in ("greedy", "ppo", "expert"):
+            raise MalformedInputError(f"prior must be 'greedy', 'ppo' or 'expert', not {prior!r}")
+        if guide not in ("policy", "value") or guide_rank not in ("late", "early"):
+            raise MalformedInputError(f"guide must be 'policy' or 'value' and guide_rank 'late' or 'early', "
+                                      f"not {guide!r} and {guide_rank!r}")
+        if guide_samples < 1:
+            raise MalformedInputError("guide_samples must be positive")
+        self.guide, self.guide_rank, self.guide_samples = guide, guide_rank, guide_samples
+        self.stock_known = bool(stock_known)
+        """The *stock known* setting: the planner reads the stock's order from the game it plays
+        (face-down cards stay unknown), as lonelybot and OpenSpiel's solitaire see it."""
+        self._env: gymnasium.Env | None = None
         self.variant = variant
         self.rng = np.random.default_rng(seed)
         """Draws each decision's sampling seed (the benchmark seeds it per deal)."""
@@ -210,6 +225,11 @@ class HopPlayer(Player):
             from agents.ppo import PpoPlayer
 
             self._ppo = PpoPlayer(variant, deterministic=True)
+        self._expert: Any = None
+        if prior == "expert":
+            from agents.expert.player import ExpertNetwork
+
+            self._expert = ExpertNetwork(variant, expert_checkpoint)
         self._greedy = KlondikeGreedy()
         self.reset_memory()
 
@@ -229,10 +249,22 @@ class HopPlayer(Player):
         self.looping = False
         """Whether the last position planned for had been met :data:`LOOP_VISITS` times."""
         self.decision_seconds: list[float] = []
+        self.last_search: SearchRecord | None = None
+        """What the last :meth:`plan`'s search said (``None`` when it decided without one)."""
         self._greedy.reset()
 
     def reset(self, env: gymnasium.Env) -> None:
+        self._env = env
         self.reset_memory()
+
+    def knowledge(self, observation: np.ndarray) -> KlondikeKnowledge:
+        """What the player knows of the position of ``observation`` (and, in the stock known
+        setting, the stock's order, read from the game played)."""
+        if not self.stock_known:
+            return klondike_knowledge(observation, self.draw_count)
+        if self._env is None:
+            raise MalformedInputError("reset(env) first: with stock_known the planner reads the game's stock")
+        return klondike_knowledge(observation, self.draw_count, list(game_of(self._env).stock))
 
     def remember(self, observation: np.ndarray) -> None:
         """Count the position of ``observation`` as met (``choose`` does it for the positions it sees)."""
@@ -274,8 +306,9 @@ class HopPlayer(Player):
              time_limit: float | None = None) -> Choice:
         """The move for the position of ``observation`` (without counting it as met)."""
         legal = legal_actions(mask)
+        self.last_search = None
         self.looping = self.visits[visible_key(observation)] >= LOOP_VISITS
-        knowledge = klondike_knowledge(observation, self.draw_count)
+        knowledge = self.knowledge(observation)
         game = self._decided_in = knowledge.game
         here = visible_key(observation)
         planned = self.plan_moves[0] if self.plan_moves and self.plan_at == here else None
@@ -313,6 +346,11 @@ class HopPlayer(Player):
                                    iterations=self.tree_iterations, time_limit=left,
                                    max_depth=self.tree_depth, cancel=cancel)
         choice = self.pick(observation, mask, knowledge, values, planned, tree)
+        visits = np.zeros(len(legal))
+        if tree is not None:
+            visits[np.searchsorted(legal, tree.actions)] = tree.visits
+        self.last_search = SearchRecord(legal, values.won, values.lost, values.unknown, values.first, visits,
+                                        values.samples)
         self.follow(game, choice.action, values.lines)
         return choice
 
@@ -339,7 +377,7 @@ class HopPlayer(Player):
         """The best action by value, then the tie-breaks of the module docstring; ``planned``:
         the next move of the line being followed."""
         game = knowledge.game
-        prior = self._prior(observation, mask, values.actions)
+        prior = self._prior(observation, mask, values.actions, knowledge)
         value = values.values
         near = value.max() - tie_margin(values.samples)
         is_near = value >= near
@@ -356,7 +394,7 @@ class HopPlayer(Player):
             keys.append(self.rank_key(bool(is_near[k]), seen_before, round(float(value[k]), 9),
                                       prior[k], game.is_progress(move), int(action), here,
                                       int(values.first[k]), values.samples, move == planned,
-                                      bool(tree_near[k])))
+                                      bool(tree_near[k]), self.guide_rank == "early"))
         best = max(range(len(keys)), key=keys.__getitem__)
         action = int(values.actions[best])
         if values.samples == 0:
@@ -371,13 +409,16 @@ class HopPlayer(Player):
     @staticmethod
     def rank_key(near: bool, seen_before: int, value: float, prior: float, progress: bool,
                  action: int, here: int, first: int, samples: int, planned: bool = False,
-                 tree_near: bool = True) -> tuple[Any, ...]:
+                 tree_near: bool = True, prior_early: bool = False) -> tuple[Any, ...]:
         """The order of the candidates: the greatest key is played. ``here``: times the player has
         met the current position (``LOOP_VISITS - 1`` or more: a loop the other rules did not stop;
         progress first). ``planned``: the next move of the line being followed; ``tree_near``:
-        among the tree search's most visited moves (always, without the tree search)."""
+        among the tree search's most visited moves (always, without the tree search);
+        ``prior_early``: the prior decides among those before the votes (``guide_rank="early"``)."""
         if here >= LOOP_VISITS - 1:
             return progress, near, planned, -seen_before, first, prior, value, -action
+        if prior_early:
+            return near, planned, tree_near, -seen_before, prior, first, value, -action
         return (near, planned, tree_near, first * 2 > samples, -seen_before, progress and here > 1, first,
                 prior, value, -action)
 
@@ -398,9 +439,17 @@ class HopPlayer(Player):
         self._line_at = visible_after(game, move)
         return Choice(ACTION_INDEX[move], "every card is known: the solver's winning line")
 
-    def _prior(self, observation: np.ndarray, mask: np.ndarray, actions: np.ndarray) -> list[float]:
+    def _prior(self, observation: np.ndarray, mask: np.ndarray, actions: np.ndarray,
+               knowledge: KlondikeKnowledge) -> list[float]:
+        if self._expert is not None and self.guide == "value":
+            chances = klondike_afterstate_win_chances(self._expert, knowledge, actions, self.rng,
+                                                      self.guide_samples)
+            return [float(c) for c in chances]
         if self._ppo is not None:
             probs = self._ppo.action_probabilities(observation, mask)
+            return [float(probs[int(a)]) for a in actions]
+        if self._expert is not None:
+            probs, _ = self._expert.policy(observation, mask)
             return [float(probs[int(a)]) for a in actions]
         view = KlondikeView(observation)
         return [score_klondike_action(view, int(a), self._greedy.stuck)[0] for a in actions]
@@ -416,5 +465,16 @@ class IsmctsPlayer(HopPlayer):
         super().__init__(variant, **options)
 
 
-__all__ = ["DEFAULT_DECISION_STATES", "DEFAULT_MAX_SAMPLES", "DEFAULT_STATES_PER_SOLVE", "HopPlayer",
-           "IsmctsPlayer", "MoveValues", "hop_values", "safe_step"]
+class GuidedIsmctsPlayer(HopPlayer):
+    """``ismcts`` with the expert network's policy as its tie-break prior (``prior="expert"``)."""
+
+    name = "guided-ismcts"
+
+    def __init__(self, variant: Variant, **options: Any) -> None:
+        options.setdefault("search", "tree")
+        options.setdefault("prior", "expert")
+        super().__init__(variant, **options)
+
+
+__all__ = ["DEFAULT_DECISION_STATES", "DEFAULT_MAX_SAMPLES", "DEFAULT_STATES_PER_SOLVE", "GuidedIsmctsPlayer",
+           "HopPlayer", "IsmctsPlayer", "MoveValues", "hop_values", "safe_step"]

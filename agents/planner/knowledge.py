@@ -11,6 +11,7 @@ player sees after it).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -18,6 +19,7 @@ import numpy as np
 from agents.greedy.klondike import KlondikeView
 from agents.solver.klondike import KlondikePosition
 from envs.cards import NUM_CARDS
+from envs.errors import MalformedInputError
 from envs.klondike import KlondikeGame, Move
 from envs.klondike.layout import MAX_COLUMN, NUM_COLUMNS
 from envs.klondike.observer import FACE_DOWN, UNSEEN, VIEWS, observe
@@ -37,21 +39,31 @@ class KlondikeKnowledge:
     """The unknown places: ``(column, index)`` of a face-down card (from the column's bottom), or
     ``(-1, index)`` of a never-seen stock card (from the stock's bottom)."""
     game: KlondikeGame
-    """A game in that position whose ``seen`` record holds exactly the known cards."""
+    """A game in that position whose ``seen`` record holds exactly the cards the player has been
+    shown (with a stock order given, its stock holds the true cards, still unseen)."""
 
     @property
     def all_known(self) -> bool:
         return not self.unknown
 
 
-def klondike_knowledge(observation: np.ndarray, draw_count: int = 3) -> KlondikeKnowledge:
-    """The player's knowledge of the position shown by ``observation``."""
+def klondike_knowledge(observation: np.ndarray, draw_count: int = 3,
+                       stock_order: Sequence[int] | None = None) -> KlondikeKnowledge:
+    """The player's knowledge of the position shown by ``observation``. ``stock_order``: the
+    stock's cards from its bottom to its top, for the *stock known* setting (a benchmark option
+    for comparison with programs that see the stock; face-down cards stay unknown)."""
     view = KlondikeView(observation)
     foundation_cards = [(r - 1) * 4 + s for s in range(4) for r in range(1, view.foundations[s] + 1)]
     stock = view.stock[::-1]  # bottom -> top
-    known = set(foundation_cards) | set(view.waste) | {c for c in stock if c != UNSEEN}
+    shown = set(foundation_cards) | set(view.waste) | {c for c in stock if c != UNSEEN}
     for up in view.face_up:
-        known.update(up)
+        shown.update(up)
+    if stock_order is not None:
+        if len(stock_order) != len(stock) or any(c not in (UNSEEN, o) for c, o in zip(stock, stock_order,
+                                                                                      strict=True)):
+            raise MalformedInputError("the stock order given does not fit the stock the observation shows")
+        stock = [int(c) for c in stock_order]
+    known = shown | {c for c in stock if c != UNSEEN}
     hidden_cards = iter(sorted(set(range(NUM_CARDS)) - known))
     unknown: list[tuple[int, int]] = []
     face_down: list[tuple[int, ...]] = []
@@ -72,7 +84,7 @@ def klondike_knowledge(observation: np.ndarray, draw_count: int = 3) -> Klondike
     game = KlondikeGame.from_position(
         [list(down) + list(up) for down, up in zip(face_down, view.face_up, strict=True)],
         list(view.face_down), stock_cards, waste, list(view.foundations), draw_count=draw_count,
-        best=list(view.best), recycles=view.recycles, seen=sorted(known),
+        best=list(view.best), recycles=view.recycles, seen=sorted(shown),
     )
     return KlondikeKnowledge(position, tuple(unknown), game)
 
