@@ -370,3 +370,10 @@ def test_the_guided_pimc_never_reads_an_unseen_card(pyramid_checkpoint: Path) ->
         player.reset(env)
         choices.append(player.choose(obs, np.asarray(info["action_mask"], bool), info))
     assert choices[0] == choices[1]
+
+
+def test_the_value_guide_without_the_network_is_refused() -> None:
+    from agents.planner.hop import HopPlayer
+
+    with pytest.raises(MalformedInputError, match="give prior='expert'"):
+        HopPlayer(find_variant("klondike-draw3"), guide="value")

@@ -25,12 +25,15 @@ from play.server import create_app
 from play.server.klondike_advice import (
     KlondikeHintAdvisor,
     KlondikeVerdictService,
+    all_known,
+    endgame_line,
     fresh_action,
     klondike_verdict,
     line_visits,
     observation_of,
     verdict_json,
     visible_key,
+    without_loops,
 )
 from play.server.klondike_api import KlondikeServer, mount_klondike
 from play.server.klondike_session import KlondikeSession, move_source, parse_place
@@ -582,6 +585,74 @@ def test_following_the_shipped_hints_goes_where_the_game_has_been_least(server: 
             game.push(move)
             visits[visible_key(game)] += 1
     assert passed_over > 0
+
+
+def known_endgame(deal: str) -> KlondikeGame:
+    """``deal`` played along the solver's line to the first position where every card is known."""
+    game = KlondikeGame(deal)
+    result = solve_klondike(game, time_limit=10.0)
+    assert result.line is not None
+    for move in result.line:
+        if all_known(game):
+            break
+        game.push(move)
+    assert all_known(game) and not game.is_won()
+    return game
+
+
+@pytest.mark.parametrize("deal", ["klondike-random-v1-9", "klondike-random-v1-17"])
+def test_with_every_card_known_the_hints_win_without_ever_coming_back(server: KlondikeServer,
+                                                                      deal: str) -> None:
+    """Issue 37: re-solving at every hint shuttled a card between its foundation and a column on
+    these deals (12 and 11 positions met twice). Followed now, the hints win and no visible
+    position of the game comes up twice."""
+    game = known_endgame(deal)
+    met = {visible_key(game)}
+    for _ in range(200):
+        hint = server.hints.hint(game)
+        assert hint is not None and hint["kind"] == "move"
+        assert hint["reason"] == "every card is known: the solver's winning line" and hint["reason_ja"]
+        game.push(Move.parse(hint["move"]))
+        assert visible_key(game) not in met, f"back to a position already met after {hint['move']}"
+        met.add(visible_key(game))
+        if game.is_won():
+            break
+    assert game.is_won()
+
+
+def test_an_endgame_line_never_goes_back_to_the_path_when_another_move_wins() -> None:
+    """After a card came down from its foundation, the line found does not put it straight back
+    (the position before is on the game's path) and wins in the engine."""
+    game = known_endgame("klondike-random-v1-9")
+    came_from = visible_key(game)
+    game.push(next(m for m in game.legal_moves() if str(m).startswith("f")))
+    line = endgame_line(game, set(line_visits(game)))
+    assert line is not None
+    walk = game.copy()
+    for move in line:
+        walk.push(move)
+        assert visible_key(walk) != came_from
+    assert walk.is_won()
+
+
+def test_without_loops_cuts_a_stretch_that_undoes_itself() -> None:
+    """A card brought down from its foundation and sent straight back, then the winning line: the
+    two moves are cut."""
+    game = known_endgame("klondike-random-v1-9")
+    line = endgame_line(game, set(line_visits(game)))
+    assert line is not None
+    down = next(m for m in game.legal_moves() if str(m).startswith("f"))
+    after = pushed(game, down)
+    back = next(m for m in after.legal_moves() if visible_key(pushed(after, m)) == visible_key(game))
+    assert without_loops(game, [down, back, *line], set()) == (line, False)
+    assert without_loops(game, line, {visible_key(pushed(game, line[0]))}) == (line, True)
+
+
+def pushed(game: KlondikeGame, move: Move) -> KlondikeGame:
+    """A copy of ``game`` after ``move``."""
+    out = game.copy()
+    out.push(move)
+    return out
 
 
 def test_a_verdict_for_an_old_position_is_cancelled() -> None:

@@ -203,6 +203,8 @@ class HopPlayer(Player):
                                       f"not {guide!r} and {guide_rank!r}")
         if guide_samples < 1:
             raise MalformedInputError("guide_samples must be positive")
+        if guide == "value" and prior != "expert":
+            raise MalformedInputError("guide='value' rates moves by the expert network: give prior='expert'")
         self.guide, self.guide_rank, self.guide_samples = guide, guide_rank, guide_samples
         self.stock_known = bool(stock_known)
         """The *stock known* setting: the planner reads the stock's order from the game it plays

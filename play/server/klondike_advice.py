@@ -7,7 +7,11 @@ player asks for it (``source="agent"``), from the ``ppo`` player for ``klondike-
 (fallback ``greedy``, and the hint says which answered). Both are fed the environment's
 observation (:func:`envs.klondike.observer.observe`): face-down and unseen stock cards are absent
 from it, so they cannot influence a hint. When moves remain but none can make progress (the
-engine's exact check), the hint is the seed's notice instead of a move.
+engine's exact check), the hint is the seed's notice instead of a move. Once every card is
+known, the planner's hint is the exact solver's winning line (:func:`endgame_line`), kept
+between hints, with every stretch that comes back to a position cut out, and never a move back
+to a position of the game's line of play while another move wins (issue 37: re-solving at each
+hint had shuttled a queen between its foundation and a column on deals 9 and 17).
 
 A ``ppo`` hint is the policy's most probable move among those leading to the position met least
 often in the game's line of play (:func:`fresh_action`), so that a player who follows the hints
@@ -28,6 +32,7 @@ discarded when the position changes.
 from __future__ import annotations
 
 import threading
+import time
 import zlib
 from collections import Counter, OrderedDict
 from dataclasses import dataclass
@@ -71,6 +76,11 @@ MAX_PLANS = 1024
 """Lines kept for hints to go on with (the oldest are dropped past this many)."""
 PLANNER_SEARCH = "hop"
 """The hint planner's search: ``hop``, or ``tree`` (the information-set tree search among its ties)."""
+ENDGAME_STATES = 500_000
+"""States the solver may search for the winning line once every card is known."""
+ENDGAME_TIME = 1.0
+"""Seconds for that search (and as much again for the searches of another first move)."""
+ENDGAME_REASON = "every card is known: the solver's winning line"
 
 
 def observation_of(game: KlondikeGame) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
@@ -113,6 +123,63 @@ def fresh_action(game: KlondikeGame, legal: np.ndarray, probs: np.ndarray) -> in
     return min((int(a) for a in legal), key=key)
 
 
+def without_loops(game: KlondikeGame, line: list[Move], path: set[bytes]) -> tuple[list[Move], bool]:
+    """``line`` (which wins from ``game``) with every stretch that comes back to a position it
+    passed cut out, and whether what is left still comes back to a position of ``path`` (the
+    game's line of play); the line as given when the cut one does not replay to a win."""
+    walk = game.copy()
+    keys = [visible_key(walk)]
+    kept: list[Move] = []
+    for move in line:
+        walk.push(move)
+        key = visible_key(walk)
+        if key in keys:  # back where the line has been: the stretch in between undoes itself
+            del kept[keys.index(key):]
+            del keys[keys.index(key) + 1:]
+        else:
+            kept.append(move)
+            keys.append(key)
+    check = game.copy()
+    try:
+        for move in kept:
+            check.push(move)
+    except ValueError:
+        kept = list(line)
+    else:
+        if not check.is_won():
+            kept = list(line)
+    return kept, any(key in path for key in keys[1:])
+
+
+def endgame_line(game: KlondikeGame, path: set[bytes], time_limit: float = ENDGAME_TIME,
+                 max_states: int = ENDGAME_STATES) -> list[Move] | None:
+    """A winning line from ``game`` (every card known; the solver's, loops cut out) that never
+    comes back to a position of ``path``, the game's line of play, when one exists; ``None`` when
+    the solver finds no win. When the solver's line goes back, the other first moves are tried
+    in the engine's order (each a solve of its own, within ``time_limit`` in all)."""
+    result = solve_klondike(game, time_limit=time_limit, max_states=max_states)
+    if result.status != WINNABLE or not result.line:
+        return None
+    line, returns = without_loops(game, list(result.line), path)
+    if not returns:
+        return line
+    started = time.perf_counter()
+    for move in game.legal_moves():
+        left = time_limit - (time.perf_counter() - started)
+        if left <= 0:
+            break
+        after = game.copy()
+        after.push(move)
+        if visible_key(after) in path:
+            continue
+        found = solve_klondike(after, time_limit=left, max_states=max_states)
+        if found.status == WINNABLE and found.line is not None:
+            rest, back = without_loops(after, list(found.line), path | {visible_key(after)})
+            if not back:
+                return [move, *rest]
+    return line
+
+
 LOOPING = Choice(-1, "looping")
 WAY_OUT = "this position has come up before: this move leads on to something new"
 """What the planner answers when play keeps coming back to the same position."""
@@ -150,6 +217,9 @@ class KlondikeHintAdvisor:
         self.planner_states, self.planner_search = planner_states, planner_search or PLANNER_SEARCH
         self._player: tuple[Player, str | None] | None = None
         self._lock = threading.Lock()
+        self._endgames: OrderedDict[bytes, list[Move]] = OrderedDict()
+        """The solver's winning lines being followed once every card is known, by the position
+        where the line's next move is to be played."""
         self._plans: OrderedDict[bytes, list[Move]] = OrderedDict()
         """The planner's line being followed, by what the player sees where it goes on (a hint
         followed is the next request's position): hints keep to one line between reveals."""
@@ -160,6 +230,35 @@ class KlondikeHintAdvisor:
             if self._player is None:
                 self._player = build_hint_player(self.preferred, find_variant(VARIANT), self.options)
             return self._player
+
+    def endgame_choice(self, game: KlondikeGame) -> Choice | None:
+        """Every card known: the next move of the solver's winning line, kept between hints and
+        never one back to a position of the game's line of play while another move wins;
+        ``None`` when the solver finds no win."""
+        path = set(line_visits(game))
+        here = visible_key(game)
+        with self._lock:
+            line = self._endgames.get(here)
+        if line and game.refusal(line[0]) is None:
+            after = game.copy()
+            after.push(line[0])
+            if visible_key(after) in path:
+                line = None
+        else:
+            line = None
+        if not line:
+            line = endgame_line(game, path)
+        if not line:
+            return None
+        move = line[0]
+        if len(line) > 1:
+            after = game.copy()
+            after.push(move)
+            with self._lock:
+                self._endgames[visible_key(after)] = line[1:]
+                while len(self._endgames) > MAX_PLANS:
+                    self._endgames.popitem(last=False)
+        return Choice(ACTION_INDEX[move], ENDGAME_REASON)
 
     def planner_choice(self, game: KlondikeGame, obs: np.ndarray, mask: np.ndarray) -> Choice | None:
         """The planner's move within the time budget, ``None`` when no sample finished in time, or
@@ -204,7 +303,9 @@ class KlondikeHintAdvisor:
             return no_progress_hint()
         obs, mask, info = observation_of(game)
         if source == PLANNER:
-            choice = self.planner_choice(game, obs, mask)
+            choice = self.endgame_choice(game) if all_known(game) else None
+            if choice is None:
+                choice = self.planner_choice(game, obs, mask)
             if choice is LOOPING:
                 return looping_hint()
             if choice is not None:
@@ -321,5 +422,5 @@ class KlondikeVerdictService(VerdictService):
 
 
 __all__ = ["VERDICT_TEXT", "KlondikeHintAdvisor", "KlondikeVerdict", "KlondikeVerdictService", "all_known",
-           "fresh_action", "klondike_verdict", "line_visits", "no_progress_hint", "observation_of",
-           "position_key", "verdict_json", "visible_key"]
+           "endgame_line", "fresh_action", "klondike_verdict", "line_visits", "no_progress_hint",
+           "observation_of", "position_key", "verdict_json", "visible_key", "without_loops"]

@@ -262,6 +262,11 @@ function renderVerdict() {
   actions.hidden = true;
   setDisabled($("path"), v && !["winnable", "checking"].includes(v.status) ? {en: t("noPath", tx(v))} : null);
   if (!v) { $("verdict").textContent = ""; return; }
+  if (app.offline) {  // a verdict is for the position the server last saw: not fresh while it is unreachable
+    $("verdict").textContent = ct("verdictOffline");
+    $("verdict").dataset.status = "offline";
+    return;
+  }
   let text = tx(v);
   if (v.status === "winnable" && app.showFirstStep) text += " " + tx({en: v.first_step_en, ja: v.first_step_ja});
   $("verdict").textContent = text;
@@ -467,7 +472,7 @@ function wire() {
 }
 
 async function main() {
-  openPage((chosen) => ["en", "ja"].includes(chosen) ? chosen : ((navigator.language || "").startsWith("ja") ? "ja" : "en"));
+  openPage(browserLanguage);
   const s = savedGame(validSave);
   if (!s) return queue(() => startGame({variant: "000"}));
   return queue(async () => {

@@ -44,6 +44,7 @@ function pageApp(own) {  // a page's app object: the fields used here, then the 
     verdictPoll: 0,
     lang: "en",             // "en" or "ja": the page's language (the seeds' UI is Japanese)
     hintSource: "planner",  // where hints come from: "planner" (stronger) or "agent" (instant)
+    offline: false,         // the last request got no answer: the server is down
     hintAsk: 0,             // the number of the latest hint request; an older one's answer is dropped
     hintPending: false,     // a hint request is in flight for the current position
     hinting: Promise.resolve(),  // the hint request in flight (tests wait on it)
@@ -83,6 +84,8 @@ const COMMON_WORDS = {
     reload: "Reload",
     close: "Close",
     noRestart: "This is the deal's start: there is nothing to restart.",
+    offline: "The server cannot be reached: nothing was changed. Start it again (python -m play) and repeat the move; your game is kept in this browser.",
+    verdictOffline: "not checked: the server cannot be reached",
   },
   ja: {
     menu: "メニュー", hintSource: "ヒントの出どころ", fromPlanner: "プランナー（強い）",
@@ -110,6 +113,8 @@ const COMMON_WORDS = {
     reload: "読み直す",
     close: "閉じる",
     noRestart: "配りの最初の状態です。最初からやり直す手はありません",
+    offline: "サーバーにつながりません。何も変わっていません。サーバーを起動し直して（python -m play）、もう一度操作してください。局はこのブラウザに残っています。",
+    verdictOffline: "確認できません：サーバーにつながりません",
   },
 };
 function ct(key, ...args) {  // the shared words, in the page's language (a page's t() falls back to them)
@@ -150,11 +155,34 @@ function setDisabled(button, why) {  // a grey button that still explains, when 
 }
 
 // ------------------------------------------------------------------ server
+function browserLanguage(chosen) {  // the stored choice, else the browser's language (Japanese or English)
+  if (["en", "ja"].includes(chosen)) return chosen;
+  return (navigator.language || "").toLowerCase().startsWith("ja") ? "ja" : "en";
+}
+
+function setOffline(offline) {  // the server answered (false) or could not be reached (true): the verdict says so
+  if (app.offline === offline) return;
+  app.offline = offline;
+  if (app.state) {
+    renderVerdict();
+    if (!offline) requestVerdict();  // back: the verdict is asked again for the position shown
+  }
+}
+
 async function api(method, path, body) {
-  const response = await fetch(path, {
-    method, headers: body ? {"Content-Type": "application/json"} : {},
-    body: body ? JSON.stringify(body) : undefined,
-  });
+  let response;
+  try {
+    response = await fetch(path, {
+      method, headers: body ? {"Content-Type": "application/json"} : {},
+      body: body ? JSON.stringify(body) : undefined,
+    });
+  } catch (e) {  // no answer at all (the server is down): a plain message, never the browser's "Failed to fetch"
+    const error = new Error(COMMON_WORDS.en.offline);
+    error.ja = COMMON_WORDS.ja.offline; error.code = "OFFLINE";
+    setOffline(true);
+    throw error;
+  }
+  setOffline(false);
   const data = await response.json().catch(() => ({message: `HTTP ${response.status}`}));
   if (!response.ok) {
     const error = new Error(data.message || `HTTP ${response.status}`);
@@ -196,6 +224,7 @@ function noteState(previous, state) {  // a new position drops the hint request 
 
 function hint() {  // asks for a hint beside the request queue: taps and draws go on meanwhile
   if (!app.state || app.paused) return;
+  if (app.state.outcome === "win") { showResult(); return; }  // after View the board: the result again
   const s = app.state, key = positionKey(s), ask = ++app.hintAsk;
   app.hintPending = true;
   render();

@@ -45,6 +45,7 @@ const WORDS = {
     verdict: (text) => `Verdict: ${text}`,
     newDeal: "New deal", sameDeal: "Same deal again", viewBoard: "View the board", undo: "Undo",
     code: "code", won: "You won!",
+    wonNote: "You won! Hint (H) shows the result again and analyses the game; N deals a new one.",
     resultLine: (time, moves, rec, up) => `Time ${time} · Moves ${moves} · Recycles ${rec} · Cards up ${up} of 52`,
     resultCounts: (h, o) => `Hints ${h} · Operations ${o}`,
     deadTitle: "No legal move", noProgressTitle: "No progress possible",
@@ -82,6 +83,7 @@ const WORDS = {
     verdict: (text) => `判定：${text}`,
     newDeal: "新しい配り", sameDeal: "この配りをもう一度", viewBoard: "盤面を見る", undo: "取り消す",
     code: "コード", won: "勝ちました！",
+    wonNote: "勝ちました！ヒント（H）で結果をもう一度表示し、この局を分析できます。N で新しい配りを始めます。",
     resultLine: (time, moves, rec, up) => `時間 ${time} · 手数 ${moves} · 組み直し ${rec} 回 · 上がった枚数 52 枚中 ${up} 枚`,
     resultCounts: (h, o) => `ヒント ${h} 回 · 操作 ${o} 回`,
     deadTitle: "手詰まりです", noProgressTitle: "前に進む手がありません",
@@ -124,13 +126,16 @@ function applyLanguage() {  // the static labels (data-en / data-ja attributes) 
 }
 
 // ------------------------------------------------------------------ server
-async function send(action, {quiet = false} = {}) {
+async function send(action, {quiet = false, retry = true} = {}) {
   if (!app.state || app.paused) return false;
   try {
     setState(await api("POST", `/api/klondike/games/${app.state.session}/actions`, action));
     return true;
   } catch (e) {
-    if (e.status === 404) { await recoverLostGame(); return false; }
+    if (e.status === 404) {  // the server forgot this game (restarted): restore it, then carry out the action
+      if (await recoverLostGame() && retry) return send(action, {quiet, retry: false});
+      return false;
+    }
     if (!quiet) showError(e);
     throw e;
   }
@@ -159,17 +164,20 @@ function dealName(s) {  // the deal ID, or the code the player typed in; null fo
   return s.deal.id || s.deal.code || null;
 }
 
-async function recoverLostGame() {
+async function recoverLostGame() {  // true: the same game is back (replayed from its moves), the clock kept
   const s = app.state;
+  const elapsed = currentMs();
   setState(null);
   if (!dealName(s)) {
     await startGame({});
     message(t("lostPosition"), "error");
-    return;
+    return false;
   }
   await startGame({deal: dealName(s), history: s.history, redo: s.redo, seen: s.seen, operations: s.operations,
-                   hints: s.hints});
+                   hints: s.hints}, {activeMs: elapsed});
   message(t("restored"), "info");
+  app.keepMessage = true;
+  return true;
 }
 
 // ------------------------------------------------------------------ rendering
@@ -198,12 +206,14 @@ function setState(state) {
       previous.seen.length !== state.seen.length) {
     requestVerdict();
   }
-  if (state.outcome === "win" && !app.recorded) {
-    app.recorded = true;
+  if (state.outcome === "win" && (!app.recorded || (previous && previous.outcome !== "win"))) {
+    app.recorded = true;  // won (again, after an undo): the panel opens; record() never counts a deal twice
     stopFinish();
     stopClock();
     record();
     showResult();
+  } else if (state.outcome !== "win" && previous && previous.outcome === "win") {
+    startClock();  // an undo after the win: play on, the clock runs again
   } else if (state.outcome === "dead_end" && (!previous || previous.outcome !== "dead_end" ||
              previous.history.join() !== state.history.join())) {
     showDeadEnd();
@@ -356,6 +366,7 @@ function render() {
     message(hintLine(s.hint), "info", s.hint.ja);
   } else if (s.hint && s.hint.kind === "looping") message(tx(s.hint), "info", s.hint.ja);
   else if (s.message) message(tx(s.message), s.message.kind, s.message.ja);
+  else if (s.outcome === "win") message(t("wonNote"), "info");
   else if (!app.keepMessage) message("");
   app.keepMessage = false;
   renderVerdict();
@@ -456,6 +467,11 @@ async function requestVerdict() {
 
 function renderVerdict() {
   const v = app.state && app.state.verdict;
+  if (v && app.offline) {  // a verdict is for the position the server last saw: not fresh while it is unreachable
+    $("verdict").textContent = t("verdict", ct("verdictOffline"));
+    $("verdict").dataset.status = "offline";
+    return;
+  }
   $("verdict").textContent = v ? t("verdict", tx(v)) : "";
   $("verdict").dataset.status = v ? v.status : "";
 }
@@ -942,7 +958,7 @@ function wire() {
 }
 
 async function main() {
-  openPage((chosen) => chosen === "ja" ? "ja" : "en");
+  openPage(browserLanguage);
   const attach = new URLSearchParams(location.search).get("session");
   if (attach) {  // open a game already on the server (a hand-built position, a tool's link)
     return queue(async () => {
