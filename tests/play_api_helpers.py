@@ -84,4 +84,7 @@ def save_tiny_ppo(tmp_path_factory: pytest.TempPathFactory, variant_name: str, e
     return path
 
 
-__all__ = ["GameApi", "save_tiny_ppo", "server_fixture"]
+LOCAL = "http://127.0.0.1"
+"""The base URL of the test clients: the play server serves only this machine's names."""
+
+__all__ = ["LOCAL", "GameApi", "save_tiny_ppo", "server_fixture"]

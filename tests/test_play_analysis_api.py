@@ -14,14 +14,14 @@ from PIL import Image
 from agents.analysis import analyse_game
 from envs.pyramid import PyramidGame
 from play.server.app import create_app
-from tests.play_api_helpers import engine_codes
+from tests.play_api_helpers import LOCAL, engine_codes
 
 DEAL = "pyramid-random-v1-5"
 
 
 @pytest.fixture(scope="module")
 def client() -> TestClient:
-    return TestClient(create_app())
+    return TestClient(create_app(), base_url=LOCAL)
 
 
 def random_moves() -> list[str]:

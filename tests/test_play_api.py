@@ -29,7 +29,7 @@ from tests.conftest import (
     WIN_PYRAMID,
     build_pyramid_deal,
 )
-from tests.play_api_helpers import GameApi, save_tiny_ppo, server_fixture
+from tests.play_api_helpers import LOCAL, GameApi, save_tiny_ppo, server_fixture
 
 DEAL_1 = "pyramid-random-v1-1"  # bottom row QC 5D 8S 9S AD AC 3D, stock top 10S; winnable in 000
 SLOW_001 = "pyramid-random-v1-74675"  # variant 001: proved lost after ~450,000 states (about 0.3 s)
@@ -40,7 +40,7 @@ server = server_fixture(lambda: PlayServer(sessions=SessionStore(capacity=8), hi
 
 @pytest.fixture
 def client(server: PlayServer) -> Iterator[TestClient]:
-    with TestClient(create_app(server)) as c:
+    with TestClient(create_app(server), base_url=LOCAL) as c:
         yield c
 
 
@@ -364,7 +364,7 @@ def test_verdict_000_is_withheld_until_every_stock_card_was_seen_then_states_the
 
 def test_verdict_that_runs_out_of_budget_is_unverified_never_a_loss() -> None:
     server = PlayServer(verdicts=VerdictService(SearchLimits(max_states=1000)))
-    with TestClient(create_app(server)) as client:
+    with TestClient(create_app(server), base_url=LOCAL) as client:
         s = new_game(client, variant="001", deal=SLOW_001)
         v = verdict(client, s)
         assert v["status"] == "unverified" and v["reason"] == "states" and "not a loss" in v["en"]

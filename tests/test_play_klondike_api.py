@@ -41,7 +41,7 @@ from play.server.klondike_view import waste_fan
 from play.server.klondike_wording import describe_klondike_move, selected_words
 from play.server.session import SessionStore
 from tests.checkpoint_helpers import chosen_by_sampling, rewrite_metadata
-from tests.play_api_helpers import GameApi, engine_codes, save_tiny_ppo, server_fixture
+from tests.play_api_helpers import LOCAL, GameApi, engine_codes, save_tiny_ppo, server_fixture
 
 DEAL_1 = "klondike-random-v1-1"  # ends 10D 8H KC 8S 9S 8C AC; first draw 3H 6D QH; winnable
 
@@ -85,7 +85,7 @@ server = server_fixture(lambda: KlondikeServer(sessions=SessionStore(capacity=4)
 
 @pytest.fixture
 def client(server: KlondikeServer) -> Iterator[TestClient]:
-    with TestClient(mount_klondike(create_app(), server)) as c:
+    with TestClient(mount_klondike(create_app(), server), base_url=LOCAL) as c:
         yield c
 
 
@@ -179,7 +179,7 @@ def test_the_page_is_served_and_mounting_twice_changes_nothing(client: TestClien
     routes = len(app.routes)
     mount_klondike(app)
     assert len(app.routes) == routes
-    with TestClient(create_app()) as plain:  # the play app serves Klondike beside Pyramid
+    with TestClient(create_app(), base_url=LOCAL) as plain:  # the play app serves Klondike beside Pyramid
         assert plain.get("/klondike").status_code == 200
         assert plain.post("/api/klondike/games", json={"deal": DEAL_1}).status_code == 201
 
@@ -476,7 +476,7 @@ def _names_in(state: dict[str, Any]) -> set[int]:
 def test_face_down_and_unseen_cards_never_appear_in_the_state(deal: int, choices: list[int]) -> None:
     server = KlondikeServer(verdicts=KlondikeVerdictService(SearchLimits(time_limit=1.0), workers=1))
     try:
-        with TestClient(mount_klondike(create_app(), server)) as client:
+        with TestClient(mount_klondike(create_app(), server), base_url=LOCAL) as client:
             s = new_game(client, deal=f"klondike-random-v1-{deal}")
             game = KlondikeGame(f"klondike-random-v1-{deal}")
             for c in choices:

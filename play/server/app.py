@@ -7,6 +7,8 @@ Every error answers with a specific status and a JSON body ``{"error": code, "me
   does not replay;
 * 404 ``UNKNOWN_GAME``: no such game (never created, or evicted to make room);
 * 409 the rules refuse the action (code from :class:`envs.pyramid.Refusal`, e.g. ``NOT_THIRTEEN``);
+* 403 ``CROSS_ORIGIN`` and 421 ``MISDIRECTED``: a request from another site's page, or one
+  addressed to a host other than this machine (:mod:`play.server.limits`);
 * 413 ``TOO_LARGE``: a request body over the size limit;
 * 422 ``INVALID_REQUEST``: a body that does not fit the schema;
 * 404 ``NOT_FOUND`` and 405 ``METHOD_NOT_ALLOWED`` for a path or method the API does not have.
@@ -19,7 +21,7 @@ The game endpoints (``/api/games/...``) are :func:`play.server.game_routes.game_
 from __future__ import annotations
 
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Collection
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -48,6 +50,7 @@ from play.server.game_routes import (
     unknown_game,
 )
 from play.server.klondike_api import mount_klondike
+from play.server.limits import LOCAL_HOSTS, LocalOnly
 from play.server.schemas import Action, NewGame, PyramidState
 from play.server.session import VARIANT_DEAL_TYPES, ActionRefused, PlaySession, SessionStore
 from play.server.view import state_json
@@ -167,8 +170,10 @@ def apply_action(session: PlaySession, action: Action) -> None:
         session.history_action(kind)
 
 
-def create_app(server: PlayServer | None = None, max_body_bytes: int = MAX_BODY_BYTES) -> FastAPI:
-    """The application; pass a :class:`PlayServer` to choose capacity, hint players or limits."""
+def create_app(server: PlayServer | None = None, max_body_bytes: int = MAX_BODY_BYTES,
+               hosts: Collection[str] = LOCAL_HOSTS) -> FastAPI:
+    """The application; pass a :class:`PlayServer` to choose capacity, hint players or limits,
+    and ``hosts`` for the ``Host`` names served (:class:`play.server.limits.LocalOnly`)."""
     server = server or PlayServer()
 
     @asynccontextmanager
@@ -222,6 +227,7 @@ def create_app(server: PlayServer | None = None, max_body_bytes: int = MAX_BODY_
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     app.add_middleware(BodyLimit, limit=max_body_bytes)
     app.add_middleware(ServerTiming)
+    app.add_middleware(LocalOnly, hosts=hosts)  # outermost: DNS rebinding and cross-site writes
     mount_klondike(app)  # the Klondike page and /api/klondike (issue 8)
     mount_analysis(app)  # the analysis viewer and /api/analysis (issue 27)
     return app
