@@ -62,7 +62,8 @@ class DealId:
         key = (self.game, self.kind, self.version)
         if key not in _GENERATORS:
             known = ", ".join(f"{g}-{k}-v{v}" for g, k, v in sorted(_GENERATORS))
-            raise MalformedInputError(f"unknown deal ID {str(self)!r}: known kinds are {known}")
+            hint = " (importing agents.solver registers winnable deals)" if self.kind == "winnable" else ""
+            raise MalformedInputError(f"unknown deal ID {str(self)!r}: known kinds are {known}{hint}")
         return _GENERATORS[key]
 
     def cards(self) -> tuple[int, ...]:

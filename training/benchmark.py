@@ -2,8 +2,11 @@
 
     python -m training.benchmark pyramid --deals 1-1000 --agents random,greedy,ppo,solver
     python -m training.benchmark pyramid-001 --deals 1-200 --json results.json --plot results.png
+    python -m training.benchmark klondike --deal-type winnable --deals 1-200 --agents greedy,solver
 
-Every agent plays every deal ``{game}-random-v1-N`` once, across ``--workers`` processes. Each
+Every agent plays every deal ``{game}-random-v1-N`` (``--deal-type winnable``:
+``{game}-winnable-v1-N``, deals the solver proved winnable, :mod:`agents.solver.winnable` and
+:mod:`agents.solver.klondike_winnable`) once, across ``--workers`` processes. Each
 (agent, deal) makes one row (deal ID, outcome, cards cleared, steps, seconds; the solver's verdict
 and states searched for the solver; the moves played, and what the analysis of the game found
 (:mod:`agents.analysis`): the first move after which the deal could no longer be won); the table
@@ -42,7 +45,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
 from functools import partial
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import numpy as np
 import tyro
@@ -67,6 +70,8 @@ class Args:
     """Variant of GAME, if not in its name: 000 or 001 for pyramid, draw3 for klondike."""
     deals: str = "1-1000"
     """Deal numbers: ranges and single numbers, comma-separated (1-1000, or 1-10,42)."""
+    deal_type: Literal["random", "winnable"] = "random"
+    """Deal N is ``{game}-random-v1-N`` or ``{game}-winnable-v1-N`` (proved winnable by the solver)."""
     agents: str = "random,greedy,ppo,solver"
     """Agents to compare, comma-separated, from random, greedy, ppo, solver and the planners pimc
     (Pyramid), hop and ismcts (Klondike); expert-net (the expert-iteration network alone) and
@@ -200,7 +205,9 @@ def play_deal(variant_key: str, options: dict[str, Any], task: tuple[str, int]) 
     env = _ENVS.get(variant.key)
     if env is None:
         env = _ENVS[variant.key] = variant.make_env()
-    result = play_episode(env, player, variant.deal_id(number), variant.cards_cleared)
+    deal_type = options.get("deal_type", "random")
+    deal_id = variant.deal_id(number) if deal_type == "random" else f"{variant.game}-{deal_type}-v1-{number}"
+    result = play_episode(env, player, deal_id, variant.cards_cleared)
     verdict = states = None
     if agent == "solver":
         verdict, states = player.result.status, int(player.result.states)  # type: ignore[attr-defined]
@@ -357,6 +364,8 @@ def command_line(args: Args) -> str:
     if args.variant is not None:
         parts += ["--variant", args.variant]
     parts += ["--deals", args.deals, "--agents", args.agents]
+    if args.deal_type != "random":
+        parts += ["--deal-type", args.deal_type]
     if args.checkpoint is not None:
         parts += ["--checkpoint", str(args.checkpoint)]
     if args.expert_checkpoint is not None:
@@ -379,7 +388,7 @@ def to_json(args: Args, variant: Variant, rows: Sequence[Row], summaries: Sequen
             notes: Sequence[str]) -> dict[str, Any]:
     return {
         "command": command_line(args),
-        "variant": variant.key, "deals": args.deals, "notes": list(notes),
+        "variant": variant.key, "deals": args.deals, "deal_type": args.deal_type, "notes": list(notes),
         "table": [asdict(s) for s in summaries], "rows": [asdict(r) for r in rows],
     }
 
@@ -456,7 +465,7 @@ def main(args: Args) -> tuple[list[Row], list[Summary], list[str]]:
             notes.append(f"{agent}: left out: {reason}")
     if not agents:
         raise MalformedInputError("no agent can play here: " + "; ".join(notes))
-    in_training = sum(split_of(n) == TRAIN.name for n in numbers)
+    in_training = sum(split_of(n) == TRAIN.name for n in numbers) if args.deal_type == "random" else 0
     if in_training:
         notes.append(f"{in_training} of the deals are training deals (numbers {TRAIN.first}..): not held out")
     planner = planner_settings(args.planner_option)
@@ -473,6 +482,7 @@ def main(args: Args) -> tuple[list[Row], list[Summary], list[str]]:
             except TypeError as exc:
                 raise MalformedInputError(f"--planner-option does not fit {agent}: {exc}") from None
     options = {"seed": args.seed, "checkpoint": args.checkpoint, "planner": planner,
+               "deal_type": args.deal_type,
                "expert_checkpoint": args.expert_checkpoint,
                "time_limit": args.solver_time_limit,
                "analyse": args.analyse, "analysis_states": args.analysis_states,
@@ -490,7 +500,7 @@ def main(args: Args) -> tuple[list[Row], list[Summary], list[str]]:
     summaries = summarize(rows)
     to_stdout = args.json == "-"
     out = sys.stderr if to_stdout else sys.stdout
-    print(f"{variant.key}, deals {args.deals} ({len(numbers)} deals), {where}", file=out)
+    print(f"{variant.key}, {args.deal_type} deals {args.deals} ({len(numbers)} deals), {where}", file=out)
     print(format_table(summaries, variant), file=out)
     for note in notes:
         print(f"note: {note}", file=out)

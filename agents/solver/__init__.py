@@ -1,6 +1,6 @@
 """Exact solvers over the native C++ core (``native/``): Pyramid and Klondike.
 
-Importing this package registers the ``pyramid-winnable-v1-N`` deal IDs.
+Importing this package registers the ``pyramid-winnable-v1-N`` and ``klondike-winnable-v1-N`` deal IDs.
 
 >>> from agents.solver import solve_pyramid
 >>> solve_pyramid("pyramid-random-v1-0").status in ("winnable", "not_winnable")
@@ -8,6 +8,7 @@ True
 """
 
 from agents.solver.klondike import KlondikePosition, solve_klondike
+from agents.solver.klondike_winnable import register_klondike_winnable_deals
 from agents.solver.limits import DEFAULT_MAX_MEMORY_BYTES, DEFAULT_TIME_LIMIT, SearchLimits
 from agents.solver.pyramid import (
     PRUNE_RULES,
@@ -26,6 +27,7 @@ from agents.solver.verdict import UNSEEN_STOCK, PlayVerdict, play_verdict
 from agents.solver.winnable import register_winnable_deals, winnable_cards
 
 register_winnable_deals()
+register_klondike_winnable_deals()
 
 __all__ = [
     "DEFAULT_MAX_MEMORY_BYTES", "DEFAULT_TIME_LIMIT", "NOT_WINNABLE", "PRUNE_RULES", "UNKNOWN",

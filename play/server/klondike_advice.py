@@ -35,6 +35,7 @@ import threading
 import time
 import zlib
 from collections import Counter, OrderedDict
+from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Any
 
@@ -50,6 +51,7 @@ from agents.ppo import PpoPlayer
 from agents.registry import make_player
 from agents.solver import SearchLimits
 from agents.solver.klondike import CancelToken, solve_klondike
+from agents.solver.klondike_winnable import DRAW_COUNT
 from agents.solver.result import NOT_WINNABLE, WINNABLE
 from agents.variants import find_variant
 from envs.klondike import DEAD_END, NO_PROGRESS, WIN, KlondikeGame, Move
@@ -64,6 +66,7 @@ from play.server.advice import (
     PLANNER_THREADS,
     PLANNER_TIME,
     PREFERRED_AGENT,
+    VerdictJob,
     VerdictService,
     build_hint_player,
 )
@@ -346,6 +349,8 @@ class KlondikeHintAdvisor:
 VERDICT_TEXT = {
     "checking": ("Checking whether this position can be won…", "勝てるか確認中…"),
     WINNABLE: ("A winning line exists from here.", "ここから勝つ手順があります"),
+    "winnable_deal": ("A winning line exists (a winnable deal, proved by the solver).",
+                      "勝つ手順があります（ソルバーが確かめた、勝てる配り）"),
     "no_legal_move": ("Not winnable: no legal move is left.", "正しい手が残っていないので勝てません"),
     "no_progress": ("Not winnable: moves remain, but none of them can ever lead anywhere new.",
                     "手は残っていますが、どれを選んでも前に進まないので勝てません"),
@@ -391,6 +396,19 @@ def klondike_verdict(game: KlondikeGame, limits: SearchLimits,
     return KlondikeVerdict("unknown", "unknown", reason, result.states, result.seconds)
 
 
+def proved_at_start(game: KlondikeGame) -> KlondikeVerdict | None:
+    """The verdict of a winnable deal (``klondike-winnable-v1-N``) at its start, proved when it was
+    dealt (:mod:`agents.solver.klondike_winnable`); ``None`` for any other deal or position."""
+    deal = game.deal
+    if deal is None or deal.deal_id is None or deal.deal_id.kind != "winnable":
+        return None
+    if game.draw_count != DRAW_COUNT:
+        return None
+    if game.key() != KlondikeGame(deal, draw_count=game.draw_count).key():
+        return None
+    return KlondikeVerdict(WINNABLE, "winnable_deal", "winnable deal")
+
+
 def verdict_json(verdict: KlondikeVerdict) -> dict[str, Any]:
     en, ja = VERDICT_TEXT[verdict.key]
     return {"status": verdict.status, "basis": verdict.key, "en": en, "ja": ja, "reason": verdict.reason,
@@ -413,6 +431,24 @@ class KlondikeVerdictService(VerdictService):
     def search(self, game: KlondikeGame, token: CancelToken) -> KlondikeVerdict:
         return klondike_verdict(game, self.limits, token)
 
+    def request(self, session: Any) -> VerdictJob:
+        """As :meth:`VerdictService.request`, but a winnable deal at its start needs no search:
+        its job is done at once (:func:`proved_at_start`)."""
+        proved = proved_at_start(session.game)
+        if proved is None:
+            return super().request(session)
+        key = self.position_key(session.game)
+        future: Future[Any] = Future()
+        future.set_result(proved)
+        with self._lock:
+            job = self._jobs.get(session.session_id)
+            if job is not None and job.key == key:
+                return job
+            if job is not None:
+                job.token.cancel()
+            job = self._jobs[session.session_id] = VerdictJob(key, CancelToken(), future, session.game.copy())
+            return job
+
     def to_json(self, verdict: KlondikeVerdict, game: KlondikeGame) -> dict[str, Any]:
         return verdict_json(verdict)
 
@@ -423,4 +459,5 @@ class KlondikeVerdictService(VerdictService):
 
 __all__ = ["VERDICT_TEXT", "KlondikeHintAdvisor", "KlondikeVerdict", "KlondikeVerdictService", "all_known",
            "endgame_line", "fresh_action", "klondike_verdict", "line_visits", "no_progress_hint",
-           "observation_of", "position_key", "verdict_json", "visible_key", "without_loops"]
+           "observation_of", "position_key", "proved_at_start", "verdict_json", "visible_key",
+           "without_loops"]

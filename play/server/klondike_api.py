@@ -29,10 +29,10 @@ from play.server.game_routes import (
     static_page,
     unknown_game,
 )
-from play.server.klondike_advice import KlondikeHintAdvisor, KlondikeVerdictService
+from play.server.klondike_advice import KlondikeHintAdvisor, KlondikeVerdictService, proved_at_start
 from play.server.klondike_session import KlondikeSession, parse_place
 from play.server.klondike_view import state_json
-from play.server.schemas import KlondikeAction, KlondikeNewGame, KlondikeState
+from play.server.schemas import KlondikeAction, KlondikeHintSource, KlondikeNewGame, KlondikeState
 from play.server.session import SessionStore
 
 
@@ -48,6 +48,15 @@ class KlondikeServer(GameServer):
     def state(self, session: KlondikeSession) -> dict[str, Any]:
         return state_json(session, self.verdicts.current(session))
 
+    def create(self, session: KlondikeSession) -> dict[str, Any]:
+        """Store a new session; a winnable deal at its start comes with its verdict, proved already."""
+        state = super().create(session)
+        if proved_at_start(session.game) is None:
+            return state
+        with session.lock:
+            self.verdicts.request(session)
+            return self.state(session)
+
 
 def new_session(body: KlondikeNewGame) -> KlondikeSession:
     """A session for a new deal, a named deal, a position or a save; raises before anything is stored."""
@@ -60,7 +69,7 @@ def new_session(body: KlondikeNewGame) -> KlondikeSession:
         deal_type = "position"
     else:
         if body.deal is None:
-            deal = resolve_klondike_deal(DealId("klondike", "random", 1, new_deal_number()))
+            deal = resolve_klondike_deal(DealId("klondike", body.deal_type, 1, new_deal_number()))
         else:
             deal = resolve_klondike_deal(body.deal.strip())
         game = KlondikeGame(deal)
@@ -110,7 +119,7 @@ def build_router() -> APIRouter:
         return request.app.state.klondike
 
     router.include_router(game_router("/api/klondike/games", server_of, KlondikeNewGame, KlondikeAction,
-                                      new_session, apply_action, KlondikeState))
+                                      new_session, apply_action, KlondikeState, KlondikeHintSource))
     return router
 
 

@@ -17,6 +17,11 @@ Count = Annotated[int, Field(ge=0, le=10**9)]
 Place = Annotated[str, Field(min_length=1, max_length=8)] | Annotated[int, Field(ge=0, le=29)]
 
 
+KlondikeHintSource = Literal["planner", "agent", "network", "guided"]
+"""Who a Klondike hint comes from: the ``hop`` planner, the ``ppo`` agent, the expert network alone, or
+the network-guided search (``guided-ismcts``); see :mod:`play.server.klondike_advice`."""
+
+
 class ErrorBody(BaseModel):
     """Every error the API answers: a code, and the message in English and Japanese."""
 
@@ -189,6 +194,8 @@ class HandPosition(Strict):
 class KlondikeNewGame(Strict):
     """Start a game: a new deal, a deal by ID / code / Solvitaire JSON, a hand-built position, or a save."""
 
+    deal_type: Literal["random", "winnable"] = "random"
+    """A new deal's type (without ``deal``): ``winnable`` deals ``klondike-winnable-v1-N`` (proved)."""
     deal: Annotated[str, Field(min_length=1, max_length=4000)] | None = None
     position: HandPosition | None = None
     history: Annotated[list[MoveText], Field(max_length=KLONDIKE_MAX_SAVED_MOVES)] = []
@@ -212,4 +219,4 @@ class KlondikeAction(Strict):
 
 
 __all__ = ["KLONDIKE_MAX_SAVED_MOVES", "MAX_SAVED_MOVES", "Action", "Count", "HandPosition", "KlondikeAction",
-           "KlondikeNewGame", "MoveText", "NewGame", "SeenCards", "Strict"]
+           "KlondikeHintSource", "KlondikeNewGame", "MoveText", "NewGame", "SeenCards", "Strict"]

@@ -59,6 +59,8 @@ const WORDS = {
     recordsTitle: "Records", noRecords: "No deal won yet.",
     recordsCount: (n, parts) => `${n} deal${n === 1 ? "" : "s"} won: ${parts}`,
     recordsHead: ["type", "deal", "time", "moves", "recycles", "hints"],
+    dealTypes: {random: "random", winnable: "winnable", code: "code", position: "position"},
+    dealType: "Deal type", dealTypeTitle: "Deal type: winnable deals are proved winnable by the solver",
     recordsNoStorage: "Storage is not available in this browser: records are not kept.",
     suit: (i) => ["clubs", "diamonds", "hearts", "spades"][i],
     faceDown: "face-down card", dealWhat: "a deal ID (like klondike-random-v1-123), a deal code or a Solvitaire JSON deal",
@@ -97,6 +99,8 @@ const WORDS = {
     recordsTitle: "勝ちの記録", noRecords: "まだ勝った配りはありません。",
     recordsCount: (n, parts) => `勝ち ${n} 件：${parts}`,
     recordsHead: ["種類", "配り", "時間", "手数", "組み直し", "ヒント"],
+    dealTypes: {random: "ランダム", winnable: "勝てる配り", code: "コード", position: "手作りの局面"},
+    dealType: "配りの種類", dealTypeTitle: "配りの種類：勝てる配りは、ソルバーが勝てることを確かめた配りです",
     recordsNoStorage: "このブラウザでは保存できないため、記録は残りません。",
     suit: (i) => SUITS_JA[i],
     faceDown: "裏向きの札", dealWhat: "配りの識別子（例：klondike-random-v1-123）、盤面コード、Solvitaire JSON のどれか",
@@ -118,6 +122,8 @@ function applyLanguage() {  // the static labels (data-en / data-ja attributes) 
     el.textContent = app.lang === "ja" ? el.dataset.ja : el.dataset.en;
   }
   $("deal-input").placeholder = app.lang === "ja" ? "配りの識別子、コード、Solvitaire JSON" : "deal ID, code or Solvitaire JSON";
+  $("deal-type").setAttribute("aria-label", t("dealType"));
+  $("deal-type").title = t("dealTypeTitle");
   $("rules-en").hidden = app.lang !== "en";
   $("rules-ja").hidden = app.lang !== "ja";
   $("lang").textContent = app.lang === "ja" ? "English" : "日本語";
@@ -360,6 +366,7 @@ function render() {
   $("status-counts").textContent = t("counts", s.face_down, s.operations, s.hints);
   $("copy-deal").textContent = s.deal.label.length > 40 ? `code ${s.deal.label.slice(0, 12)}…` : s.deal.label;
   $("copy-deal").title = t("copyTitle", s.deal.label);
+  $("deal-type").value = s.deal.type === "winnable" ? "winnable" : "random";
 
   if (app.hintPending) message(ct("checking"), "info");
   else if (s.hint && s.hint.kind === "move") {
@@ -510,8 +517,9 @@ function showNoProgress() {
 }
 
 // ------------------------------------------------------------------ deals and actions
-function newDeal({force = false} = {}) {
-  const start = () => queue(() => startGame({}));
+function newDeal({force = false, dealType} = {}) {  // a new deal of the type chosen in the menu
+  const type = dealType || $("deal-type").value;
+  const start = () => queue(() => startGame(type === "winnable" ? {deal_type: "winnable"} : {}));
   return force ? start() : confirmReplace(start);
 }
 
@@ -823,7 +831,7 @@ function record() {
                     recycles: s.recycles, operations: s.operations, hints: s.hints, at: new Date().toISOString()}));
 }
 
-function recordGroup(r) { return r.type; }
+function recordGroup(r) { return t("dealTypes")[r.type] || r.type; }  // the deal type, in the page's language
 
 function recordsTable(items) {
   const table = document.createElement("table");
@@ -832,7 +840,7 @@ function recordsTable(items) {
   table.append(head);
   for (const r of items) {
     const tr = document.createElement("tr");
-    recordCells(tr, [r.type, shortLabel(r.label), formatTime(r.time_ms), r.moves, r.recycles, r.hints]);
+    recordCells(tr, [recordGroup(r), shortLabel(r.label), formatTime(r.time_ms), r.moves, r.recycles, r.hints]);
     table.append(tr);
   }
   return table;
@@ -949,6 +957,11 @@ function wire() {
     if (app.finishing || (app.state && app.state.finish.available)) toggleFinish(); else tapStock();
   });
   $("restart").addEventListener("click", () => act({type: "restart"}));
+  $("deal-type").addEventListener("change", () => {  // a new deal of the chosen type (asks first if moves would be lost)
+    const type = $("deal-type").value;
+    if (app.state) $("deal-type").value = app.state.deal.type === "winnable" ? "winnable" : "random";
+    newDeal({dealType: type});
+  });
   $("deal-form").addEventListener("submit", (e) => {
     e.preventDefault();
     const text = $("deal-input").value.trim();
