@@ -27,8 +27,6 @@ class Variant:
     """``"000"``, ``"001"`` or ``"draw3"``."""
     env_id: str
     env_kwargs: Mapping[str, Any] = field(default_factory=dict)
-    shaping_kwarg: str = "reward_shaping"
-    """The environment's keyword that turns its shaped reward on (the two envs name it differently)."""
     max_cleared: int = 28
     """Cards to clear for a win: the 28 pyramid cards, or the 52 cards going up in Klondike."""
 
@@ -49,11 +47,14 @@ class Variant:
         """``gymnasium.make`` this variant's environment (with its registered time limit)."""
         import envs  # noqa: F401  (registers the environments)
 
-        options = {**self.env_kwargs, self.shaping_kwarg: shaped_reward, **kwargs}
+        options = {**self.env_kwargs, "reward_shaping": shaped_reward, **kwargs}
         return gymnasium.make(self.env_id, **options)
 
     def cards_cleared(self, info: Mapping[str, Any]) -> int:
-        """Progress from a step's ``info``: pyramid cards removed, or Klondike cards on foundations."""
+        """Progress from a step's ``info``: pyramid cards removed, or Klondike cards on foundations
+        (both envs' ``info["cards_cleared"]``; an info with only the older keys is read too)."""
+        if "cards_cleared" in info:
+            return int(info["cards_cleared"])
         if self.game == "pyramid":
             return self.max_cleared - int(info["cards_left"])
         return int(info["cards_up"])
@@ -69,7 +70,7 @@ VARIANTS: Mapping[str, Variant] = MappingProxyType({
         Variant("pyramid", "000", "Solitaire/Pyramid-v0", MappingProxyType({"stock_top_playable": True})),
         Variant("pyramid", "001", "Solitaire/Pyramid-v0", MappingProxyType({"stock_top_playable": False})),
         Variant("klondike", "draw3", "Solitaire/Klondike-v0", MappingProxyType({"draw_count": 3}),
-                shaping_kwarg="shaped_reward", max_cleared=52),
+                max_cleared=52),
     )
 })
 """Every variant by key, the default variant of each game first."""

@@ -155,9 +155,9 @@ def klondike_env_steps(args: argparse.Namespace) -> None:
     native_name = f"native x{args.num_envs}" + (f" ({args.threads} threads)" if args.threads > 1 else "")
     runs = {
         "python (gymnasium.make)": lambda i: python_run(KLONDIKE_ID, args.python_steps, args.seed + i,
-                                                        max_steps=args.max_steps),
+                                                        max_episode_steps=args.max_steps),
         native_name: lambda i: native_run(KLONDIKE_ID, args.num_envs, args.batch_steps, args.seed + i,
-                                          num_threads=args.threads, max_steps=args.max_steps),
+                                          num_threads=args.threads, max_episode_steps=args.max_steps),
     }
     second = None
     try:

@@ -15,10 +15,10 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
-from gymnasium.error import ResetNeeded
 from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode, VectorEnv
 
+from envs.contract import check_reset_options, require_reset
 from envs.errors import MalformedInputError
 
 AUTORESET_CODES = {AutoresetMode.NEXT_STEP: 0, AutoresetMode.SAME_STEP: 1, AutoresetMode.DISABLED: 2}
@@ -37,16 +37,6 @@ def native_core() -> Any:
             "the native core 'solitaire_native' is not built: run `pip install -e .` from the repository root"
         ) from exc
     return solitaire_native
-
-
-def check_reset_options(options: dict[str, Any] | None, allowed: frozenset[str]) -> dict[str, Any]:
-    """A copy of a vector env's reset ``options``; :class:`MalformedInputError` naming any unknown one."""
-    options = dict(options or {})
-    unknown = set(options) - allowed
-    if unknown:
-        raise MalformedInputError(
-            f"unknown reset option(s) {sorted(unknown)}: the options are {sorted(allowed)}")
-    return options
 
 
 def _named(codes: np.ndarray, names: Sequence[Any]) -> tuple[np.ndarray, np.ndarray] | None:
@@ -139,8 +129,7 @@ class NativeBatch(DealStreams):
 
     def step(self, actions: Any) -> None:
         """One step of every game (results in the arrays); a bad action array changes nothing."""
-        if not self.started:
-            raise ResetNeeded("call reset() before step()")
+        require_reset(self.started)
         top = self.num_actions - 1
         acts = np.asarray(actions)
         if acts.shape != (self.num_envs,) or not np.issubdtype(acts.dtype, np.integer):

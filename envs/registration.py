@@ -16,9 +16,11 @@ VECTOR_ENTRY_POINTS = {
 without a mode, ``make_vec`` picks them too): docs/native-vec.md."""
 MAX_EPISODE_STEPS: dict[str, int | None] = {
     "Solitaire/Pyramid-v0": 500,
-    "Solitaire/Klondike-v0": None,  # truncates by itself (``max_steps`` kwarg)
+    "Solitaire/Klondike-v0": 1000,
 }
-"""Truncation limits applied by Gymnasium's ``TimeLimit``; each env's docstring explains its figure."""
+"""Truncation limits applied by Gymnasium's ``TimeLimit`` (``gymnasium.make``) and handed to the native
+vector envs as ``max_episode_steps`` (``gymnasium.make_vec``); each env's docstring explains its figure.
+Either call takes ``max_episode_steps=N`` to change it."""
 
 
 def register_envs() -> None:

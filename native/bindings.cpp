@@ -340,13 +340,14 @@ static void bind_klondike_batch(nb::module_& m) {
 
   nb::class_<klenv::Batch>(m, "KlondikeBatch")
       .def("__init__",
-           [](klenv::Batch* self, int num_envs, int draw_count, bool shaped_reward, int max_steps, int num_threads) {
+           [](klenv::Batch* self, int num_envs, int draw_count, bool reward_shaping, int max_episode_steps,
+              int num_threads) {
              if (num_envs < 1) throw nb::value_error("num_envs must be positive");
              if (draw_count != 1 && draw_count != 3) throw nb::value_error("draw_count must be 1 or 3");
-             if (max_steps < 1) throw nb::value_error("max_steps must be positive");
-             new (self) klenv::Batch(num_envs, draw_count, shaped_reward, max_steps, num_threads);
+             if (max_episode_steps < 0) throw nb::value_error("max_episode_steps must be 0 (never) or positive");
+             new (self) klenv::Batch(num_envs, draw_count, reward_shaping, max_episode_steps, num_threads);
            },
-           "num_envs"_a, "draw_count"_a, "shaped_reward"_a, "max_steps"_a, "num_threads"_a = 1)
+           "num_envs"_a, "draw_count"_a, "reward_shaping"_a, "max_episode_steps"_a, "num_threads"_a = 1)
       .def_prop_ro("num_envs", &klenv::Batch::num_envs)
       .def(
           "reset_cards",

@@ -33,7 +33,7 @@ LOCATIONS = len(KLONDIKE_CARD_FEATURES) - 1
 @pytest.mark.parametrize("name", ["greedy", "random"])
 def test_players_play_legal_moves_only(name: str) -> None:
     player = GreedyPlayer(KLONDIKE) if name == "greedy" else RandomPlayer(3)
-    env = KLONDIKE.make_env(max_steps=150)
+    env = KLONDIKE.make_env(max_episode_steps=150)
     for number in range(1, 4):
         result = play_episode(env, player, KLONDIKE.deal_id(number), KLONDIKE.cards_cleared)
         assert result.outcome in {"win", "dead_end", "no_progress", "truncated"}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import zipfile
 from pathlib import Path
@@ -167,9 +168,53 @@ def test_fitting_targets_the_teachers_moves_and_the_real_outcomes(run_folder: Pa
         expert_fit.Batches(fit_data, find_variant("pyramid-000"), augment=True)
 
 
+def test_the_hindsight_target_favours_the_moves_that_win_most_samples(run_folder: Path) -> None:
+    data = selfplay.load([run_folder])
+    a = data.arrays
+    fit_data = expert_fit.build(data, KLONDIKE, soft=1.0, soft_source="won", sharpness=50.0)
+    assert np.allclose(fit_data.target.sum(axis=1), 1.0)
+    keep = np.flatnonzero(expert_fit.unpack_masks(data, KLONDIKE.num_actions).sum(axis=1) > 1)
+    checked = 0
+    for row, k in enumerate(keep):
+        lo, hi = a["offsets"][k], a["offsets"][k + 1]
+        if a["samples"][k] == 0 or hi == lo:
+            continue
+        won = a["cand_won"][lo:hi]
+        best = set(a["cand_action"][lo:hi][won == won.max()].tolist())
+        assert int(np.argmax(fit_data.target[row])) in best  # a move winning most samples leads
+        checked += 1
+    assert checked > 0
+    with pytest.raises(MalformedInputError, match="soft-source"):
+        expert_fit.build(data, KLONDIKE, soft=0.5, soft_source="votes")
+
+
+def test_a_fit_can_start_from_the_ppo_checkpoint_and_keeps_its_best_epoch(run_folder: Path) -> None:
+    import torch
+
+    from agents.expert.network import Architecture, PolicyValueNet
+
+    ppo = default_checkpoint(KLONDIKE)
+    data = selfplay.load([run_folder])
+    fit_data = expert_fit.build(data, KLONDIKE)
+    net = PolicyValueNet(Architecture(709, 33, 22, KLONDIKE.num_actions, 64, 128, 128))
+    expert_fit.load_ppo_body(net, ppo, KLONDIKE)
+    with zipfile.ZipFile(ppo) as archive:
+        state = torch.load(io.BytesIO(archive.read("policy.pth")), weights_only=True)
+    assert torch.equal(net.body.scorer[-1].weight, state["mlp_extractor.scorer.1.weight"])
+    with pytest.raises(MalformedInputError, match="does not fit --sizes"):
+        expert_fit.load_ppo_body(PolicyValueNet(Architecture(709, 33, 22, KLONDIKE.num_actions, 16, 16, 16)),
+                                 ppo, KLONDIKE)
+    epochs: list[str] = []
+    _, figures = expert_fit.fit(fit_data, KLONDIKE, epochs=2, arch_sizes=(64, 128, 128), threads=1,
+                                init=ppo, value_weight=0.1, log=epochs.append)
+    assert len(epochs) == 2 and figures["best_epoch"] in (1, 2)
+    losses = [float(line.split("policy_loss ")[1].split(",")[0]) for line in epochs]
+    assert figures["policy_loss"] == pytest.approx(min(losses), rel=1e-4)
+
+
 def test_a_saved_network_loads_and_plays_whole_games(checkpoint: Path) -> None:
     player = make_player("expert-net", KLONDIKE, checkpoint=checkpoint)
-    env = KLONDIKE.make_env(max_steps=300)
+    env = KLONDIKE.make_env(max_episode_steps=300)
     for number in (100_001, 100_002):
         result = play_episode(env, player, KLONDIKE.deal_id(number), KLONDIKE.cards_cleared)
         assert result.outcome in {"win", "dead_end", "no_progress", "truncated"}
@@ -281,7 +326,7 @@ def test_the_value_guide_rates_each_move_by_the_position_it_leads_to(checkpoint:
 
 def test_the_guided_search_plays_with_the_networks_prior(checkpoint: Path) -> None:
     player = make_player("guided-ismcts", KLONDIKE, seed=2, checkpoint=checkpoint, **SMALL)
-    result = play_episode(KLONDIKE.make_env(max_steps=60), player, KLONDIKE.deal_id(100_004),
+    result = play_episode(KLONDIKE.make_env(max_episode_steps=60), player, KLONDIKE.deal_id(100_004),
                           KLONDIKE.cards_cleared)
     assert result.steps > 0
     obs, mask, _ = _start(100_005)

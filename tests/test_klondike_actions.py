@@ -173,7 +173,7 @@ def test_a_tiny_warm_started_run_on_klondike_actions_loads_and_plays_legal_moves
     assert metadata["encoding"]["size"] == KLONDIKE_ACTIONS_SIZE
     player = PpoPlayer(variant, result.final_checkpoint)
     assert type(player.model.policy).__name__ == "ActionScoringPolicy"
-    env = variant.make_env(max_steps=150)
+    env = variant.make_env(max_episode_steps=150)
     outcome = play_episode(env, player, variant.deal_id(1), variant.cards_cleared)
     assert outcome.steps > 0
     _, obs, mask = positions(5, 1)[0]

@@ -128,7 +128,7 @@ def test_a_win_pays_one_and_terminates() -> None:
 def test_shaped_reward_pays_once_per_card_and_per_turned_up_card() -> None:
     game = KlondikeGame.from_position([["7D", "9H"], ["10S"], ["6D"], [], [], [], []], [1, 0, 0, 0, 0, 0, 0],
                                       stock=None, foundations=[13, 5, 8, 5])
-    env = make(shaped_reward=True)
+    env = make(reward_shaping=True)
     env.reset(options={"game": game})
 
     def reward(text: str) -> float:
@@ -175,15 +175,25 @@ def test_no_progress_terminates_the_episode() -> None:
     assert env.unwrapped.action_masks().any(), "moves remain; none of them leads anywhere"
 
 
-def test_episodes_are_truncated_after_max_steps() -> None:
-    env = make(max_steps=5)
+def test_episodes_are_truncated_after_max_episode_steps() -> None:
+    env = make(max_episode_steps=5)
     env.reset(seed=1)
     ends = []
     for _ in range(5):
         *_, terminated, truncated, _ = env.step(0)
         ends.append((terminated, truncated))
     assert ends[-1] == (False, True) and all(e == (False, False) for e in ends[:-1])
-    assert env.unwrapped.max_steps == 5 and make().unwrapped.max_steps == DEFAULT_MAX_STEPS
+    assert env.spec.max_episode_steps == 5 and make().spec.max_episode_steps == DEFAULT_MAX_STEPS
+    assert make().unwrapped.max_steps is None  # the raw class never truncates by itself
+
+
+def test_the_old_keyword_spellings_still_work_and_warn() -> None:
+    with pytest.warns(DeprecationWarning, match="max_episode_steps"):
+        env = make(max_steps=5)
+    env.reset(seed=1)
+    assert [env.step(0)[3] for _ in range(5)] == [False] * 4 + [True]
+    with pytest.warns(DeprecationWarning, match="reward_shaping"):
+        assert make(shaped_reward=True).unwrapped.reward_shaping
 
 
 def test_render_ansi_returns_the_table_as_text() -> None:
@@ -253,7 +263,7 @@ def test_draw_one_keyword() -> None:
 
 # ------------------------------------------------------------------ training smoke tests
 def _env_factory() -> gymnasium.Env:
-    return gymnasium.make(ENV_ID, max_steps=50)
+    return gymnasium.make(ENV_ID, max_episode_steps=50)
 
 
 @pytest.mark.parametrize("vec", ["dummy", "subproc"])

@@ -21,7 +21,7 @@ F = {name: i + 1 for i, name in enumerate(ACTION_FEATURES)}
 def rows_along_games(num_envs: int, steps: int, seed: int, draw_count: int = 3):
     """Observations and masks of native games played half by greedy's choice (read from the
     slots), half at random, so that foundations fill, columns empty and cards come back down."""
-    env = KlondikeVectorEnv(num_envs=num_envs, draw_count=draw_count, max_steps=400)
+    env = KlondikeVectorEnv(num_envs=num_envs, draw_count=draw_count, max_episode_steps=400)
     obs, _ = env.reset(seed=seed)
     rng = np.random.default_rng(seed)
     for _ in range(steps):

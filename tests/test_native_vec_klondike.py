@@ -34,7 +34,7 @@ from envs.klondike.vector import KlondikeVectorEnv, NativeKlondikeEnv
 
 ENV_ID = "Solitaire/Klondike-v0"
 ILLEGAL_SHARE = 0.05
-INFO_KEYS = ("deal_id", "cards_up", "recycles")
+INFO_KEYS = ("deal_id", "cards_cleared", "cards_up", "recycles")
 
 
 def make_native(num_envs: int, **kwargs: Any) -> KlondikeVectorEnv:
@@ -179,20 +179,20 @@ def drive_with_positions(num_envs: int, steps: int, seed: int, **kwargs: Any) ->
 # --------------------------------------------------------------------------- differential tests
 def test_the_native_batch_steps_exactly_as_the_python_env_on_random_deals() -> None:
     """64,000 steps: no-progress endings, truncations, illegal actions, autoresets."""
-    seen = drive_with_autoreset(64, 64_000, seed=500, shaped_reward=True, max_steps=250)
+    seen = drive_with_autoreset(64, 64_000, seed=500, reward_shaping=True, max_episode_steps=250)
     assert all(seen[kind] > 0 for kind in ("no_progress", "truncated", "illegal", "autoreset")), seen
 
 
 def test_the_native_batch_steps_exactly_as_the_python_env_to_wins_and_dead_ends() -> None:
     """40,000 steps from near-won and dead-end positions (and random deals): every kind of ending."""
-    seen = drive_with_positions(40, 40_000, seed=77, shaped_reward=True, max_steps=200)
+    seen = drive_with_positions(40, 40_000, seed=77, reward_shaping=True, max_episode_steps=200)
     assert all(seen[kind] > 0 for kind in ("win", "dead_end", "no_progress", "truncated", "illegal")), seen
 
 
 def test_the_plain_reward_draw_one_and_the_default_step_limit_match_too() -> None:
     seen = drive_with_autoreset(16, 6_400, seed=3)
     assert seen["no_progress"] > 0
-    seen = drive_with_autoreset(16, 4_800, seed=4, draw_count=1, max_steps=200)
+    seen = drive_with_autoreset(16, 4_800, seed=4, draw_count=1, max_episode_steps=200)
     assert seen["no_progress"] + seen["truncated"] > 0
     seen = drive_with_positions(8, 2_400, seed=5, draw_count=1)
     assert seen["win"] > 0
@@ -201,8 +201,8 @@ def test_the_plain_reward_draw_one_and_the_default_step_limit_match_too() -> Non
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(deal=st.integers(0, 2**31 - 1), seed=st.integers(0, 2**16), shaped=st.booleans())
 def test_a_native_game_follows_the_python_game_from_any_deal(deal: int, seed: int, shaped: bool) -> None:
-    view = NativeKlondikeEnv(shaped_reward=shaped, max_steps=300)
-    reference = gymnasium.make(ENV_ID, shaped_reward=shaped, max_steps=300)
+    view = NativeKlondikeEnv(reward_shaping=shaped, max_episode_steps=300)
+    reference = gymnasium.make(ENV_ID, reward_shaping=shaped, max_episode_steps=300)
     spec = f"klondike-random-v1-{deal}"
     obs, info = view.reset(options={"deal": spec})
     ref_obs, ref_info = reference.reset(options={"deal": spec})
@@ -228,7 +228,7 @@ def test_make_vec_gives_the_native_env_with_the_single_env_spaces() -> None:
     assert env.single_action_space == single.action_space
     assert env.observation_space.shape == (8, 190) and env.action_space.shape == (8,)
     assert env.metadata["autoreset_mode"] == AutoresetMode.NEXT_STEP
-    assert env.max_steps == 1000 and env.draw_count == 3
+    assert env.max_episode_steps == 1000 and env.draw_count == 3
     obs, info = env.reset(seed=0)
     assert env.observation_space.contains(obs)
     assert info["action_mask"].dtype == np.int8 and info["action_mask"].shape == (8, NUM_ACTIONS)
@@ -240,8 +240,9 @@ def test_make_vec_gives_the_native_env_with_the_single_env_spaces() -> None:
 
 def test_it_steps_as_gymnasiums_own_sync_vector_env() -> None:
     """Gymnasium's SyncVectorEnv over the Python envs is the reference for the vector API itself."""
-    native = make_native(6, shaped_reward=True, max_steps=60)
-    sync = gymnasium.make_vec(ENV_ID, num_envs=6, vectorization_mode="sync", shaped_reward=True, max_steps=60)
+    native = make_native(6, reward_shaping=True, max_episode_steps=60)
+    sync = gymnasium.make_vec(ENV_ID, num_envs=6, vectorization_mode="sync", reward_shaping=True,
+                              max_episode_steps=60)
     obs, info = native.reset(seed=11)
     sync_obs, sync_info = sync.reset(seed=11)
     rng = np.random.default_rng(3)
@@ -262,7 +263,7 @@ def test_it_steps_as_gymnasiums_own_sync_vector_env() -> None:
 
 
 def test_check_env_passes_on_a_single_sub_env_view() -> None:
-    for kwargs in ({}, {"shaped_reward": True, "max_steps": 50}):
+    for kwargs in ({}, {"reward_shaping": True, "max_episode_steps": 50}):
         view = make_native(4, **kwargs).sub_env_view()
         assert isinstance(view, NativeKlondikeEnv)
         check_env(view, skip_render_check=True)
@@ -271,7 +272,7 @@ def test_check_env_passes_on_a_single_sub_env_view() -> None:
         ref_obs, ref_info = reference.reset(seed=5)
         assert np.array_equal(obs, ref_obs) and info["deal_id"] == ref_info["deal_id"]
         rng = np.random.default_rng(0)
-        for _ in range(200):  # no autoreset: an ended game plays on, as the Python env
+        for _ in range(200):  # no autoreset: an ended game stays ended, as the Python env
             action = int(sample_actions(rng, info["action_mask"][None], 0.2)[0])
             obs, reward, terminated, truncated, info = view.step(action)
             ref = reference.step(action)
@@ -281,7 +282,7 @@ def test_check_env_passes_on_a_single_sub_env_view() -> None:
 
 
 def test_gymnasiums_vector_wrappers_run_on_it() -> None:
-    env = RecordEpisodeStatistics(make_native(16, max_steps=100))
+    env = RecordEpisodeStatistics(make_native(16, max_episode_steps=100))
     _, info = env.reset(seed=0)
     rng = np.random.default_rng(0)
     lengths: list[int] = []
@@ -312,7 +313,7 @@ def test_seeding_deals_what_the_single_env_deals() -> None:
 
 
 def test_autoreset_is_next_step_and_ignores_the_action() -> None:
-    env = make_native(3, max_steps=4)
+    env = make_native(3, max_episode_steps=4)
     reference = gymnasium.make(ENV_ID)
     env.reset(seed=9)
     reference.reset(seed=9)
@@ -328,7 +329,7 @@ def test_autoreset_is_next_step_and_ignores_the_action() -> None:
 
 
 def test_disabled_autoreset_and_reset_mask() -> None:
-    env = make_native(2, max_steps=2, autoreset_mode=AutoresetMode.DISABLED)
+    env = make_native(2, max_episode_steps=2, autoreset_mode=AutoresetMode.DISABLED)
     env.reset(seed=1)
     env.step(np.zeros(2, np.int64))
     _, _, _, truncated, _ = env.step(np.zeros(2, np.int64))
@@ -392,8 +393,8 @@ def test_bad_settings_and_options_are_refused() -> None:
         make_native(0)
     with pytest.raises(MalformedInputError, match="draw_count"):
         make_native(2, draw_count=2)
-    with pytest.raises(MalformedInputError, match="max_steps"):
-        make_native(2, max_steps=0)
+    with pytest.raises(MalformedInputError, match="max_episode_steps"):
+        make_native(2, max_episode_steps=0)
     with pytest.raises(MalformedInputError, match="SAME_STEP"):
         make_native(2, autoreset_mode=AutoresetMode.SAME_STEP)
     env = make_native(2)
@@ -440,7 +441,7 @@ def test_pickling_is_refused_with_the_way_to_make_one() -> None:
 def test_threads_and_copies_do_not_change_the_results() -> None:
     results = []
     for kwargs in ({"num_threads": 1}, {"num_threads": 3}, {"copy": False}):
-        env = make_native(256, max_steps=100, **kwargs)
+        env = make_native(256, max_episode_steps=100, **kwargs)
         _, info = env.reset(seed=2)
         rng = np.random.default_rng(1)
         total = np.zeros(256)

@@ -46,7 +46,7 @@ def test_the_adapter_steps_as_the_python_training_envs(variant: str, encoding_na
     n = 8
     native = NativePyramidVecEnv(n, encoding=encoding,
                                  stock_top_playable=spec.env_kwargs["stock_top_playable"],
-                                 shaped_reward=True, split=TRAIN,
+                                 reward_shaping=True, split=TRAIN,
                                  max_episode_steps=max_episode_steps)
     python = make_vec_env([make_env_fn(spec, encoding, TRAIN, True) for _ in range(n)], "dummy")
     for env in python.envs:  # the same step limit: TimeLimit's, inside the wrappers

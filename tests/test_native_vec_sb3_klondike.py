@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch
+from gymnasium.wrappers import TimeLimit
 from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported
 
 from agents.base import play_episode
@@ -40,10 +41,13 @@ SPEC = find_variant("klondike-draw3")
 def test_the_adapter_steps_as_the_python_training_envs(encoding_name: str) -> None:
     encoding = find_encoding(encoding_name, "klondike")
     n = 6
-    native = NativeKlondikeVecEnv(n, encoding=encoding, shaped_reward=True, split=TRAIN, max_steps=150)
+    native = NativeKlondikeVecEnv(n, encoding=encoding, reward_shaping=True, split=TRAIN,
+                                  max_episode_steps=150)
     python = make_vec_env([make_env_fn(SPEC, encoding, TRAIN, True) for _ in range(n)], "dummy")
-    for env in python.envs:  # the same step limit: the single env truncates by itself
-        env.unwrapped.max_steps = 150
+    for env in python.envs:  # the same step limit: TimeLimit's, inside the wrappers
+        while not isinstance(env, TimeLimit):
+            env = env.env
+        env._max_episode_steps = 150
     assert native.observation_space == python.observation_space
     native.seed(21)
     python.seed(21)
@@ -111,7 +115,7 @@ def test_native_training_trains_the_same_network_and_the_checkpoint_plays(tmp_pa
     players = [PpoPlayer(SPEC, path) for path in (native, dummy)]
     pairs = zip(players[0].model.policy.parameters(), players[1].model.policy.parameters(), strict=True)
     assert all(torch.equal(a, b) for a, b in pairs)  # the same data, so the same updates
-    env = SPEC.make_env(max_steps=60)
+    env = SPEC.make_env(max_episode_steps=60)
     games = [play_episode(env, players[0], SPEC.deal_id(n), SPEC.cards_cleared) for n in (1, 2)]
     assert all(game.steps > 0 for game in games)
 

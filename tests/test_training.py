@@ -297,7 +297,7 @@ def test_a_tiny_klondike_run_uses_the_compact_encoding(tmp_path: Path) -> None:
     assert metadata["variant"] == "klondike-draw3"
     assert metadata["encoding"]["name"] == "klondike-compact" and metadata["encoding"]["size"] == 709
     player = PpoPlayer(klondike, result.final_checkpoint)
-    env = klondike.make_env(max_steps=40)
+    env = klondike.make_env(max_episode_steps=40)
     outcome = play_episode(env, player, klondike.deal_id(1), klondike.cards_cleared)
     assert outcome.steps > 0
 

@@ -19,6 +19,7 @@ the fit, the command, and the validation figures (move agreement with the teache
 from __future__ import annotations
 
 import argparse
+import copy
 import json
 import shlex
 import sys
@@ -58,8 +59,16 @@ def unpack_masks(data: SelfPlayData, num_actions: int) -> np.ndarray:
     return np.unpackbits(data.arrays["mask"], axis=1)[:, :num_actions].astype(bool)
 
 
-def build(data: SelfPlayData, variant: Variant, soft: float = 0.0) -> FitData:
+SOFT_SOURCES = ("first", "won")
+"""What ``--soft`` mixes in: the samples' first-move votes, or a sharpened share of the samples each
+move wins in hindsight (``softmax(sharpness * won / samples)``)."""
+
+
+def build(data: SelfPlayData, variant: Variant, soft: float = 0.0, soft_source: str = "first",
+          sharpness: float = 16.0) -> FitData:
     """Encode every decision with more than one legal move, with its targets."""
+    if soft_source not in SOFT_SOURCES:
+        raise MalformedInputError(f"--soft-source is one of {', '.join(SOFT_SOURCES)}, not {soft_source!r}")
     a = data.arrays
     masks = unpack_masks(data, variant.num_actions)
     keep = np.flatnonzero(masks.sum(axis=1) > 1)
@@ -71,7 +80,11 @@ def build(data: SelfPlayData, variant: Variant, soft: float = 0.0) -> FitData:
         offsets = a["offsets"]
         for row, k in enumerate(keep):
             lo, hi = offsets[k], offsets[k + 1]
-            votes = a["cand_first"][lo:hi].astype(np.float64)
+            if soft_source == "won" and hi > lo and a["samples"][k] > 0:
+                won_share = a["cand_won"][lo:hi].astype(np.float64) / a["samples"][k]
+                votes = np.exp(sharpness * (won_share - won_share.max()))
+            else:
+                votes = a["cand_first"][lo:hi].astype(np.float64)
             if hi > lo and votes.sum() > 0:
                 target[row, a["cand_action"][lo:hi]] += soft * votes / votes.sum()
             else:
@@ -108,8 +121,11 @@ class Batches:
 
 def fit(fit_data: FitData, variant: Variant, *, epochs: int = 8, batch_size: int = 512, lr: float = 1e-3,
         val_games: float = 0.1, arch_sizes: tuple[int, int, int] = (256, 256, 256), seed: int = 0,
-        threads: int = 2, augment: bool = False, log: Any = print) -> tuple[Any, dict[str, Any]]:
-    """The fitted network and its validation figures."""
+        threads: int = 2, augment: bool = False, value_weight: float = 0.5,
+        init: Path | None = None, log: Any = print) -> tuple[Any, dict[str, Any]]:
+    """The fitted network (the epoch with the lowest validation policy loss) and its validation
+    figures. ``init``: start from a ``ppo`` checkpoint's move scorer and critic (same encoding and
+    sizes), the policy that reinforcement learning found, rather than from random weights."""
     import torch
     from torch.nn import functional as F
 
@@ -122,6 +138,8 @@ def fit(fit_data: FitData, variant: Variant, *, epochs: int = 8, batch_size: int
     arch = Architecture(int(layout["flat_size"]), int(layout["slots"]), int(layout["slot_width"]),  # type: ignore[call-overload]
                         variant.num_actions, *arch_sizes)
     net = PolicyValueNet(arch)
+    if init is not None:
+        load_ppo_body(net, init, variant)
     games = np.unique(fit_data.game)
     rng = np.random.default_rng(seed)
     val_set = set(rng.choice(games, size=max(1, int(len(games) * val_games)), replace=False).tolist())
@@ -160,21 +178,53 @@ def fit(fit_data: FitData, variant: Variant, *, epochs: int = 8, batch_size: int
         return {n: float(t / max(val_rows.size, 1)) for n, t in zip(names, totals, strict=True)}
 
     start = time.process_time()
+    best: tuple[float, int, dict[str, Any]] | None = None
     for epoch in range(epochs):
         order = rng.permutation(train_rows)
         for i in range(0, order.size, batch_size):
             sigma = SUIT_SYMMETRIES[int(rng.integers(len(SUIT_SYMMETRIES)))] if augment else None
             policy, value_loss, progress_loss, _ = losses(order[i:i + batch_size], sigma)
-            loss = policy + 0.5 * value_loss + 0.5 * progress_loss
+            loss = policy + value_weight * (value_loss + progress_loss)
             optimizer.zero_grad()
             loss.backward()
             optimizer.step()
             schedule.step()
         figures = validate()
         log(f"epoch {epoch + 1}/{epochs}: " + ", ".join(f"{k} {v:.4f}" for k, v in figures.items()))
-    figures = validate() | {"fit_rows": int(train_rows.size), "val_rows": int(val_rows.size),
+        if best is None or figures["policy_loss"] < best[0]:
+            best = (figures["policy_loss"], epoch + 1, copy.deepcopy(net.state_dict()))
+    if best is not None:
+        net.load_state_dict(best[2])
+    figures = validate() | {"best_epoch": best[1] if best else 0, "fit_rows": int(train_rows.size),
+                            "val_rows": int(val_rows.size),
                             "fit_cpu_hours": (time.process_time() - start) / 3600}
     return net, figures | {"architecture": arch.as_dict()}
+
+
+def load_ppo_body(net: Any, path: Path, variant: Variant) -> None:
+    """Copy a ``ppo`` checkpoint's :class:`ActionScorer` weights into ``net``'s body.
+
+    The checkpoint must read this network's encoding with the same sizes (``--sizes`` as its
+    ``net_arch``); the two value heads stay as initialised (ppo's critic rates discounted
+    reward, not the chance of a win)."""
+    import io
+    import zipfile
+
+    import torch
+
+    from agents.ppo import check_metadata, read_metadata
+
+    encoding = check_metadata(read_metadata(path), variant, source=f"--init {path}")
+    if encoding.name != expert_encoding(variant).name:
+        raise MalformedInputError(f"--init {path} reads {encoding.name}, the expert network "
+                                  f"{expert_encoding(variant).name}")
+    with zipfile.ZipFile(path) as archive:
+        state = torch.load(io.BytesIO(archive.read("policy.pth")), map_location="cpu", weights_only=True)
+    body = {k.removeprefix("mlp_extractor."): v for k, v in state.items() if k.startswith("mlp_extractor.")}
+    try:
+        net.body.load_state_dict(body)
+    except RuntimeError as exc:
+        raise MalformedInputError(f"--init {path}: its network does not fit --sizes: {exc}") from None
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -186,16 +236,21 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--batch-size", type=int, default=512)
     parser.add_argument("--lr", type=float, default=1e-3)
     parser.add_argument("--soft", type=float, default=0.0, help="weight of the samples' first-move votes")
+    parser.add_argument("--soft-source", choices=SOFT_SOURCES, default="first",
+                        help="first: the first-move votes; won: each move's hindsight wins, sharpened")
+    parser.add_argument("--sharpness", type=float, default=16.0, help="--soft-source won: softmax sharpness")
     parser.add_argument("--sizes", default="256,256,256", help="context,hidden,value_hidden")
     parser.add_argument("--augment", action="store_true",
                         help="Klondike: each batch renamed by one of the eight suit symmetries")
+    parser.add_argument("--value-weight", type=float, default=0.5, help="weight of the two value losses")
+    parser.add_argument("--init", type=Path, help="start from this ppo checkpoint's weights (same sizes)")
     parser.add_argument("--val-games", type=float, default=0.1)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     variant = find_variant(args.variant)
     data = load(args.data)
-    fit_data = build(data, variant, args.soft)
+    fit_data = build(data, variant, args.soft, args.soft_source, args.sharpness)
     print(f"{data.games} games, {len(data)} decisions, {len(fit_data.won)} to fit "
           f"({data.cpu_hours:.2f} CPU hours of self-play)")
     parts = [int(s) for s in args.sizes.split(",")]
@@ -204,7 +259,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     sizes = (parts[0], parts[1], parts[2])
     net, figures = fit(fit_data, variant, epochs=args.epochs, batch_size=args.batch_size, lr=args.lr,
                        val_games=args.val_games, arch_sizes=sizes, seed=args.seed,
-                       threads=args.threads, augment=args.augment)
+                       threads=args.threads, augment=args.augment, value_weight=args.value_weight,
+                       init=args.init)
     arch = figures.pop("architecture")
     runs = [json.loads((Path(d) / "run.json").read_text()) for d in args.data]
     words = sys.argv[1:] if argv is None else list(argv)
@@ -212,7 +268,9 @@ def main(argv: Sequence[str] | None = None) -> None:
                 "selfplay_runs": runs, "games": data.games, "decisions": len(data),
                 "selfplay_cpu_hours": data.cpu_hours, "wins": int(data.arrays["won"].sum()),
                 "deals": [int(data.arrays["deal"].min()), int(data.arrays["deal"].max())],
-                "soft": args.soft, "augment": args.augment, "epochs": args.epochs, "lr": args.lr,
+                "soft": args.soft, "soft_source": args.soft_source, "sharpness": args.sharpness,
+                "augment": args.augment, "epochs": args.epochs, "lr": args.lr,
+                "value_weight": args.value_weight, "init": str(args.init) if args.init else None,
                 "validation": figures}
     path = save_network(args.out, net.state_dict(), build_expert_metadata(variant, arch, training))
     print(json.dumps({"checkpoint": str(path), **figures}))

@@ -36,11 +36,13 @@ from gymnasium.vector import AutoresetMode
 from stable_baselines3.common.vec_env import VecEnv
 
 from agents.encodings import Encoding
+from envs.contract import renamed_keyword
 from envs.errors import MalformedInputError
 from envs.klondike.actions import NUM_ACTIONS as KLONDIKE_ACTIONS
 from envs.klondike.observer import OBS_DTYPE, OBS_NVEC
 from envs.klondike.vector import KlondikeBatch
 from envs.pyramid.actions import NUM_ACTIONS
+from envs.pyramid.layout import NUM_PYRAMID
 from envs.pyramid.observation import OBSERVATION_SIZE
 from envs.pyramid.vector import PyramidBatch
 from training.splits import DealRange
@@ -195,11 +197,14 @@ class NativePyramidVecEnv(_NativeVecEnv):
     _attributes = ("render_mode", "stock_top_playable")
 
     def __init__(self, num_envs: int, *, encoding: Encoding | None = None, stock_top_playable: bool = True,
-                 shaped_reward: bool = False, split: DealRange | None = None,
-                 max_episode_steps: int | None = 500, num_threads: int = 1) -> None:
+                 reward_shaping: bool = False, split: DealRange | None = None,
+                 max_episode_steps: int | None = 500, num_threads: int = 1,
+                 shaped_reward: bool | None = None) -> None:
+        reward_shaping = renamed_keyword(reward_shaping, shaped_reward, new="reward_shaping",
+                                         old="shaped_reward", default=False)
         _check_game(encoding, "pyramid")
-        kwargs = {} if split is None else {"deal_sampler": SplitSampler(split)}
-        batch = PyramidBatch(num_envs, stock_top_playable=stock_top_playable, reward_shaping=shaped_reward,
+        kwargs: dict[str, Any] = {} if split is None else {"deal_sampler": SplitSampler(split)}
+        batch = PyramidBatch(num_envs, stock_top_playable=stock_top_playable, reward_shaping=reward_shaping,
                              max_episode_steps=max_episode_steps, autoreset=AutoresetMode.SAME_STEP,
                              num_threads=num_threads, **kwargs)
         self.stock_top_playable = bool(stock_top_playable)
@@ -208,8 +213,9 @@ class NativePyramidVecEnv(_NativeVecEnv):
 
     def _reset_info(self, i: int) -> dict[str, Any]:
         b = self.batch
-        return {"deal_number": int(b.deal_number[i]), "pass": int(b.pass_number[i]),
-                "cards_left": int(b.cards_left[i])}
+        passes, left = int(b.pass_number[i]), int(b.cards_left[i])
+        return {"deal_number": int(b.deal_number[i]), "pass": passes, "recycles": passes - 1,
+                "cards_left": left, "cards_cleared": NUM_PYRAMID - left}
 
 
 class NativeKlondikeVecEnv(_NativeVecEnv):
@@ -219,20 +225,25 @@ class NativeKlondikeVecEnv(_NativeVecEnv):
     batch: KlondikeBatch
 
     def __init__(self, num_envs: int, *, encoding: Encoding | None = None, draw_count: int = 3,
-                 shaped_reward: bool = False, split: DealRange | None = None, max_steps: int = 1000,
-                 num_threads: int = 1) -> None:
+                 reward_shaping: bool = False, split: DealRange | None = None,
+                 max_episode_steps: int | None = 1000, num_threads: int = 1,
+                 shaped_reward: bool | None = None, max_steps: int | None = None) -> None:
+        reward_shaping = renamed_keyword(reward_shaping, shaped_reward, new="reward_shaping",
+                                         old="shaped_reward", default=False)
+        max_episode_steps = renamed_keyword(max_episode_steps, max_steps, new="max_episode_steps",
+                                            old="max_steps", default=1000)
         _check_game(encoding, "klondike")
-        kwargs = {} if split is None else {"deal_sampler": SplitSampler(split)}
-        batch = KlondikeBatch(num_envs, draw_count=draw_count, shaped_reward=shaped_reward,
-                              max_steps=max_steps, autoreset=AutoresetMode.SAME_STEP,
+        kwargs: dict[str, Any] = {} if split is None else {"deal_sampler": SplitSampler(split)}
+        batch = KlondikeBatch(num_envs, draw_count=draw_count, reward_shaping=reward_shaping,
+                              max_episode_steps=max_episode_steps, autoreset=AutoresetMode.SAME_STEP,
                               num_threads=num_threads, **kwargs)
         super().__init__(batch, spaces.MultiDiscrete(OBS_NVEC, dtype=OBS_DTYPE),
                          spaces.Discrete(KLONDIKE_ACTIONS), encoding)
 
     def _reset_info(self, i: int) -> dict[str, Any]:
         b = self.batch
-        return {"deal_number": int(b.deal_number[i]), "cards_up": int(b.cards_up[i]),
-                "recycles": int(b.recycles[i])}
+        return {"deal_number": int(b.deal_number[i]), "cards_cleared": int(b.cards_up[i]),
+                "cards_up": int(b.cards_up[i]), "recycles": int(b.recycles[i])}
 
 
 __all__ = ["NATIVE_GAMES", "NativeKlondikeVecEnv", "NativePyramidVecEnv", "SplitSampler"]

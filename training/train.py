@@ -295,11 +295,11 @@ def main(args: Args) -> RunResult:
     if vec_env == "native" and variant.game == "klondike":  # the same data, stepped natively
         train_env: VecEnv = NativeKlondikeVecEnv(
             args.n_envs, encoding=encoding, draw_count=variant.env_kwargs["draw_count"],
-            shaped_reward=args.shaped_reward, split=TRAIN)
+            reward_shaping=args.shaped_reward, split=TRAIN)
     elif vec_env == "native":  # the same deals, observations and episode ends, stepped natively
         train_env = NativePyramidVecEnv(
             args.n_envs, encoding=encoding, stock_top_playable=variant.env_kwargs["stock_top_playable"],
-            shaped_reward=args.shaped_reward, split=TRAIN)
+            reward_shaping=args.shaped_reward, split=TRAIN)
     else:
         train_env = make_vec_env(
             [make_env_fn(variant, encoding, TRAIN, args.shaped_reward) for _ in range(args.n_envs)], vec_env,

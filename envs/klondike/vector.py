@@ -1,13 +1,13 @@
 """Klondike stepped natively, N games at a time: a Gymnasium ``VectorEnv`` over the C++ batch.
 
 ``gymnasium.make_vec("Solitaire/Klondike-v0", num_envs=N, vectorization_mode="vector_entry_point")``
-(``draw_count``, ``shaped_reward``, ``max_steps`` as in the single env) returns a
-:class:`KlondikeVectorEnv`. The rules, observation, mask, rewards and episode ends (win, dead end,
-the exact no-progress check of :mod:`envs.klondike.progress`, truncation after ``max_steps``) are
-those of :class:`envs.klondike.env.KlondikeEnv` (the reference; ``tests/test_native_vec_klondike.py``
-holds the native copy to it step by step); the games live in ``native/src/klondike/env*.cpp`` and
-``batch.cpp``, and one call steps them all with the GIL released, writing into NumPy arrays
-allocated once here.
+(``draw_count``, ``reward_shaping`` as in the single env; ``max_episode_steps``, the registration's
+1000 unless given) returns a :class:`KlondikeVectorEnv`. The rules, observation, mask, rewards and
+episode ends (win, dead end, the exact no-progress check of :mod:`envs.klondike.progress`, truncation
+after ``max_episode_steps``) are those of ``gymnasium.make("Solitaire/Klondike-v0")`` (the reference;
+``tests/test_native_vec_klondike.py`` holds the native copy to it step by step); the games live in
+``native/src/klondike/env*.cpp`` and ``batch.cpp``, and one call steps them all with the GIL
+released, writing into NumPy arrays allocated once here.
 
 Dealing: sub-env ``i`` reset with seed ``S`` deals what ``KlondikeEnv.reset(seed=S + i)`` deals: a
 ``np.random.Generator`` per sub-env, seeded as Gymnasium seeds the single env, draws the deal
@@ -28,6 +28,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
+from envs.contract import check_action, check_max_episode_steps, check_reset_options, renamed_keyword
 from envs.errors import MalformedInputError
 from envs.klondike.actions import ACTION_NAMES, NUM_ACTIONS
 from envs.klondike.env import DEAL_NUMBERS, DEFAULT_MAX_STEPS
@@ -40,7 +41,6 @@ from envs.native_batch import (
     DealSampler,
     NativeBatch,
     NativeVectorEnv,
-    check_reset_options,
     native_core,
 )
 
@@ -86,15 +86,20 @@ class KlondikeBatch(NativeBatch):
     refusal_texts = REFUSALS
     outcome_names = OUTCOMES
 
-    def __init__(self, num_envs: int, *, draw_count: int = 3, shaped_reward: bool = False,
-                 max_steps: int = DEFAULT_MAX_STEPS, autoreset: AutoresetMode = AutoresetMode.NEXT_STEP,
-                 num_threads: int = 1, deal_sampler: DealSampler = random_deal_number) -> None:
+    def __init__(self, num_envs: int, *, draw_count: int = 3, reward_shaping: bool = False,
+                 max_episode_steps: int | None = DEFAULT_MAX_STEPS,
+                 autoreset: AutoresetMode = AutoresetMode.NEXT_STEP, num_threads: int = 1,
+                 deal_sampler: DealSampler = random_deal_number, shaped_reward: bool | None = None,
+                 max_steps: int | None = None) -> None:
+        reward_shaping = renamed_keyword(reward_shaping, shaped_reward, new="reward_shaping",
+                                         old="shaped_reward", default=False)
+        max_episode_steps = renamed_keyword(max_episode_steps, max_steps, new="max_episode_steps",
+                                            old="max_steps", default=DEFAULT_MAX_STEPS)
         if not isinstance(num_envs, int | np.integer) or num_envs < 1:
             raise MalformedInputError(f"num_envs must be a positive integer, not {num_envs!r}")
         if draw_count not in DRAW_COUNTS:
             raise MalformedInputError(f"draw_count must be 1 or 3, not {draw_count!r}")
-        if not isinstance(max_steps, int | np.integer) or max_steps < 1:
-            raise MalformedInputError(f"max_steps must be positive, not {max_steps!r}")
+        steps = check_max_episode_steps(max_episode_steps)
         if autoreset not in AUTORESET_CODES:
             raise MalformedInputError(
                 f"autoreset_mode must be one of {list(AUTORESET_CODES)}, not {autoreset!r}")
@@ -105,7 +110,7 @@ class KlondikeBatch(NativeBatch):
         self.autoreset = autoreset
         self._autoreset_code = AUTORESET_CODES[autoreset]
         native = native_core()
-        self.core = native.KlondikeBatch(n, self.draw_count, bool(shaped_reward), int(max_steps), num_threads)
+        self.core = native.KlondikeBatch(n, self.draw_count, bool(reward_shaping), steps or 0, num_threads)
         self.obs = np.zeros((n, OBS_SIZE), OBS_DTYPE)
         self.mask = np.zeros((n, NUM_ACTIONS), np.int8)
         self.reward = np.zeros(n, np.float64)
@@ -130,6 +135,11 @@ class KlondikeBatch(NativeBatch):
         self._init_deal_streams(n, deal_sampler)
         self._actions = np.zeros(n, np.int64)
         self.started = False
+
+    @property
+    def cards_cleared(self) -> np.ndarray:
+        """Cards on the foundations of each game (``info["cards_cleared"]``, the same as ``cards_up``)."""
+        return self.cards_up
 
     # ------------------------------------------------------------- dealing
     def reset(self, indices: Sequence[int], seeds: Sequence[int | None] | None,
@@ -189,12 +199,15 @@ class KlondikeVectorEnv(NativeVectorEnv):
     Autoreset: Gymnasium 1.x's ``NEXT_STEP`` (the default, ``metadata["autoreset_mode"]``): the
     step after a sub-env's episode ended (terminated or truncated) resets it (its action is
     ignored) and returns the reset observation and info, reward 0, not terminated, not truncated.
-    ``autoreset_mode=DISABLED`` leaves ended sub-envs alone (they play on, as the single env does
-    when stepped again); ``reset(options={"reset_mask": m})`` then resets the masked ones.
+    ``autoreset_mode=DISABLED`` leaves ended sub-envs alone: a terminated one keeps saying
+    ``terminated=True`` (a won game refuses every action), a truncated one ``truncated=True``, as
+    the single env does when stepped again; ``reset(options={"reset_mask": m})`` then resets the
+    masked ones.
 
     Info (every key with its ``_key`` mask, as Gymnasium's vector envs merge infos):
     ``action_mask`` (int8, ``num_envs x 590``), ``deal_id``, ``deal_number`` (-1 for a deal given by
-    its cards or a position), ``cards_up``, ``recycles``; ``illegal_action`` (the single env's
+    its cards or a position), ``cards_cleared`` (cards on the foundations; also as ``cards_up``),
+    ``recycles``; ``illegal_action`` (the single env's
     refusal message) only for sub-envs whose action was illegal, which are unchanged; ``outcome``
     (``"win"``, ``"no_progress"``, ``"dead_end"``) only for sub-envs that terminated.
     :meth:`action_masks` gives the masks as ``np.bool_``.
@@ -203,9 +216,11 @@ class KlondikeVectorEnv(NativeVectorEnv):
     entries draw a random deal, :class:`KlondikeGame` entries start from that position), ``game``
     (one :class:`KlondikeGame` position for every sub-env), ``reset_mask`` (autoreset DISABLED).
 
-    Arguments: ``num_envs``; ``draw_count``, ``shaped_reward``, ``max_steps`` (as the single env,
-    default 1000); ``num_threads`` (native threads per step, default 1); ``copy`` (default
-    ``True``: return fresh arrays; ``False``: the internal ones, overwritten by the next step);
+    Arguments: ``num_envs``; ``draw_count``, ``reward_shaping`` (as the single env);
+    ``max_episode_steps`` (the registration's 1000; ``None``: never truncate; ``shaped_reward`` and
+    ``max_steps`` are deprecated spellings that warn); ``num_threads`` (native threads per step,
+    default 1); ``copy`` (default ``True``: return fresh arrays; ``False``: the internal ones,
+    overwritten by the next step);
     ``deal_sampler`` (who picks the deal numbers, :data:`envs.native_batch.DealSampler`);
     ``autoreset_mode``.
 
@@ -213,15 +228,20 @@ class KlondikeVectorEnv(NativeVectorEnv):
     another process instead.
     """
 
-    counters = {"cards_up": "cards_up", "recycles": "recycles"}  # noqa: RUF012
+    counters = {"cards_cleared": "cards_cleared", "cards_up": "cards_up", "recycles": "recycles"}  # noqa: RUF012
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}  # noqa: RUF012
 
-    def __init__(self, num_envs: int = 1, *, draw_count: int = 3, shaped_reward: bool = False,
-                 max_steps: int = DEFAULT_MAX_STEPS, num_threads: int = 1, copy: bool = True,
+    def __init__(self, num_envs: int = 1, *, draw_count: int = 3, reward_shaping: bool = False,
+                 max_episode_steps: int | None = DEFAULT_MAX_STEPS, num_threads: int = 1, copy: bool = True,
                  deal_sampler: DealSampler = random_deal_number,
                  autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
-                 render_mode: str | None = None) -> None:
+                 render_mode: str | None = None, shaped_reward: bool | None = None,
+                 max_steps: int | None = None) -> None:
+        reward_shaping = renamed_keyword(reward_shaping, shaped_reward, new="reward_shaping",
+                                         old="shaped_reward", default=False)
+        max_episode_steps = renamed_keyword(max_episode_steps, max_steps, new="max_episode_steps",
+                                            old="max_steps", default=DEFAULT_MAX_STEPS)
         if render_mode is not None:
             raise MalformedInputError(f"the native vector env does not render: render_mode {render_mode!r}")
         mode = AutoresetMode(autoreset_mode)
@@ -229,16 +249,16 @@ class KlondikeVectorEnv(NativeVectorEnv):
             raise MalformedInputError(
                 "autoreset_mode SAME_STEP is not offered: use NEXT_STEP or DISABLED "
                 "(stable-baselines3's same-step resets: training.native_vec_env)")
-        self.batch = KlondikeBatch(num_envs, draw_count=draw_count, shaped_reward=shaped_reward,
-                                   max_steps=max_steps, autoreset=mode, num_threads=num_threads,
-                                   deal_sampler=deal_sampler)
+        self.batch = KlondikeBatch(num_envs, draw_count=draw_count, reward_shaping=reward_shaping,
+                                   max_episode_steps=max_episode_steps, autoreset=mode,
+                                   num_threads=num_threads, deal_sampler=deal_sampler)
         self.num_envs = self.batch.num_envs
         self.metadata = {**self.metadata, "autoreset_mode": mode}
         self.render_mode = None
         self.copy = bool(copy)
         self.draw_count = int(draw_count)
-        self.shaped_reward = bool(shaped_reward)
-        self.max_steps = int(max_steps)
+        self.reward_shaping = bool(reward_shaping)
+        self.max_episode_steps = max_episode_steps
         self.single_observation_space = spaces.MultiDiscrete(OBS_NVEC, dtype=OBS_DTYPE)
         self.single_action_space = spaces.Discrete(NUM_ACTIONS)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
@@ -282,27 +302,46 @@ class KlondikeVectorEnv(NativeVectorEnv):
         return self._obs(), self._info()
 
     def action_name(self, action: int) -> str:
-        return ACTION_NAMES[action]
+        return ACTION_NAMES[check_action(action, NUM_ACTIONS)]
+
+    @property
+    def shaped_reward(self) -> bool:
+        """Deprecated name of :attr:`reward_shaping`."""
+        return self.reward_shaping
+
+    @property
+    def max_steps(self) -> int | None:
+        """Deprecated name of :attr:`max_episode_steps`."""
+        return self.max_episode_steps
 
     def sub_env_view(self) -> NativeKlondikeEnv:
         """A single-env view (its own one-game batch with this env's settings), for ``check_env``."""
-        return NativeKlondikeEnv(draw_count=self.draw_count, shaped_reward=self.shaped_reward,
-                                 max_steps=self.max_steps)
+        return NativeKlondikeEnv(draw_count=self.draw_count, reward_shaping=self.reward_shaping,
+                                 max_episode_steps=self.max_episode_steps)
 
 
 class NativeKlondikeEnv(gymnasium.Env[np.ndarray, np.int64]):
     """One native Klondike game behind the single env's API (a one-game batch, autoreset disabled).
 
-    The same contract as :class:`envs.klondike.env.KlondikeEnv` (without rendering); it exists so
-    that Gymnasium's ``check_env`` can run on the native core as a single env.
+    The same contract as :class:`envs.klondike.env.KlondikeEnv` wrapped in its ``TimeLimit``
+    (``max_episode_steps``, 1000 by default; without rendering); it exists so that Gymnasium's
+    ``check_env`` can run on the native core as a single env.
     """
 
     metadata = {"render_modes": [], "render_fps": 4}  # noqa: RUF012
 
-    def __init__(self, draw_count: int = 3, shaped_reward: bool = False,
-                 max_steps: int = DEFAULT_MAX_STEPS) -> None:
-        self.batch = KlondikeBatch(1, draw_count=draw_count, shaped_reward=shaped_reward, max_steps=max_steps,
-                                   autoreset=AutoresetMode.DISABLED)
+    def __init__(self, draw_count: int = 3, reward_shaping: bool = False,
+                 max_episode_steps: int | None = DEFAULT_MAX_STEPS, *, shaped_reward: bool | None = None,
+                 max_steps: int | None = None) -> None:
+        reward_shaping = renamed_keyword(reward_shaping, shaped_reward, new="reward_shaping",
+                                         old="shaped_reward", default=False)
+        max_episode_steps = renamed_keyword(max_episode_steps, max_steps, new="max_episode_steps",
+                                            old="max_steps", default=DEFAULT_MAX_STEPS)
+        self.batch = KlondikeBatch(1, draw_count=draw_count, reward_shaping=reward_shaping,
+                                   max_episode_steps=max_episode_steps, autoreset=AutoresetMode.DISABLED)
+        self.draw_count = int(draw_count)
+        self.reward_shaping = bool(reward_shaping)
+        self.max_episode_steps = max_episode_steps
         self.observation_space = spaces.MultiDiscrete(OBS_NVEC, dtype=OBS_DTYPE)
         self.action_space = spaces.Discrete(NUM_ACTIONS)
         self._action = np.zeros(1, np.int64)
@@ -318,16 +357,23 @@ class NativeKlondikeEnv(gymnasium.Env[np.ndarray, np.int64]):
             raise MalformedInputError("reset_mask is a vector env option")
         if options.get("deals") is not None:
             raise MalformedInputError("'deals' is a vector env option: give one 'deal'")
-        deal = options.get("game") if isinstance(options.get("game"), KlondikeGame) else options.get("deal")
+        position, spec = options.get("game"), options.get("deal")
+        if position is not None and spec is not None:
+            raise MalformedInputError("give 'deal' or 'game', not both")
+        deal: object | None  # read before anything changes, the seed included
+        if position is not None:
+            if not isinstance(position, KlondikeGame):
+                raise MalformedInputError("'game' takes a KlondikeGame position")
+            deal = _check_game(position.copy())
+        else:
+            deal = None if spec is None else resolve_klondike_deal(spec)
         super().reset(seed=seed)
         self.batch.set_rng(0, self.np_random)
         self.batch.reset([0], None, [deal])
         return self.batch.obs[0].copy(), self._info()
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
-        if not isinstance(action, int | np.integer) or not 0 <= action < NUM_ACTIONS:
-            raise MalformedInputError(f"action {action!r} is outside 0..{NUM_ACTIONS - 1}")
-        self._action[0] = int(action)
+        self._action[0] = check_action(action, NUM_ACTIONS)
         b = self.batch
         b.step(self._action)
         info = self._info()
@@ -340,9 +386,13 @@ class NativeKlondikeEnv(gymnasium.Env[np.ndarray, np.int64]):
     def action_masks(self) -> np.ndarray:
         return self.batch.mask[0].astype(np.bool_)
 
+    def action_name(self, action: int) -> str:
+        return ACTION_NAMES[check_action(action, NUM_ACTIONS)]
+
     def _info(self) -> dict[str, Any]:
         b = self.batch
-        return {"deal_id": b.deal_label[0], "action_mask": b.mask[0].copy(), "cards_up": int(b.cards_up[0]),
+        return {"deal_id": b.deal_label[0], "action_mask": b.mask[0].copy(),
+                "cards_cleared": int(b.cards_up[0]), "cards_up": int(b.cards_up[0]),
                 "recycles": int(b.recycles[0])}
 
 

@@ -7,13 +7,14 @@ from typing import Any, SupportsFloat
 import gymnasium
 import numpy as np
 from gymnasium import spaces
-from gymnasium.error import ResetNeeded
 
+from envs.contract import check_action, check_reset_options, require_reset
 from envs.deals import Deal, DealId, resolve_deal
 from envs.errors import IllegalMoveError, MalformedInputError
 from envs.human_window import HumanWindow
 from envs.pyramid.actions import NUM_ACTIONS, action_name, action_to_move, fill_action_mask
 from envs.pyramid.game import PyramidGame
+from envs.pyramid.layout import NUM_PYRAMID
 from envs.pyramid.observation import OBSERVATION_SIZE, PyramidObserver
 
 DEAL_NUMBERS = 2**31
@@ -79,9 +80,12 @@ class PyramidEnv(gymnasium.Env[np.ndarray, np.int64]):
 
     ## Information
     ``action_mask`` (int8, every step), ``deal_id`` (the deal ID, or the deal code of a typed-in
-    deal), ``pass`` (1..3), ``cards_left`` (pyramid cards left), ``illegal_action`` (the refusal
-    message, only when the action was illegal: the state is then unchanged) and ``outcome``
-    (``"win"`` or ``"dead_end"``, only when terminated).
+    deal), ``pass`` (1..3), ``recycles`` (``pass - 1``), ``cards_cleared`` (pyramid cards removed,
+    0..28), ``cards_left`` (pyramid cards left, ``28 - cards_cleared``), ``illegal_action`` (the
+    refusal message, only when the action was illegal: the state is then unchanged) and ``outcome``
+    (``"win"`` or ``"dead_end"``, only when terminated). A step after the episode terminated is
+    refused that way and says ``terminated=True`` again. The keys, errors and end-of-episode
+    behaviour are the same in both games (:mod:`envs.contract`, docs/environments.md).
 
     ## Arguments
     ``render_mode``: ``None``, ``"ansi"`` (text table; variant 001 shows the stock top as ``##``),
@@ -137,9 +141,9 @@ class PyramidEnv(gymnasium.Env[np.ndarray, np.int64]):
 
     def step(self, action: int | np.integer) -> tuple[np.ndarray, SupportsFloat, bool, bool, dict[str, Any]]:
         game = self.game
-        if game is None:
-            raise ResetNeeded("call reset() before step()")
-        move = action_to_move(action)
+        require_reset(game is not None)
+        assert game is not None
+        move = action_to_move(check_action(action, NUM_ACTIONS))
         left_before = game.cards_left
         try:
             game.push(move)
@@ -167,13 +171,13 @@ class PyramidEnv(gymnasium.Env[np.ndarray, np.int64]):
 
     def action_name(self, action: int) -> str:
         """A readable name for an action index, e.g. ``"r7c1+r7c2"``, ``"r7c3 (King)"``, ``"draw"``."""
-        return action_name(action)
+        return action_name(check_action(action, NUM_ACTIONS))
 
     def render(self) -> str | np.ndarray | None:
         if self.render_mode is None:
             return None
-        if self.game is None:
-            raise ResetNeeded("call reset() before render()")
+        require_reset(self.game is not None, "render()")
+        assert self.game is not None
         if self.render_mode == "ansi":
             return str(self.game)
         from envs.pyramid.picture import pyramid_frame
@@ -194,23 +198,18 @@ class PyramidEnv(gymnasium.Env[np.ndarray, np.int64]):
     # -------------------------------------------------------------- helpers
     def _deal_from_options(self, options: dict[str, Any] | None) -> Deal | None:
         """The deal named by ``options["deal"]``, or ``None``; raises before anything changes."""
-        if not options:
-            return None
-        unknown = set(options) - RESET_OPTIONS
-        if unknown:
-            raise MalformedInputError(
-                f"unknown reset option(s) {sorted(unknown)}: the only option is 'deal'"
-            )
-        spec = options.get("deal")
+        spec = check_reset_options(options, RESET_OPTIONS).get("deal")
         return None if spec is None else resolve_deal(spec, "pyramid")
 
     def _info(self) -> dict[str, Any]:
         game = self.game
-        if game is None:
-            raise ResetNeeded("call reset() before step()")
+        require_reset(game is not None)
+        assert game is not None
         return {
             "action_mask": self._mask.copy(),
             "deal_id": self._deal_label,
             "pass": game.pass_number,
+            "recycles": game.pass_number - 1,
             "cards_left": game.cards_left,
+            "cards_cleared": NUM_PYRAMID - game.cards_left,
         }

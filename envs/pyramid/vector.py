@@ -26,6 +26,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
+from envs.contract import check_action, check_max_episode_steps, check_reset_options
 from envs.deals import resolve_deal
 from envs.errors import MalformedInputError
 from envs.native_batch import (
@@ -33,12 +34,12 @@ from envs.native_batch import (
     DealSampler,
     NativeBatch,
     NativeVectorEnv,
-    check_reset_options,
     native_core,
 )
 from envs.pyramid.actions import NUM_ACTIONS, action_name
 from envs.pyramid.env import DEAL_NUMBERS
 from envs.pyramid.game import DEAD_END, WIN
+from envs.pyramid.layout import NUM_PYRAMID
 from envs.pyramid.messages import Refusal
 from envs.pyramid.observation import OBSERVATION_SIZE
 
@@ -78,9 +79,7 @@ class PyramidBatch(NativeBatch):
                  deal_sampler: DealSampler = random_deal_number) -> None:
         if not isinstance(num_envs, int | np.integer) or num_envs < 1:
             raise MalformedInputError(f"num_envs must be a positive integer, not {num_envs!r}")
-        steps = max_episode_steps
-        if steps is not None and (not isinstance(steps, int) or steps < 1):
-            raise MalformedInputError(f"max_episode_steps must be None or a positive integer, not {steps!r}")
+        steps = check_max_episode_steps(max_episode_steps)
         if autoreset not in AUTORESET_CODES:
             raise MalformedInputError(
                 f"autoreset_mode must be one of {list(AUTORESET_CODES)}, not {autoreset!r}")
@@ -92,7 +91,7 @@ class PyramidBatch(NativeBatch):
         self._autoreset_code = AUTORESET_CODES[autoreset]
         native = native_core()
         self.core = native.PyramidBatch(n, self.stock_top_playable, bool(reward_shaping),
-                                        max_episode_steps or 0, num_threads)
+                                        steps or 0, num_threads)
         self.obs = np.zeros((n, OBSERVATION_SIZE), np.float32)
         self.mask = np.zeros((n, NUM_ACTIONS), np.int8)
         self.reward = np.zeros(n, np.float64)
@@ -117,6 +116,16 @@ class PyramidBatch(NativeBatch):
         self._init_deal_streams(n, deal_sampler)
         self._actions = np.zeros(n, np.int64)
         self.started = False
+
+    @property
+    def cards_cleared(self) -> np.ndarray:
+        """Pyramid cards removed in each game (``info["cards_cleared"]``: ``28 - cards_left``)."""
+        return NUM_PYRAMID - self.cards_left
+
+    @property
+    def recycles(self) -> np.ndarray:
+        """Times each game's waste was turned over (``info["recycles"]``: ``pass - 1``)."""
+        return self.pass_number - 1
 
     # ------------------------------------------------------------- dealing
     def reset(self, indices: Sequence[int], seeds: Sequence[int | None] | None,
@@ -170,7 +179,8 @@ class PyramidVectorEnv(NativeVectorEnv):
 
     Info (every key with its ``_key`` mask, as Gymnasium's vector envs merge infos):
     ``action_mask`` (int8, ``num_envs x 467``), ``deal_id``, ``deal_number`` (-1 for a deal given by
-    its cards), ``pass``, ``cards_left``; ``illegal_action`` (the single env's refusal message) only
+    its cards), ``pass``, ``recycles`` (``pass - 1``), ``cards_cleared`` (pyramid cards removed),
+    ``cards_left``; ``illegal_action`` (the single env's refusal message) only
     for sub-envs whose action was illegal, which are unchanged; ``outcome`` (``"win"`` /
     ``"dead_end"``) only for sub-envs that terminated. :meth:`action_masks` gives the masks as
     ``np.bool_``.
@@ -185,7 +195,8 @@ class PyramidVectorEnv(NativeVectorEnv):
     another process instead.
     """
 
-    counters = {"pass": "pass_number", "cards_left": "cards_left"}  # noqa: RUF012
+    counters = {"pass": "pass_number", "recycles": "recycles", "cards_cleared": "cards_cleared",  # noqa: RUF012
+                "cards_left": "cards_left"}
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}  # noqa: RUF012
 
@@ -251,7 +262,7 @@ class PyramidVectorEnv(NativeVectorEnv):
         return self._obs(), self._info()
 
     def action_name(self, action: int) -> str:
-        return action_name(action)
+        return action_name(check_action(action, NUM_ACTIONS))
 
     def sub_env_view(self) -> NativePyramidEnv:
         """A single-env view (its own one-game batch with this env's settings), for ``check_env``."""
@@ -274,6 +285,9 @@ class NativePyramidEnv(gymnasium.Env[np.ndarray, np.int64]):
                  max_episode_steps: int | None = 500) -> None:
         self.batch = PyramidBatch(1, stock_top_playable=stock_top_playable, reward_shaping=reward_shaping,
                                   max_episode_steps=max_episode_steps, autoreset=AutoresetMode.DISABLED)
+        self.stock_top_playable = bool(stock_top_playable)
+        self.reward_shaping = bool(reward_shaping)
+        self.max_episode_steps = max_episode_steps
         self.observation_space = spaces.Box(0.0, 1.0, (OBSERVATION_SIZE,), np.float32)
         self.action_space = spaces.Discrete(NUM_ACTIONS)
         self._action = np.zeros(1, np.int64)
@@ -296,10 +310,7 @@ class NativePyramidEnv(gymnasium.Env[np.ndarray, np.int64]):
         return self.batch.obs[0].copy(), self._info()
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
-        if not isinstance(action, int | np.integer) or not 0 <= action < NUM_ACTIONS:
-            raise MalformedInputError(
-                f"{action!r} is not an action: actions are integers 0..{NUM_ACTIONS - 1}")
-        self._action[0] = int(action)
+        self._action[0] = check_action(action, NUM_ACTIONS)
         b = self.batch
         b.step(self._action)
         info = self._info()
@@ -312,10 +323,14 @@ class NativePyramidEnv(gymnasium.Env[np.ndarray, np.int64]):
     def action_masks(self) -> np.ndarray:
         return self.batch.mask[0].astype(np.bool_)
 
+    def action_name(self, action: int) -> str:
+        return action_name(check_action(action, NUM_ACTIONS))
+
     def _info(self) -> dict[str, Any]:
         b = self.batch
-        return {"action_mask": b.mask[0].copy(), "deal_id": b.deal_label[0], "pass": int(b.pass_number[0]),
-                "cards_left": int(b.cards_left[0])}
+        passes, left = int(b.pass_number[0]), int(b.cards_left[0])
+        return {"action_mask": b.mask[0].copy(), "deal_id": b.deal_label[0], "pass": passes,
+                "recycles": passes - 1, "cards_left": left, "cards_cleared": NUM_PYRAMID - left}
 
 
 __all__ = [

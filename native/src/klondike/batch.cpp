@@ -11,6 +11,7 @@ Batch::Batch(int num_envs, int draw_count, bool shaped_reward, int max_steps, in
     : games_(static_cast<std::size_t>(num_envs)),
       elapsed_(static_cast<std::size_t>(num_envs), 0),
       needs_reset_(static_cast<std::size_t>(num_envs), 0),
+      ended_(static_cast<std::size_t>(num_envs), 0),
       draw_count_(draw_count),
       shaped_reward_(shaped_reward),
       max_steps_(max_steps),
@@ -28,6 +29,7 @@ void Batch::reset_cards(int i, const std::uint8_t* cards, const Outputs& out) {
   games_[i].reset_deal(cards, draw_count_);
   elapsed_[i] = 0;
   needs_reset_[i] = 0;
+  ended_[i] = games_[i].cards_up() == 52;  // a won position given by the caller has ended already
   write_row(i, out);
 }
 
@@ -35,6 +37,7 @@ void Batch::reset_state(int i, const State& state, const Outputs& out) {
   games_[i].reset_state(state);
   elapsed_[i] = 0;
   needs_reset_[i] = 0;
+  ended_[i] = games_[i].cards_up() == 52;  // a won position given by the caller has ended already
   write_row(i, out);
 }
 
@@ -43,6 +46,7 @@ void Batch::deal(int i, std::int64_t number) {
   games_[i].reset_deal(cards.data(), draw_count_);
   elapsed_[i] = 0;
   needs_reset_[i] = 0;
+  ended_[i] = games_[i].cards_up() == 52;  // a won position given by the caller has ended already
 }
 
 void Batch::reset_random(const std::int64_t* indices, const std::int64_t* numbers, int count, const Outputs& out) {
@@ -70,20 +74,20 @@ void Batch::step_range(int begin, int end, const std::int64_t* actions, const st
     Game& g = games_[i];
     const int action = static_cast<int>(actions[i]);
     ++elapsed_[i];
-    const bool truncated = elapsed_[i] >= max_steps_;
-    bool terminated = false;
+    const bool truncated = max_steps_ > 0 && elapsed_[i] >= max_steps_;
+    bool terminated = ended_[i] != 0;  // an ended game stays ended (autoreset disabled)
     if (!g.is_legal(action)) {  // nothing changes: the observation and the mask stay as they are
       out.refusal[i] = static_cast<std::uint8_t>(g.refusal(action));
-      out.truncated[i] = truncated;
     } else {
       const StepResult r = g.play(action, shaped_reward_);
-      terminated = r.terminated;
+      terminated = terminated || r.terminated;
+      ended_[i] = terminated ? 1 : 0;
       out.reward[i] = r.reward;
       out.outcome[i] = static_cast<std::uint8_t>(r.outcome);
-      out.terminated[i] = terminated;
-      out.truncated[i] = truncated && !terminated;
       write_row(i, out);
     }
+    out.terminated[i] = terminated;
+    out.truncated[i] = truncated;
     if (terminated || truncated) {
       if (mode == Autoreset::next_step) {
         needs_reset_[i] = 1;

@@ -5,8 +5,10 @@
 // Autoreset (Gymnasium 1.x), as in pyramid/batch.hpp: `next_step` (Gymnasium's default): a step
 // after a game ended resets that game with its pending deal and ignores its action; `same_step`
 // (stable-baselines3's): a game that ends is reset at once, its last observation written to
-// `final_obs` first; `disabled`: nothing is reset by a step (a game that ended plays on, as the
-// Python env does when it is stepped again).
+// `final_obs` first; `disabled`: nothing is reset by a step. A game that terminated stays terminated
+// until it is reset (every later step says terminated, as envs.klondike.env.KlondikeEnv does); a
+// max_steps of 0 never truncates; truncation is reported even on a terminating step (Gymnasium's
+// TimeLimit, and pyramid/batch.hpp, do the same).
 #pragma once
 
 #include <cstdint>
@@ -59,9 +61,10 @@ class Batch {
   std::vector<Game> games_;
   std::vector<std::int32_t> elapsed_;      // steps since the game's reset (KlondikeEnv's count)
   std::vector<std::uint8_t> needs_reset_;  // next_step mode: the game ended at the last step
+  std::vector<std::uint8_t> ended_;        // the game terminated (won, dead end, no progress) since its reset
   int draw_count_;
   bool shaped_reward_;
-  int max_steps_;
+  int max_steps_;  // 0: never truncate
   int num_threads_;
 };
 
