@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.doc_blocks import DOCS, ROOT, fenced_blocks
 
 
 def readme_commands() -> list[str]:
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    return re.findall(r"```bash\n(.+?)\n```", text)
+    """The text of README's bash blocks (tests/test_doc_snippets.py runs the docs' snippets)."""
+    return [b.text.rstrip("\n") for b in fenced_blocks(ROOT / "README.md") if b.lang == "bash"]
 
 
 def test_readme_opens_with_install_and_test_commands() -> None:
@@ -29,8 +28,7 @@ def test_readme_stays_short() -> None:
 
 
 def test_every_relative_link_in_the_docs_resolves() -> None:
-    pages = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), ROOT / "training" / "README.md",
-             ROOT / "benchmarks" / "diagnostics" / "README.md"]
+    pages = [*DOCS, ROOT / "training" / "README.md", ROOT / "benchmarks" / "diagnostics" / "README.md"]
     broken = []
     for page in pages:
         text = page.read_text(encoding="utf-8")
