@@ -164,14 +164,17 @@ class GuidedPimcPlayer(PimcPlayer):
     name = "guided-pimc"
 
     def __init__(self, variant: Variant, *, expert_checkpoint: str | Path | None = None,
-                 guide_margin: float = 0.0, guide_samples: int = 8, **options: Any) -> None:
+                 guide_margin: float = 0.0, guide_samples: int = 8, expert_network: Any = None,
+                 **options: Any) -> None:
+        """``expert_network``: a loaded :class:`agents.expert.player.ExpertNetwork` to use instead
+        of loading ``expert_checkpoint``."""
         from agents.expert.player import ExpertNetwork
 
         super().__init__(variant, **options)
         if guide_margin < 0 or guide_samples < 1:
             raise MalformedInputError("guide_margin must be at least 0 and guide_samples positive")
         self.guide_margin, self.guide_samples = guide_margin, guide_samples
-        self.network = ExpertNetwork(variant, expert_checkpoint)
+        self.network = expert_network or ExpertNetwork(variant, expert_checkpoint)
 
     def guide(self, game: PyramidGame, legal: np.ndarray, values: np.ndarray) -> np.ndarray:
         from agents.planner.guide import pyramid_afterstate_win_chances

@@ -207,9 +207,15 @@ def test_a_fit_can_start_from_the_ppo_checkpoint_and_keeps_its_best_epoch(run_fo
     epochs: list[str] = []
     _, figures = expert_fit.fit(fit_data, KLONDIKE, epochs=2, arch_sizes=(64, 128, 128), threads=1,
                                 init=ppo, value_weight=0.1, log=epochs.append)
-    assert len(epochs) == 2 and figures["best_epoch"] in (1, 2)
-    losses = [float(line.split("policy_loss ")[1].split(",")[0]) for line in epochs]
-    assert figures["policy_loss"] == pytest.approx(min(losses), rel=1e-4)
+    assert len(epochs) == 2 and figures["policy_epoch"] in (1, 2) and figures["value_epoch"] in (1, 2)
+
+    def logged(name: str) -> list[float]:
+        return [float(line.split(f"{name} ")[1].split(",")[0]) for line in epochs]
+
+    # each part keeps its own best epoch: the policy's and the value's lowest validation losses
+    assert figures["policy_loss"] == pytest.approx(min(logged("policy_loss")), rel=1e-4)
+    sums = [v + p for v, p in zip(logged("value_loss"), logged("progress_loss"), strict=True)]
+    assert figures["value_loss"] + figures["progress_loss"] == pytest.approx(min(sums), rel=1e-4)
 
 
 def test_a_saved_network_loads_and_plays_whole_games(checkpoint: Path) -> None:

@@ -320,7 +320,7 @@ def test_hints_see_only_what_the_player_has_seen() -> None:
         g.replay(["draw", "draw", "draw"])
     assert (observe(games[0]) == observe(games[1])).all()
     advisor = HintAdvisor(planner_time=60.0)  # the state budget alone: the same answer every time
-    for source in ("planner", "agent"):
+    for source in ("planner", "agent", "network", "guided"):
         assert advisor.hint(games[0], source)["move"] == advisor.hint(games[1], source)["move"]
     _, mask, info = observation_of(games[0])
     assert mask.sum() == len(games[0].legal_moves()) and info["cards_left"] == 28

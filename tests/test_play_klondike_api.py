@@ -399,7 +399,7 @@ def test_hints_do_not_depend_on_hidden_cards(server: KlondikeServer) -> None:
         other = list(cards)
         for i, v in zip(hidden_slots, values, strict=True):
             other[i] = v
-        for source in ("planner", "agent"):
+        for source in ("planner", "agent", "network", "guided"):
             a = server.hints.hint(KlondikeGame(DEAL_1), source)
             b = server.hints.hint(KlondikeGame(other), source)
             assert a["move"] == b["move"] and a["hint_source"] == source

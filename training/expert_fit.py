@@ -19,7 +19,6 @@ the fit, the command, and the validation figures (move agreement with the teache
 from __future__ import annotations
 
 import argparse
-import copy
 import json
 import shlex
 import sys
@@ -123,9 +122,11 @@ def fit(fit_data: FitData, variant: Variant, *, epochs: int = 8, batch_size: int
         val_games: float = 0.1, arch_sizes: tuple[int, int, int] = (256, 256, 256), seed: int = 0,
         threads: int = 2, augment: bool = False, value_weight: float = 0.5,
         init: Path | None = None, log: Any = print) -> tuple[Any, dict[str, Any]]:
-    """The fitted network (the epoch with the lowest validation policy loss) and its validation
-    figures. ``init``: start from a ``ppo`` checkpoint's move scorer and critic (same encoding and
-    sizes), the policy that reinforcement learning found, rather than from random weights."""
+    """The fitted network and its validation figures.
+
+    The policy's weights are those of the epoch with the lowest validation policy loss, the value
+    heads' those of the lowest value loss. ``init``: start from a ``ppo`` checkpoint's move scorer
+    and critic (same encoding and sizes), the policy reinforcement learning found."""
     import torch
     from torch.nn import functional as F
 
@@ -178,7 +179,10 @@ def fit(fit_data: FitData, variant: Variant, *, epochs: int = 8, batch_size: int
         return {n: float(t / max(val_rows.size, 1)) for n, t in zip(names, totals, strict=True)}
 
     start = time.process_time()
-    best: tuple[float, int, dict[str, Any]] | None = None
+    # The policy (context and scorer) and the value (critic and heads) share no weight: each keeps
+    # the epoch where its own validation loss was lowest (the value over-fits within an epoch or two).
+    best: dict[str, tuple[float, int, dict[str, Any]]] = {"policy": (float("inf"), 0, {}),
+                                                           "value": (float("inf"), 0, {})}
     for epoch in range(epochs):
         order = rng.permutation(train_rows)
         for i in range(0, order.size, batch_size):
@@ -191,14 +195,21 @@ def fit(fit_data: FitData, variant: Variant, *, epochs: int = 8, batch_size: int
             schedule.step()
         figures = validate()
         log(f"epoch {epoch + 1}/{epochs}: " + ", ".join(f"{k} {v:.4f}" for k, v in figures.items()))
-        if best is None or figures["policy_loss"] < best[0]:
-            best = (figures["policy_loss"], epoch + 1, copy.deepcopy(net.state_dict()))
-    if best is not None:
-        net.load_state_dict(best[2])
-    figures = validate() | {"best_epoch": best[1] if best else 0, "fit_rows": int(train_rows.size),
-                            "val_rows": int(val_rows.size),
+        for part, score in (("policy", figures["policy_loss"]),
+                            ("value", figures["value_loss"] + figures["progress_loss"])):
+            if score < best[part][0]:
+                state = {k: v.detach().clone() for k, v in net.state_dict().items() if _part_of(k) == part}
+                best[part] = (score, epoch + 1, state)
+    net.load_state_dict(best["policy"][2] | best["value"][2])
+    figures = validate() | {"policy_epoch": best["policy"][1], "value_epoch": best["value"][1],
+                            "fit_rows": int(train_rows.size), "val_rows": int(val_rows.size),
                             "fit_cpu_hours": (time.process_time() - start) / 3600}
     return net, figures | {"architecture": arch.as_dict()}
+
+
+def _part_of(name: str) -> str:
+    """``policy`` or ``value``: which output a weight of :class:`PolicyValueNet` serves."""
+    return "value" if name.startswith(("body.critic.", "heads.")) else "policy"
 
 
 def load_ppo_body(net: Any, path: Path, variant: Variant) -> None:

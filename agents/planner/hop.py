@@ -189,7 +189,8 @@ class HopPlayer(Player):
                  threads: int = 1, prior: str = "greedy", search: str = "hop", tree_iterations: int = 100,
                  tree_states_per_solve: int = 1_000, tree_depth: int = 8,
                  expert_checkpoint: str | Path | None = None, guide: str = "policy", guide_rank: str = "late",
-                 guide_samples: int = DEFAULT_GUIDE_SAMPLES, stock_known: bool = False) -> None:
+                 guide_samples: int = DEFAULT_GUIDE_SAMPLES, stock_known: bool = False,
+                 expert_network: Any = None) -> None:
         if variant.game != "klondike":
             raise MalformedInputError(f"the hop player plays Klondike, not {variant.game}")
         if states_per_solve < 1 or max_samples < 1 or threads < 1:
@@ -231,7 +232,8 @@ class HopPlayer(Player):
         if prior == "expert":
             from agents.expert.player import ExpertNetwork
 
-            self._expert = ExpertNetwork(variant, expert_checkpoint)
+            # a loaded network may be handed in (the play server keeps one for every hint)
+            self._expert = expert_network or ExpertNetwork(variant, expert_checkpoint)
         self._greedy = KlondikeGreedy()
         self.reset_memory()
 

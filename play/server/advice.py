@@ -6,7 +6,12 @@ in time, or when the player asks for it (``source="agent"``), from the ``ppo`` p
 :mod:`agents.registry` for the game's variant, fed the environment's observation of the current
 game (:func:`envs.pyramid.observation.observe`), which holds only what the player has seen: an
 unseen stock card cannot influence a hint. When no checkpoint loads, the ``greedy`` player
-answers and the hint says so.
+answers and the hint says so. Two more sources read the expert-iteration network
+(:mod:`agents.expert`): ``network``, the network alone (its most probable legal move), and
+``guided``, ``guided-pimc`` (pimc whose exact ties go to the network) under the planner's budget.
+Only variant 000 has a network checkpoint: without one, ``network`` falls back to the agent and
+``guided`` to the planner; a guided search with no sample in time gives the network's move; the
+hint says so.
 
 **Verdicts** run :func:`agents.solver.play_verdict` (the seeds' wording rules: in variant 000
 nothing is said while a stock card is unseen) in a worker thread; the native search releases
@@ -26,12 +31,13 @@ from typing import Any
 import numpy as np
 
 from agents.base import Choice, Player
-from agents.pimc import PimcPlayer
+from agents.pimc import GuidedPimcPlayer, PimcPlayer
 from agents.planner import NO_SAMPLE
 from agents.registry import make_player
 from agents.solver import NOT_WINNABLE, UNSEEN_STOCK, WINNABLE, CancelToken, SearchLimits, play_verdict
 from agents.solver.verdict import PlayVerdict
 from agents.variants import Variant, find_variant
+from envs.errors import MalformedInputError
 from envs.pyramid import DRAW_MOVE, PyramidGame
 from envs.pyramid.actions import NUM_ACTIONS, action_to_move, fill_action_mask
 from envs.pyramid.observation import observe
@@ -39,12 +45,18 @@ from play.server.wording import describe_move, reason_ja
 
 PLANNER, AGENT = "planner", "agent"
 """Who gives a hint: the planner (``pimc``, ``hop``), or the trained agent (``ppo``, else ``greedy``)."""
+NETWORK, GUIDED = "network", "guided"
+"""Klondike's two more: the expert network alone, and the search it guides (``guided-ismcts``)."""
 PLANNER_TIME = 0.8
 """Seconds a planner may think for one hint; it then answers with the samples it has."""
 PLANNER_STATES = 1_000_000
 PLANNER_THREADS = 2
 PREFERRED_AGENT = "ppo"
 FALLBACK_AGENT = "greedy"
+HINT_SOURCES = (PLANNER, AGENT, NETWORK, GUIDED)
+"""Every hint source (:data:`play.server.schemas.HintSource`)."""
+PLANNER_LATE = "the planner found nothing within its time; the trained agent answers"
+GUIDED_LATE = "the guided search found nothing within its time; the expert network answers"
 HINT_OPTIONS: dict[str, dict[str, Any]] = {"ppo": {"deterministic": True}}
 """Options every hint player of that name gets: a ``ppo`` hint is the policy's most probable move."""
 
@@ -57,6 +69,23 @@ def build_hint_player(preferred: str, variant: Variant, options: dict[str, Any])
         return make_player(FALLBACK_AGENT, variant), f"{preferred} unavailable: {exc}"
 
 
+def check_source(source: str) -> None:
+    """Refuse a hint source that is not one of :data:`HINT_SOURCES`."""
+    if source not in HINT_SOURCES:
+        raise MalformedInputError(f"hints come from one of {', '.join(HINT_SOURCES)}, not {source!r}")
+
+
+def expert_network(variant: Variant, checkpoint: Any = None) -> tuple[Any, str | None]:
+    """The expert network of ``variant`` (:class:`agents.expert.player.ExpertNetwork`), or ``None``
+    and why not."""
+    try:
+        from agents.expert.player import ExpertNetwork
+
+        return ExpertNetwork(variant, checkpoint), None
+    except Exception as exc:  # no checkpoint for the variant, a broken one, or no torch
+        return None, f"the expert network is unavailable: {exc}"
+
+
 def observation_of(game: PyramidGame) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
     """What the environment would hand a player at ``game``: observation, mask and info."""
     mask = fill_action_mask(game.legal_moves(), np.zeros(NUM_ACTIONS, np.int8))
@@ -66,18 +95,32 @@ def observation_of(game: PyramidGame) -> tuple[np.ndarray, np.ndarray, dict[str,
 
 
 class HintAdvisor:
-    """Hints from the ``pimc`` planner (default), or from the trained agent: one player per
-    variant, built on first use, ``ppo`` when its checkpoint loads, else ``greedy``."""
+    """Hints from the ``pimc`` planner (default), from the trained agent (one player per variant,
+    built on first use, ``ppo`` when its checkpoint loads, else ``greedy``), from the expert network
+    or from the search it guides (``expert_checkpoints``: a network per variant key, default the
+    shipped ones)."""
 
     def __init__(self, preferred: str = PREFERRED_AGENT,
                  options: dict[str, dict[str, Any]] | None = None, planner_time: float = PLANNER_TIME,
-                 planner_threads: int = PLANNER_THREADS) -> None:
+                 planner_threads: int = PLANNER_THREADS,
+                 expert_checkpoints: dict[str, Any] | None = None) -> None:
         self.preferred = preferred
         self.planner_time, self.planner_threads = planner_time, planner_threads
         self.options = options or {}
         """Constructor options per variant key (e.g. a checkpoint path for ``pyramid-000``)."""
+        self.expert_checkpoints = expert_checkpoints or {}
         self._players: dict[str, tuple[Player, str | None]] = {}
+        self._networks: dict[str, tuple[Any, str | None]] = {}
         self._lock = threading.Lock()
+
+    def network(self, variant_name: str) -> tuple[Any, str | None]:
+        """The expert network of a variant, or ``None`` and why not (built on first use)."""
+        variant = find_variant("pyramid", variant_name)
+        with self._lock:
+            if variant.key not in self._networks:
+                checkpoint = self.expert_checkpoints.get(variant.key)
+                self._networks[variant.key] = expert_network(variant, checkpoint)
+            return self._networks[variant.key]
 
     def player(self, variant_name: str) -> tuple[Player, str | None]:
         """The hint player of a variant and, when it is the fallback, why the preferred one is not."""
@@ -88,29 +131,53 @@ class HintAdvisor:
                     self.preferred, variant, self.options.get(variant.key, {}))
             return self._players[variant.key]
 
-    def planner_choice(self, game: PyramidGame, obs: np.ndarray, mask: np.ndarray) -> Choice | None:
-        """The ``pimc`` planner's move within the time budget, or ``None`` if no sample finished."""
-        planner = PimcPlayer(find_variant("pyramid", game.variant), seed=zlib.crc32(obs.tobytes()),
-                             time_limit=self.planner_time, decision_states=PLANNER_STATES,
-                             threads=self.planner_threads)
+    def planner_choice(self, game: PyramidGame, obs: np.ndarray, mask: np.ndarray,
+                       network: Any = None) -> Choice | None:
+        """The ``pimc`` planner's move within the time budget (``guided-pimc``'s with ``network``),
+        or ``None`` if no sample finished."""
+        variant, seed = find_variant("pyramid", game.variant), zlib.crc32(obs.tobytes())
+        budget = {"time_limit": self.planner_time, "decision_states": PLANNER_STATES,
+                  "threads": self.planner_threads}
+        planner = (PimcPlayer(variant, seed=seed, **budget) if network is None
+                   else GuidedPimcPlayer(variant, expert_network=network, seed=seed, **budget))
         choice = planner.plan(game, obs, mask)
         return None if choice.reason.startswith(NO_SAMPLE) else choice
 
     def hint(self, game: PyramidGame, source: str = PLANNER) -> dict[str, Any] | None:
-        """The move of ``source`` (``planner`` or ``agent``) for ``game`` from what the player can
-        see, or ``None`` when none is legal."""
+        """The move of ``source`` (one of :data:`HINT_SOURCES`) for ``game`` from what the player
+        can see, or ``None`` when none is legal; ``requested`` is ``source``, ``hint_source`` and
+        ``agent`` who answered, ``fallback_reason`` why another did."""
+        check_source(source)
         obs, mask, info = observation_of(game)
         if not mask.any():
             return None
-        choice = self.planner_choice(game, obs, mask) if source == PLANNER else None
-        if choice is not None:
-            agent, hint_source, fallback_reason = "pimc", PLANNER, None
-        else:
-            player, fallback_reason = self.player(game.variant)
+        asked, reasons = source, []
+        network = None
+        if source in (NETWORK, GUIDED):
+            network, missing = self.network(game.variant)
+            if network is None:
+                reasons.append(missing)
+                source = PLANNER if source == GUIDED else AGENT
+        choice = None
+        if source in (PLANNER, GUIDED):
+            choice = self.planner_choice(game, obs, mask, network if source == GUIDED else None)
+            agent, hint_source = ("pimc", PLANNER) if source == PLANNER else ("guided-pimc", GUIDED)
+            if choice is None:
+                reasons.append(PLANNER_LATE if source == PLANNER else GUIDED_LATE)
+                source = AGENT if source == PLANNER else NETWORK
+        if choice is None and source == NETWORK:
+            probs, value = network.policy(obs, mask)
+            legal = np.flatnonzero(mask)
+            action = int(legal[np.argmax(probs[legal])])
+            why = f"the network's pick ({probs[action]:.0%} likely; win chance {value:.0%})"
+            choice = Choice(action, why)
+            agent, hint_source = "expert-net", NETWORK
+        if choice is None:
+            player, down = self.player(game.variant)
             choice = player.choose(obs, mask, info)
             agent, hint_source = player.name, AGENT
-            if source == PLANNER:
-                fallback_reason = "the planner found nothing within its time; the trained agent answers"
+            reasons += [down] if down else []
+        fallback_reason = "; ".join(reasons) or None
         move = action_to_move(choice.action) if mask[choice.action] else DRAW_MOVE
         en, ja = describe_move(game, move)
         en, ja = f"{en[0].upper()}{en[1:]}.", f"{ja}のがおすすめです"
@@ -118,6 +185,7 @@ class HintAdvisor:
             "move": str(move), "places": list(move.places()),
             "kind": ["remove", "draw", "recycle"][move.kind],
             "agent": agent, "hint_source": hint_source, "fallback_reason": fallback_reason,
+            "requested": asked,
             "reason": choice.reason, "reason_ja": reason_ja(choice.reason), "en": en, "ja": ja,
         }
 
@@ -257,4 +325,5 @@ class VerdictService:
         self._pool.shutdown(wait=True, cancel_futures=True)
 
 
-__all__ = ["HintAdvisor", "VerdictJob", "VerdictService", "observation_of", "position_key", "verdict_json"]
+__all__ = ["HINT_SOURCES", "HintAdvisor", "VerdictJob", "VerdictService", "check_source", "expert_network",
+           "observation_of", "position_key", "verdict_json"]

@@ -6,8 +6,9 @@ body becomes a session and how an action is carried out, and :func:`game_router`
 
 * ``POST {prefix}`` (201): a new session, stored (evicted sessions lose their verdict jobs);
 * ``GET {prefix}/{id}``: the state; ``POST {prefix}/{id}/actions``: one intent;
-* ``POST {prefix}/{id}/hint?source=planner|agent``: advice from the planner (default: it searches
-  for up to about a second) or from the trained agent, kept only if the position did not change;
+* ``POST {prefix}/{id}/hint?source=planner|agent|network|guided``: advice from the planner
+  (default: it searches for up to about a second), the trained agent, the expert network or the
+  search it guides, kept only if the position did not change; another source is a 422;
 * ``POST {prefix}/{id}/verdict`` (202) starts a verdict, ``GET {prefix}/{id}/verdict?wait=`` reads it.
 
 An unknown session ID raises :class:`UnknownGame`: 404 ``UNKNOWN_GAME`` (:func:`unknown_game`).
@@ -19,14 +20,14 @@ An unknown session ID raises :class:`UnknownGame`: 404 ``UNKNOWN_GAME`` (:func:`
 import secrets
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, ClassVar, Literal, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import FileResponse, JSONResponse
 from pydantic import BaseModel
 
 from play.server.advice import VerdictService
-from play.server.schemas import ERROR_RESPONSES, VerdictAnswer
+from play.server.schemas import ERROR_RESPONSES, HintSource, VerdictAnswer
 from play.server.session import GameSession, SessionStore
 
 STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
@@ -174,7 +175,7 @@ def game_router(prefix: str, server_of: Callable[[Request], GameServer], new_gam
 
     @router.post(prefix + "/{session_id}/hint", **state(200))
     def hint(request: Request, session_id: str,
-             source: Literal["planner", "agent"] = Query("planner")) -> dict[str, Any]:
+             source: HintSource = "planner") -> dict[str, Any]:
         return server_of(request).hint(session_id, source)
 
     @router.post(prefix + "/{session_id}/verdict", **state(202))

@@ -1,17 +1,24 @@
-"""Klondike hints from the planner or the trained agent and verdicts from the exact solver.
+"""Klondike hints from the planner, the trained agent or the expert network; verdicts from the solver.
 
 **Hints** come by default from the ``hop`` planner (:mod:`agents.planner.hop`: samples of the
-face-down and unseen stock cards, each solved exactly, for up to :data:`~play.server.advice.PLANNER_TIME` s,
-never leading back to a position met in the game); if no sample finishes in time, or when the
-player asks for it (``source="agent"``), from the ``ppo`` player for ``klondike-draw3``
-(fallback ``greedy``, and the hint says which answered). Both are fed the environment's
-observation (:func:`envs.klondike.observer.observe`): face-down and unseen stock cards are absent
-from it, so they cannot influence a hint. When moves remain but none can make progress (the
-engine's exact check), the hint is the seed's notice instead of a move. Once every card is
-known, the planner's hint is the exact solver's winning line (:func:`endgame_line`), kept
-between hints, with every stretch that comes back to a position cut out, and never a move back
-to a position of the game's line of play while another move wins (issue 37: re-solving at each
-hint had shuttled a queen between its foundation and a column on deals 9 and 17).
+face-down and unseen stock cards, each solved exactly, for up to
+:data:`~play.server.advice.PLANNER_TIME` s, never leading back to a position met in the game); if
+no sample finishes in time, or when the player asks for it (``source="agent"``), from the ``ppo``
+player for ``klondike-draw3`` (fallback ``greedy``, and the hint says which answered). Two more
+sources read the expert-iteration network (:mod:`agents.expert`, ``docs/expert.md``): ``network``,
+the network alone (its most probable move by :func:`fresh_action`, as the ``ppo`` hint; a few ms),
+and ``guided``, ``guided-ismcts`` (the planner's tree search with the network's policy as its
+prior) under the planner's budget, with the planner's memory of the game (never back to a position
+met). Without a network checkpoint, ``network`` falls back to the agent and ``guided`` to the
+planner; a guided search that finds nothing in time gives the network's move; the hint says so. All
+are fed the environment's observation (:func:`envs.klondike.observer.observe`): face-down and
+unseen stock cards are absent from it, so they cannot influence a hint. When moves remain but none
+can make progress (the engine's exact check), the hint is the seed's notice instead of a move. Once
+every card is known, the planner's (and the guided search's) hint is the exact solver's winning
+line (:func:`endgame_line`), kept between hints, with every stretch that comes back to a position
+cut out, and never a move back to a position of the game's line of play while another move wins
+(issue 37: re-solving at each hint had shuttled a queen between its foundation and a column on
+deals 9 and 17).
 
 A ``ppo`` hint is the policy's most probable move among those leading to the position met least
 often in the game's line of play (:func:`fresh_action`), so that a player who follows the hints
@@ -37,6 +44,7 @@ import zlib
 from collections import Counter, OrderedDict
 from concurrent.futures import Future
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -61,7 +69,12 @@ from envs.klondike.observer import VIEWS, observe
 from play.server.advice import (
     AGENT,
     FALLBACK_AGENT,
+    GUIDED,
+    GUIDED_LATE,
+    HINT_SOURCES,
+    NETWORK,
     PLANNER,
+    PLANNER_LATE,
     PLANNER_STATES,
     PLANNER_THREADS,
     PLANNER_TIME,
@@ -69,6 +82,8 @@ from play.server.advice import (
     VerdictJob,
     VerdictService,
     build_hint_player,
+    check_source,
+    expert_network,
 )
 from play.server.klondike_session import move_source, move_target
 from play.server.klondike_wording import describe_klondike_move
@@ -207,18 +222,26 @@ def no_progress_hint() -> dict[str, Any]:
             "agent": None, "fallback_reason": None, "move": None, "source": None, "target": None}
 
 
+GUIDED_AGENT = "guided-ismcts"
+NETWORK_AGENT = "expert-net"
+
+
 class KlondikeHintAdvisor:
-    """Hints from the ``hop`` planner (default) or from the trained agent: ``ppo`` when its
-    checkpoint loads, else ``greedy``, built on first use."""
+    """Hints from the ``hop`` planner (default), the trained agent (``ppo`` when its checkpoint
+    loads, else ``greedy``), the expert network or the network-guided search; players and the
+    network are built on first use (``expert_checkpoint``: default the shipped one)."""
 
     def __init__(self, preferred: str = PREFERRED_AGENT, options: dict[str, Any] | None = None,
                  planner_time: float = PLANNER_TIME, planner_threads: int = PLANNER_THREADS,
-                 planner_states: int = PLANNER_STATES, planner_search: str | None = None) -> None:
+                 planner_states: int = PLANNER_STATES, planner_search: str | None = None,
+                 expert_checkpoint: str | Path | None = None) -> None:
         self.preferred = preferred
         self.options = options or {}
         self.planner_time, self.planner_threads = planner_time, planner_threads
         self.planner_states, self.planner_search = planner_states, planner_search or PLANNER_SEARCH
+        self.expert_checkpoint = expert_checkpoint
         self._player: tuple[Player, str | None] | None = None
+        self._network: tuple[Any, str | None] | None = None
         self._lock = threading.Lock()
         self._endgames: OrderedDict[bytes, list[Move]] = OrderedDict()
         """The solver's winning lines being followed once every card is known, by the position
@@ -226,6 +249,8 @@ class KlondikeHintAdvisor:
         self._plans: OrderedDict[bytes, list[Move]] = OrderedDict()
         """The planner's line being followed, by what the player sees where it goes on (a hint
         followed is the next request's position): hints keep to one line between reveals."""
+        self._guided_plans: OrderedDict[bytes, list[Move]] = OrderedDict()
+        """The same for the guided search."""
 
     def player(self) -> tuple[Player, str | None]:
         """The hint player and, when it is the fallback, why the preferred one is not used."""
@@ -233,6 +258,13 @@ class KlondikeHintAdvisor:
             if self._player is None:
                 self._player = build_hint_player(self.preferred, find_variant(VARIANT), self.options)
             return self._player
+
+    def network(self) -> tuple[Any, str | None]:
+        """The expert network (:class:`agents.expert.player.ExpertNetwork`), or ``None`` and why not."""
+        with self._lock:
+            if self._network is None:
+                self._network = expert_network(find_variant(VARIANT), self.expert_checkpoint)
+            return self._network
 
     def endgame_choice(self, game: KlondikeGame) -> Choice | None:
         """Every card known: the next move of the solver's winning line, kept between hints and
@@ -263,25 +295,34 @@ class KlondikeHintAdvisor:
                     self._endgames.popitem(last=False)
         return Choice(ACTION_INDEX[move], ENDGAME_REASON)
 
-    def planner_choice(self, game: KlondikeGame, obs: np.ndarray, mask: np.ndarray) -> Choice | None:
+    def planner_choice(self, game: KlondikeGame, obs: np.ndarray, mask: np.ndarray,
+                       network: Any = None) -> Choice | None:
         """The planner's move within the time budget, ``None`` when no sample finished in time, or
-        :data:`LOOPING` when play keeps coming back to this position."""
-        planner = HopPlayer(find_variant(VARIANT), seed=zlib.crc32(obs.tobytes()),
-                            time_limit=self.planner_time, max_states=self.planner_states,
-                            threads=self.planner_threads, search=self.planner_search)
+        :data:`LOOPING` when play keeps coming back to this position. With ``network`` (an expert
+        network) the search is ``guided-ismcts``'s: the tree search with the network's prior."""
+        variant, seed = find_variant(VARIANT), zlib.crc32(obs.tobytes())
+        budget = {"time_limit": self.planner_time, "max_states": self.planner_states,
+                  "threads": self.planner_threads}
+        if network is None:
+            planner = HopPlayer(variant, seed=seed, search=self.planner_search, **budget)
+            plans = self._plans
+        else:  # GuidedIsmctsPlayer's settings, with the network loaded once rather than at each hint
+            planner = HopPlayer(variant, seed=seed, search="tree", prior="expert", expert_network=network,
+                                **budget)
+            plans = self._guided_plans
         planner.recall(game)
         planner.remember(obs)
         here = planner_key(obs)
         with self._lock:
-            if here in self._plans:
-                planner.plan_moves, planner.plan_at = list(self._plans[here]), here
+            if here in plans:
+                planner.plan_moves, planner.plan_at = list(plans[here]), here
         choice = planner.plan(obs, mask)
         if planner.plan_moves and planner.plan_at is not None:
             with self._lock:
-                self._plans[planner.plan_at] = list(planner.plan_moves)
-                self._plans.move_to_end(planner.plan_at)
-                while len(self._plans) > MAX_PLANS:
-                    self._plans.popitem(last=False)
+                plans[planner.plan_at] = list(planner.plan_moves)
+                plans.move_to_end(planner.plan_at)
+                while len(plans) > MAX_PLANS:
+                    plans.popitem(last=False)
         if planner.looping:  # the way out: the planner's move if it is progress, else the line to some
             if not choice.reason.startswith(NO_SAMPLE) and game.is_progress(move_of(game, choice.action)):
                 return Choice(choice.action, WAY_OUT)
@@ -292,30 +333,69 @@ class KlondikeHintAdvisor:
                 after = visible_after(game, line[0])
                 if after is not None:
                     with self._lock:
-                        self._plans[after] = line[1:]
+                        plans[after] = line[1:]
             return Choice(ACTION_INDEX[line[0]], WAY_OUT)
         return None if choice.reason.startswith(NO_SAMPLE) else choice
 
     def hint(self, game: KlondikeGame, source: str = PLANNER) -> dict[str, Any] | None:
-        """The move of ``source`` (``planner`` or ``agent``) from what the player sees; the
-        no-progress notice; ``None`` if no move."""
+        """The move of ``source`` (one of :data:`HINT_SOURCES`) from what the player sees; the
+        no-progress notice; ``None`` if no move. The hint's ``requested`` is ``source``, its
+        ``hint_source`` and ``agent`` who answered, ``fallback_reason`` why another did."""
+        check_source(source)
         outcome = game.outcome()
         if outcome in (WIN, DEAD_END):
             return None
         if outcome == NO_PROGRESS:
             return no_progress_hint()
         obs, mask, info = observation_of(game)
-        if source == PLANNER:
-            choice = self.endgame_choice(game) if all_known(game) else None
-            if choice is None:
-                choice = self.planner_choice(game, obs, mask)
-            if choice is LOOPING:
-                return looping_hint()
-            if choice is not None:
-                return self.move_hint(game, choice, "hop", PLANNER, None)
-            late = "the planner found nothing within its time; the trained agent answers"
-        else:
-            late = None
+        late: str | None = None
+        if source in (NETWORK, GUIDED):
+            network, missing = self.network()
+            if network is not None:
+                advice = self.guided_hint(game, obs, mask, network) if source == GUIDED else None
+                if advice is not None:
+                    return {**advice, "requested": source}
+                late = GUIDED_LATE if source == GUIDED else None
+                return {**self.network_hint(game, obs, mask, network, late), "requested": source}
+            if source == NETWORK:
+                return {**self.agent_hint(game, obs, mask, info, missing), "requested": source}
+            late = missing  # no network: the guided search's place goes to the planner
+        if source in (PLANNER, GUIDED):
+            advice = self.guided_hint(game, obs, mask, None, late)
+            if advice is not None:
+                return {**advice, "requested": source}
+            late = f"{late}; {PLANNER_LATE}" if late else PLANNER_LATE
+        return {**self.agent_hint(game, obs, mask, info, late), "requested": source}
+
+    def guided_hint(self, game: KlondikeGame, obs: np.ndarray, mask: np.ndarray, network: Any,
+                    fallback_reason: str | None = None) -> dict[str, Any] | None:
+        """The planner's hint (``network`` ``None``) or the guided search's; ``None`` when the search
+        found nothing in time. Once every card is known both give the solver's winning line."""
+        agent, hint_source = ("hop", PLANNER) if network is None else (GUIDED_AGENT, GUIDED)
+        choice = self.endgame_choice(game) if all_known(game) else None
+        if choice is None:
+            choice = self.planner_choice(game, obs, mask, network)
+        if choice is LOOPING:
+            return {**looping_hint(), "agent": agent, "hint_source": hint_source}
+        if choice is None:
+            return None
+        return self.move_hint(game, choice, agent, hint_source, fallback_reason)
+
+    def network_hint(self, game: KlondikeGame, obs: np.ndarray, mask: np.ndarray, network: Any,
+                     fallback_reason: str | None = None) -> dict[str, Any]:
+        """The expert network's most probable move among those leading to the position met least
+        often in the game (:func:`fresh_action`); it reads the observation and mask only."""
+        with self._lock:
+            probs, value = network.policy(obs, mask)
+        action, best = fresh_action(game, np.flatnonzero(mask), probs), int(np.argmax(probs))
+        why = f"the network's pick ({probs[action]:.0%} likely; win chance {value:.0%})"
+        if action != best:
+            why += "; its first choice goes back to a position met before"
+        return self.move_hint(game, Choice(action, why), NETWORK_AGENT, NETWORK, fallback_reason)
+
+    def agent_hint(self, game: KlondikeGame, obs: np.ndarray, mask: np.ndarray, info: dict[str, Any],
+                   late: str | None) -> dict[str, Any]:
+        """The trained agent's hint (``ppo``, else ``greedy``); ``late``: why another did not answer."""
         player, reason = self.player()
         if player.name == FALLBACK_AGENT:  # greedy remembers passes: a fresh one per hint
             player = make_player(FALLBACK_AGENT, find_variant(VARIANT))
@@ -331,7 +411,8 @@ class KlondikeHintAdvisor:
                 choice = player.choose(obs, mask, info)
         if not mask[choice.action]:
             choice = Choice(int(np.flatnonzero(mask)[0]), choice.reason)
-        return self.move_hint(game, choice, player.name, AGENT, late or reason)
+        reasons = "; ".join(r for r in (late, reason) if r)
+        return self.move_hint(game, choice, player.name, AGENT, reasons or None)
 
     @staticmethod
     def move_hint(game: KlondikeGame, choice: Choice, agent: str, source: str,
@@ -457,7 +538,7 @@ class KlondikeVerdictService(VerdictService):
         return {"status": "checking", "basis": None, "en": en, "ja": ja, "reason": None}
 
 
-__all__ = ["VERDICT_TEXT", "KlondikeHintAdvisor", "KlondikeVerdict", "KlondikeVerdictService", "all_known",
-           "endgame_line", "fresh_action", "klondike_verdict", "line_visits", "no_progress_hint",
+__all__ = ["HINT_SOURCES", "VERDICT_TEXT", "KlondikeHintAdvisor", "KlondikeVerdict", "KlondikeVerdictService",
+           "all_known", "endgame_line", "fresh_action", "klondike_verdict", "line_visits", "no_progress_hint",
            "observation_of", "position_key", "proved_at_start", "verdict_json", "visible_key",
            "without_loops"]

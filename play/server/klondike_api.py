@@ -32,7 +32,7 @@ from play.server.game_routes import (
 from play.server.klondike_advice import KlondikeHintAdvisor, KlondikeVerdictService, proved_at_start
 from play.server.klondike_session import KlondikeSession, parse_place
 from play.server.klondike_view import state_json
-from play.server.schemas import KlondikeAction, KlondikeHintSource, KlondikeNewGame, KlondikeState
+from play.server.schemas import KlondikeAction, KlondikeNewGame, KlondikeState
 from play.server.session import SessionStore
 
 
@@ -119,7 +119,7 @@ def build_router() -> APIRouter:
         return request.app.state.klondike
 
     router.include_router(game_router("/api/klondike/games", server_of, KlondikeNewGame, KlondikeAction,
-                                      new_session, apply_action, KlondikeState, KlondikeHintSource))
+                                      new_session, apply_action, KlondikeState))
     return router
 
 

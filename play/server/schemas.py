@@ -17,9 +17,9 @@ Count = Annotated[int, Field(ge=0, le=10**9)]
 Place = Annotated[str, Field(min_length=1, max_length=8)] | Annotated[int, Field(ge=0, le=29)]
 
 
-KlondikeHintSource = Literal["planner", "agent", "network", "guided"]
-"""Who a Klondike hint comes from: the ``hop`` planner, the ``ppo`` agent, the expert network alone, or
-the network-guided search (``guided-ismcts``); see :mod:`play.server.klondike_advice`."""
+HintSource = Literal["planner", "agent", "network", "guided"]
+"""Who a hint comes from: the planner (``pimc``, ``hop``), the ``ppo`` agent, the expert network alone,
+or the search it guides (``guided-pimc``, ``guided-ismcts``); see :mod:`play.server.advice`."""
 
 
 class ErrorBody(BaseModel):
@@ -218,5 +218,5 @@ class KlondikeAction(Strict):
     move: MoveText | None = None
 
 
-__all__ = ["KLONDIKE_MAX_SAVED_MOVES", "MAX_SAVED_MOVES", "Action", "Count", "HandPosition", "KlondikeAction",
-           "KlondikeHintSource", "KlondikeNewGame", "MoveText", "NewGame", "SeenCards", "Strict"]
+__all__ = ["KLONDIKE_MAX_SAVED_MOVES", "MAX_SAVED_MOVES", "Action", "Count", "HandPosition", "HintSource",
+           "KlondikeAction", "KlondikeNewGame", "MoveText", "NewGame", "SeenCards", "Strict"]

@@ -81,6 +81,9 @@ _REASONS_JA: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(pattern
      "時間内に読み切れなかったので、簡単な目安で選んだ手です"),
     (r"^the trained policy's pick \((\d+)% likely\)(; its first choice goes back to a position met before)?$",
      r"学習したエージェントの選んだ手です（確率 \1%）"),
+    (r"^the network's pick \((\d+)% likely; win chance (\d+)%\)"
+     r"(; its first choice goes back to a position met before)?$",
+     r"ネットワークの選んだ手です（確率 \1%、勝つ見込み \2%）"),
 ))
 
 

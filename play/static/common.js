@@ -15,8 +15,9 @@
 const SAVE_FORMAT = 1;
 const MAX_RECORDS = 1000;
 const LANG_KEY = "solitaire-rl.lang";  // the language choice, shared by both pages
-const HINT_SOURCE_KEY = "solitaire-rl.hint-source";  // "planner" or "agent", shared by both pages
-const HINT_SOURCES = ["planner", "agent"];
+const HINT_SOURCE_KEY = "solitaire-rl.hint-source";  // "planner", "agent", ...: shared by both pages
+// The hint sources this page offers: its "Hints from" options (planner, agent, network, guided).
+function hintSources() { return [...$("hint-source").options].map((o) => o.value); }
 
 const $ = (id) => document.getElementById(id);
 const tabId = Math.random().toString(36).slice(2) + Date.now().toString(36);
@@ -43,7 +44,7 @@ function pageApp(own) {  // a page's app object: the fields used here, then the 
     busy: Promise.resolve(),  // the request queue
     verdictPoll: 0,
     lang: "en",             // "en" or "ja": the page's language (the seeds' UI is Japanese)
-    hintSource: "planner",  // where hints come from: "planner" (stronger) or "agent" (instant)
+    hintSource: "planner",  // where hints come from: one of hintSources(), "planner" (stronger) by default
     offline: false,         // the last request got no answer: the server is down
     hintAsk: 0,             // the number of the latest hint request; an older one's answer is dropped
     hintPending: false,     // a hint request is in flight for the current position
@@ -60,8 +61,11 @@ const COMMON_WORDS = {
   en: {
     menu: "Menu", hintSource: "Hints from", fromPlanner: "the planner (stronger)",
     fromAgent: "the trained agent (instant)", checking: "Checking…",
+    fromNetwork: "the expert network", fromGuided: "the network-guided search",
     hintBy: (who) => `Hint (${who}): `, byPlanner: "planner", byAgent: "trained agent", bySimple: "simple player",
+    byNetwork: "expert network", byGuided: "network-guided search",
     agentDown: ", the trained agent is unavailable",
+    networkDown: ", no expert network", guidedLate: ", the guided search ran out of time",
     badDeal: (text, what) => `"${text}" is not a deal this page can open. Type ${what}.`, closeNotice: "Close this notice",
     // saving, other tabs, the pause and replace panels, the deal ID: the same on both pages
     noUndo: "There is no move to undo.",
@@ -90,8 +94,11 @@ const COMMON_WORDS = {
   ja: {
     menu: "メニュー", hintSource: "ヒントの出どころ", fromPlanner: "プランナー（強い）",
     fromAgent: "学習済みエージェント（すぐ答える）", checking: "確認中…",
+    fromNetwork: "エキスパートネットワーク", fromGuided: "ネットワークが導く探索",
     hintBy: (who) => `ヒント（${who}）：`, byPlanner: "プランナー", byAgent: "学習済みエージェント", bySimple: "簡単なプレイヤー",
     agentDown: "、学習済みエージェントは使えません",
+    byNetwork: "エキスパートネットワーク", byGuided: "ネットワークが導く探索",
+    networkDown: "、ネットワークは使えません", guidedLate: "、探索は時間切れ",
     badDeal: (text, what) => `「${text}」は開ける配りではありません。${what}を入力してください。`, closeNotice: "このお知らせを閉じる",
     noUndo: "戻せる手がありません",
     noRedo: "やり直せる手がありません",
@@ -228,7 +235,7 @@ function hint() {  // asks for a hint beside the request queue: taps and draws g
   const s = app.state, key = positionKey(s), ask = ++app.hintAsk;
   app.hintPending = true;
   render();
-  const source = HINT_SOURCES.includes(app.hintSource) ? app.hintSource : "planner";
+  const source = hintSources().includes(app.hintSource) ? app.hintSource : "planner";
   app.hinting = (async () => {
     try {
       await app.busy;  // the queue's last action first: the hint is for the position the player sees
@@ -246,9 +253,19 @@ function hint() {  // asks for a hint beside the request queue: taps and draws g
 }
 
 function hintWho(h) {  // who answered, in words
-  const from = HINT_SOURCES.includes(h.source) ? h.source : h.hint_source;
+  const from = hintSources().includes(h.source) ? h.source : h.hint_source;
   if (from === "planner") return ct("byPlanner");
+  if (from === "network") return ct("byNetwork");
+  if (from === "guided") return ct("byGuided");
   return h.agent === "greedy" ? ct("bySimple") : ct("byAgent");
+}
+
+function fallbackNote(h) {  // why another source than the one asked for answered ("" when none did)
+  if (!h.fallback_reason) return "";
+  if (h.requested === "network" || (h.requested === "guided" && h.hint_source !== "network")) {
+    return ct("networkDown");  // no network: the agent answers for it, the planner for the guided search
+  }
+  return h.requested === "guided" ? ct("guidedLate") : ct("agentDown");
 }
 
 function hintReason(h) {  // the hint's reason, in the page's language when the server gives it
@@ -261,7 +278,7 @@ function hintReason(h) {  // the hint's reason, in the page's language when the 
 
 function hintLine(h) {  // "Hint (planner): Move the 8 of clubs ... — why"
   const reason = hintReason(h);
-  const who = hintWho(h) + (h.fallback_reason ? ct("agentDown") : "");
+  const who = hintWho(h) + fallbackNote(h);
   return `${ct("hintBy", who)}${tx(h)}${reason ? ` — ${reason}` : ""}`;
 }
 
@@ -366,7 +383,7 @@ function wireMenu() {
   const sourceBox = $("hint-source");
   sourceBox.value = app.hintSource;
   sourceBox.addEventListener("change", () => {
-    app.hintSource = HINT_SOURCES.includes(sourceBox.value) ? sourceBox.value : "planner";
+    app.hintSource = hintSources().includes(sourceBox.value) ? sourceBox.value : "planner";
     try { if (app.storage) app.storage.setItem(HINT_SOURCE_KEY, app.hintSource); } catch (e) { /* not kept */ }
   });
 }
@@ -565,7 +582,7 @@ function openPage(language) {  // wires the page, finds its storage and shows it
   app.lang = language(chosen);
   try {
     const source = app.storage && app.storage.getItem(HINT_SOURCE_KEY);
-    if (HINT_SOURCES.includes(source)) app.hintSource = source;
+    if (hintSources().includes(source)) app.hintSource = source;
   } catch (e) { /* no stored choice */ }
   wireMenu();
   applyCommonLanguage();

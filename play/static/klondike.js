@@ -406,7 +406,7 @@ function columnSteps(col) {  // the column's steps, the face-up one squeezed so 
 
 function hintFrom(h) {  // the place a move hint takes its card from (the server's hint source has its own name)
   if (h.from) return h.from;
-  return ["planner", "agent"].includes(h.source) ? null : h.source;
+  return hintSources().includes(h.source) ? null : h.source;
 }
 
 // ------------------------------------------------------------------ animation

@@ -1,0 +1,168 @@
+"""The Klondike hint sources: planner, agent, the expert network and the network-guided search.
+
+Each answers a legal move and names itself; an unknown source is refused with 422 and nothing
+changes; without a network checkpoint the new sources fall back and say so; no hint depends on a
+face-down or unseen stock card; the guided search, like the planner, does not lead back.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("torch")
+from fastapi.testclient import TestClient
+
+from agents.solver import SearchLimits
+from envs.klondike import KlondikeGame, Move
+from envs.klondike.actions import ACTION_INDEX
+from play.server import create_app
+from play.server.klondike_advice import (
+    GUIDED_LATE,
+    HINT_SOURCES,
+    KlondikeHintAdvisor,
+    KlondikeVerdictService,
+    visible_key,
+)
+from play.server.klondike_api import KlondikeServer, mount_klondike
+from tests.play_api_helpers import LOCAL, GameApi, server_fixture
+
+DEAL_1 = "klondike-random-v1-1"
+ANSWERS = {"planner": ("hop", "planner"), "agent": ("ppo", "agent"), "network": ("expert-net", "network"),
+           "guided": ("guided-ismcts", "guided")}
+"""Who answers each source when everything loads: (agent, hint_source)."""
+
+server = server_fixture(lambda: KlondikeServer(hints=KlondikeHintAdvisor(planner_time=30.0),
+                                               verdicts=KlondikeVerdictService(SearchLimits(time_limit=5.0))))
+API = GameApi("/api/klondike/games")
+
+
+@pytest.fixture
+def client(server: KlondikeServer) -> Iterator[TestClient]:
+    with TestClient(mount_klondike(create_app(), server), base_url=LOCAL) as c:
+        yield c
+
+
+def ask(client: TestClient, state: dict[str, Any], source: str) -> Any:
+    return client.post(f"/api/klondike/games/{state['session']}/hint", params={"source": source})
+
+
+@pytest.mark.parametrize("source", HINT_SOURCES)
+def test_each_source_answers_a_legal_move_and_names_itself(client: TestClient, source: str) -> None:
+    s = API.new_game(client, deal=DEAL_1)
+    r = ask(client, s, source)
+    assert r.status_code == 200, r.text
+    hint = r.json()["hint"]
+    assert (hint["agent"], hint["hint_source"]) == ANSWERS[source]
+    assert hint["requested"] == source and hint["fallback_reason"] is None
+    assert Move.parse(hint["move"]) in KlondikeGame(DEAL_1).legal_moves()
+    assert hint["en"] and hint["ja"] and hint["reason_ja"], hint
+    assert r.json()["hints"] == 1
+
+
+def test_the_network_hint_gives_its_weight_and_win_chance_in_both_languages(client: TestClient) -> None:
+    hint = ask(client, API.new_game(client, deal=DEAL_1), "network").json()["hint"]
+    assert hint["reason"].startswith("the network's pick (") and "% likely; win chance " in hint["reason"]
+    assert hint["reason_ja"].startswith("ネットワークの選んだ手です（確率 ")
+
+
+@pytest.mark.parametrize("source", ["oracle", "", "Network", "solver"])
+def test_an_unknown_source_is_refused_and_nothing_changes(client: TestClient, source: str) -> None:
+    s = API.new_game(client, deal=DEAL_1)
+    before = client.get(f"/api/klondike/games/{s['session']}").json()
+    r = ask(client, s, source)
+    assert r.status_code == 422, r.text
+    body = r.json()
+    assert body["error"] == "INVALID_REQUEST" and "source" in body["message"], body
+    assert client.get(f"/api/klondike/games/{s['session']}").json() == before
+
+
+def test_the_advisor_refuses_an_unknown_source() -> None:
+    from envs.errors import MalformedInputError
+
+    with pytest.raises(MalformedInputError, match="hints come from one of planner, agent, network, guided"):
+        KlondikeHintAdvisor().hint(KlondikeGame(DEAL_1), "oracle")
+
+
+def test_without_a_network_checkpoint_the_new_sources_fall_back_and_say_so(tmp_path: Path) -> None:
+    advisor = KlondikeHintAdvisor(planner_time=30.0, expert_checkpoint=tmp_path / "missing.zip")
+    game = KlondikeGame(DEAL_1)
+    for source, answer in (("network", ("ppo", "agent")), ("guided", ("hop", "planner"))):
+        hint = advisor.hint(game, source)
+        assert (hint["agent"], hint["hint_source"], hint["requested"]) == (*answer, source)
+        assert hint["fallback_reason"].startswith("the expert network is unavailable: no expert checkpoint")
+        assert Move.parse(hint["move"]) in game.legal_moves()
+
+
+def test_a_guided_search_without_an_answer_in_time_gives_the_networks_move(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    advisor = KlondikeHintAdvisor()
+    monkeypatch.setattr(advisor, "planner_choice", lambda *args: None)  # no sample finished in time
+    game = KlondikeGame(DEAL_1)
+    hint = advisor.hint(game, "guided")
+    assert (hint["agent"], hint["hint_source"], hint["requested"]) == ("expert-net", "network", "guided")
+    assert hint["fallback_reason"] == GUIDED_LATE and Move.parse(hint["move"]) in game.legal_moves()
+
+
+def shuffled_hidden(deal: str, rng: random.Random) -> KlondikeGame:
+    """``deal`` with its face-down and stock cards shuffled among themselves (the face-up ones kept)."""
+    cards = list(KlondikeGame(deal).deal.cards)
+    slots = [i for i in range(28) if i not in (0, 7, 13, 18, 22, 25, 27)] + list(range(28, 52))
+    values = [cards[i] for i in slots]
+    rng.shuffle(values)
+    for i, v in zip(slots, values, strict=True):
+        cards[i] = v
+    return KlondikeGame(cards)
+
+
+@pytest.mark.parametrize("deal", [DEAL_1, "klondike-random-v1-2"])
+def test_the_new_sources_do_not_depend_on_hidden_cards(server: KlondikeServer, deal: str) -> None:
+    rng = random.Random(11)
+    for _ in range(2):
+        other = shuffled_hidden(deal, rng)
+        assert visible_key(other) == visible_key(KlondikeGame(deal))
+        for source in ("network", "guided"):
+            a = server.hints.hint(KlondikeGame(deal), source)
+            b = server.hints.hint(other, source)
+            assert (a["move"], a["reason"]) == (b["move"], b["reason"]) and a["hint_source"] == source
+
+
+def after(game: KlondikeGame, move: Move) -> bytes:
+    walk = game.copy()
+    walk.push(move)
+    return visible_key(walk)
+
+
+def test_the_guided_hint_does_not_lead_back_where_the_game_has_been() -> None:
+    """5S goes up from column 1; fS>c1 would bring back the start: neither search hints it."""
+    columns = [["6H", "5S"], ["JC"], [], [], [], [], []]  # the other 21 cards in the stock, unseen
+    game = KlondikeGame.from_position(columns, [0] * 7, None, foundations=(10, 10, 5, 4))
+    start = visible_key(game)
+    game.replay(["c1>f"])
+    back = Move.parse("fS>c1")
+    assert back in game.legal_moves() and after(game, back) == start
+    advisor = KlondikeHintAdvisor(planner_time=10.0, planner_states=50_000)
+    for source in ("guided", "planner"):
+        hint = advisor.hint(game, source)
+        assert hint["hint_source"] == source and Move.parse(hint["move"]) != back, hint
+
+
+def test_following_network_hints_goes_where_the_game_has_been_least(server: KlondikeServer) -> None:
+    game = KlondikeGame(DEAL_1)
+    visits = Counter([visible_key(game)])
+    for _ in range(80):
+        hint = server.hints.hint(game, "network")
+        if hint is None or hint["kind"] != "move":
+            break
+        move = Move.parse(hint["move"])
+        met = {m: visits[after(game, m)] for m in game.legal_moves()}
+        assert hint["agent"] == "expert-net" and met[move] == min(met.values())
+        assert ACTION_INDEX[move] >= 0
+        game.push(move)
+        visits[visible_key(game)] += 1

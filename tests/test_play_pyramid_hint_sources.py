@@ -1,0 +1,75 @@
+"""The Pyramid hint sources: planner, agent, the expert network (variant 000 only) and ``guided-pimc``.
+
+Each answers a legal move and names itself; variant 001, with no network checkpoint, falls back
+and says so; an unknown source is refused with 422 and nothing changes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("torch")
+from fastapi.testclient import TestClient
+
+from envs.pyramid import Move, PyramidGame
+from play.server import PlayServer, create_app
+from play.server.advice import GUIDED_LATE, HINT_SOURCES, HintAdvisor
+from tests.play_api_helpers import LOCAL, GameApi, server_fixture
+
+DEAL_1 = "pyramid-random-v1-1"
+ANSWERS = {"planner": ("pimc", "planner"), "agent": ("ppo", "agent"), "network": ("expert-net", "network"),
+           "guided": ("guided-pimc", "guided")}
+FALLBACKS = {"network": ("ppo", "agent"), "guided": ("pimc", "planner")}
+"""Who answers for variant 001, which has no network checkpoint."""
+
+server = server_fixture(lambda: PlayServer(hints=HintAdvisor(planner_time=30.0)))
+API = GameApi("/api/games")
+
+
+@pytest.fixture
+def client(server: PlayServer) -> Iterator[TestClient]:
+    with TestClient(create_app(server), base_url=LOCAL) as c:
+        yield c
+
+
+@pytest.mark.parametrize("variant", ["000", "001"])
+@pytest.mark.parametrize("source", HINT_SOURCES)
+def test_each_source_answers_a_legal_move_and_names_who_did(client: TestClient, source: str,
+                                                            variant: str) -> None:
+    s = API.new_game(client, deal=DEAL_1, variant=variant)
+    r = client.post(f"/api/games/{s['session']}/hint", params={"source": source})
+    assert r.status_code == 200, r.text
+    hint = r.json()["hint"]
+    missing = variant == "001" and source in FALLBACKS
+    assert (hint["agent"], hint["hint_source"]) == (FALLBACKS[source] if missing else ANSWERS[source])
+    assert hint["requested"] == source
+    if missing:
+        assert hint["fallback_reason"].startswith("the expert network is unavailable: no expert checkpoint")
+    else:
+        assert hint["fallback_reason"] is None
+    game = PyramidGame(DEAL_1, stock_top_playable=variant == "000")
+    assert Move.parse(hint["move"]) in game.legal_moves() and hint["reason_ja"]
+    assert r.json()["hints"] == 1
+
+
+@pytest.mark.parametrize("source", ["oracle", "", "Guided"])
+def test_an_unknown_source_is_refused_and_nothing_changes(client: TestClient, source: str) -> None:
+    s = API.new_game(client, deal=DEAL_1, variant="000")
+    before = client.get(f"/api/games/{s['session']}").json()
+    r = client.post(f"/api/games/{s['session']}/hint", params={"source": source})
+    assert r.status_code == 422 and r.json()["error"] == "INVALID_REQUEST", r.text
+    assert client.get(f"/api/games/{s['session']}").json() == before
+
+
+def test_a_guided_search_without_an_answer_in_time_gives_the_networks_move(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    advisor = HintAdvisor()
+    monkeypatch.setattr(advisor, "planner_choice", lambda *args: None)  # no sample finished in time
+    game = PyramidGame(DEAL_1)
+    hint = advisor.hint(game, "guided")
+    assert (hint["agent"], hint["hint_source"]) == ("expert-net", "network")
+    assert hint["fallback_reason"] == GUIDED_LATE
+    assert Move.parse(hint["move"]) in game.legal_moves()
