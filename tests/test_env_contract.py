@@ -16,7 +16,6 @@ from typing import Any
 import gymnasium
 import numpy as np
 import pytest
-from conftest import WIN_LINE, WIN_PYRAMID, build_pyramid_deal
 from gymnasium.error import ResetNeeded
 from gymnasium.vector import AutoresetMode
 
@@ -27,6 +26,7 @@ from envs.klondike.game import KlondikeGame
 from envs.klondike.moves import Move as KlondikeMove
 from envs.pyramid.actions import move_to_action
 from envs.pyramid.moves import Move as PyramidMove
+from tests.conftest import WIN_LINE, WIN_PYRAMID, build_pyramid_deal
 
 
 @dataclass(frozen=True)
