@@ -16,7 +16,9 @@ hint says so.
 **Verdicts** run :func:`agents.solver.play_verdict` (the seeds' wording rules: in variant 000
 nothing is said while a stock card is unseen) in a worker thread; the native search releases
 the GIL, so the server keeps answering. A verdict belongs to one position: when the position
-changes, the running search is cancelled and its result discarded.
+changes, the running search is cancelled and its result discarded. With a
+:class:`play.server.work.WorkLimiter` (``work``), a search first waits for a place (``checking``
+meanwhile).
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ from envs.pyramid import DRAW_MOVE, PyramidGame
 from envs.pyramid.actions import NUM_ACTIONS, action_to_move, fill_action_mask
 from envs.pyramid.observation import observe
 from play.server.wording import describe_move, reason_ja
+from play.server.work import WorkLimiter
 
 PLANNER, AGENT = "planner", "agent"
 """Who gives a hint: the planner (``pimc``, ``hop``), or the trained agent (``ppo``, else ``greedy``)."""
@@ -254,8 +257,11 @@ class VerdictService:
 
     thread_name_prefix = "verdict"
 
-    def __init__(self, limits: SearchLimits | None = None, workers: int = 2) -> None:
+    def __init__(self, limits: SearchLimits | None = None, workers: int = 2,
+                 work: WorkLimiter | None = None) -> None:
         self.limits = limits or SearchLimits(time_limit=10.0, max_memory_bytes=256 << 20)
+        self.work = work
+        """The server's bound on planner and solver work (``None``: only ``workers`` bounds it)."""
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix=self.thread_name_prefix)
         self._jobs: dict[str, VerdictJob] = {}
         self._lock = threading.Lock()
@@ -275,6 +281,18 @@ class VerdictService:
         return {"status": "checking", "en": en, "ja": ja, "reason": None}
 
     # ------------------------------------------------------------ the jobs
+    def run(self, game: Any, token: CancelToken) -> Any:
+        """:meth:`search` in a worker, once :attr:`work` has a place for it; ``None`` if cancelled first."""
+        work = self.work
+        if work is None:
+            return self.search(game, token)
+        if not work.wait_verdict_slot(lambda: token.cancelled):
+            return None
+        try:
+            return self.search(game, token)
+        finally:
+            work.release(verdict=True)
+
     def request(self, session: Any) -> VerdictJob:
         """Start a search for the session's position unless one is running or done for it."""
         key = self.position_key(session.game)
@@ -286,7 +304,7 @@ class VerdictService:
                 job.token.cancel()
             game = session.game.copy()
             token = CancelToken()
-            future = self._pool.submit(self.search, game, token)
+            future = self._pool.submit(self.run, game, token)
             job = self._jobs[session.session_id] = VerdictJob(key, token, future, game)
             return job
 

@@ -11,6 +11,8 @@ Every error answers with a specific status and a JSON body ``{"error": code, "me
   addressed to a host other than this machine (:mod:`play.server.limits`);
 * 413 ``TOO_LARGE``: a request body over the size limit;
 * 422 ``INVALID_REQUEST``: a body that does not fit the schema;
+* 503 ``BUSY`` with ``Retry-After``: a hint while the planner work of both games is at its bound
+  (:class:`play.server.work.WorkLimiter`, ``create_app(work_slots=...)``);
 * 404 ``NOT_FOUND`` and 405 ``METHOD_NOT_ALLOWED`` for a path or method the API does not have.
 
 The schema is served at ``/openapi.json`` (every error response declared) and rendered at ``/docs``.
@@ -46,6 +48,7 @@ from play.server.game_routes import (
     game_router,
     new_deal_number,
     resume,
+    server_busy,
     static_page,
     unknown_game,
 )
@@ -54,6 +57,7 @@ from play.server.limits import LOCAL_HOSTS, LocalOnly
 from play.server.schemas import Action, NewGame, PyramidState
 from play.server.session import VARIANT_DEAL_TYPES, ActionRefused, PlaySession, SessionStore
 from play.server.view import state_json
+from play.server.work import ServerBusy, WorkLimiter
 
 MAX_BODY_BYTES = 16 * 1024
 
@@ -171,10 +175,14 @@ def apply_action(session: PlaySession, action: Action) -> None:
 
 
 def create_app(server: PlayServer | None = None, max_body_bytes: int = MAX_BODY_BYTES,
-               hosts: Collection[str] = LOCAL_HOSTS) -> FastAPI:
+               hosts: Collection[str] = LOCAL_HOSTS, work_slots: int | None = None) -> FastAPI:
     """The application; pass a :class:`PlayServer` to choose capacity, hint players or limits,
-    and ``hosts`` for the ``Host`` names served (:class:`play.server.limits.LocalOnly`)."""
+    ``hosts`` for the ``Host`` names served (:class:`play.server.limits.LocalOnly`) and
+    ``work_slots`` for the hints and verdict searches of both games at once (default: one per CPU,
+    at least 2; :class:`play.server.work.WorkLimiter`, ``app.state.work``)."""
     server = server or PlayServer()
+    work = WorkLimiter(work_slots)
+    server.use_work(work)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -186,6 +194,7 @@ def create_app(server: PlayServer | None = None, max_body_bytes: int = MAX_BODY_
                   description="The play pages' API: Pyramid under /api/games, Klondike under "
                               "/api/klondike/games. Every error is an ErrorBody.")
     app.state.server = server
+    app.state.work = work
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
@@ -217,6 +226,7 @@ def create_app(server: PlayServer | None = None, max_body_bytes: int = MAX_BODY_
         return response
 
     app.add_exception_handler(UnknownGame, unknown_game)
+    app.add_exception_handler(ServerBusy, server_busy)
 
     @app.get("/", include_in_schema=False)
     def index() -> FileResponse:

@@ -8,7 +8,9 @@ body becomes a session and how an action is carried out, and :func:`game_router`
 * ``GET {prefix}/{id}``: the state; ``POST {prefix}/{id}/actions``: one intent;
 * ``POST {prefix}/{id}/hint?source=planner|agent|network|guided``: advice from the planner
   (default: it searches for up to about a second), the trained agent, the expert network or the
-  search it guides, kept only if the position did not change; another source is a 422;
+  search it guides, kept only if the position did not change; another source is a 422; when the
+  server's planner work is at its bound (:class:`play.server.work.WorkLimiter`), 503 ``BUSY`` with
+  ``Retry-After`` and the game unchanged (:func:`server_busy`);
 * ``POST {prefix}/{id}/verdict`` (202) starts a verdict, ``GET {prefix}/{id}/verdict?wait=`` reads it.
 
 An unknown session ID raises :class:`UnknownGame`: 404 ``UNKNOWN_GAME`` (:func:`unknown_game`).
@@ -27,8 +29,9 @@ from fastapi.responses import FileResponse, JSONResponse
 from pydantic import BaseModel
 
 from play.server.advice import VerdictService
-from play.server.schemas import ERROR_RESPONSES, HintSource, VerdictAnswer
+from play.server.schemas import ERROR_RESPONSES, ErrorBody, HintSource, VerdictAnswer
 from play.server.session import GameSession, SessionStore
+from play.server.work import ServerBusy, WorkLimiter
 
 STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
 """The pages: plain HTML, CSS and JavaScript, served as they are."""
@@ -52,6 +55,24 @@ async def unknown_game(_: Request, exc: Exception) -> JSONResponse:
     return error_response(404, "UNKNOWN_GAME", "No such game on this server (it may have been closed to "
                           "make room): start a new deal or reload your saved game.",
                           "このゲームはサーバーにありません")
+
+
+async def server_busy(_: Request, exc: Exception) -> JSONResponse:
+    """The exception handler for :class:`play.server.work.ServerBusy`: 503 ``BUSY`` with ``Retry-After``."""
+    retry = exc.retry_after if isinstance(exc, ServerBusy) else 1
+    response = error_response(503, "BUSY", f"The server is busy with other players' hints: ask again in "
+                              f"{retry} s. Your game is unchanged.",
+                              f"他のプレイヤーのヒントを計算中です。{retry} 秒後にもう一度どうぞ"
+                              "（ゲームはそのままです）")
+    response.headers["Retry-After"] = str(retry)
+    return response
+
+
+BUSY_RESPONSE: dict[int | str, dict[str, Any]] = {503: {
+    "model": ErrorBody,
+    "description": "BUSY: the planner work is at its bound; ask again after Retry-After seconds "
+                   "(nothing changed)"}}
+"""The hint endpoints' busy answer in the OpenAPI schema."""
 
 
 def static_page(name: str) -> FileResponse:
@@ -82,12 +103,18 @@ class GameServer:
     sessions: SessionStore
     hints: Any
     verdicts: VerdictService
+    work: WorkLimiter | None = None
+    """The bound on planner and solver work, shared by both games (:meth:`use_work`); ``None``: none."""
     hint_clears_notice: ClassVar[bool] = False
     """Whether a hint taken also clears the session's message (Klondike's page)."""
 
     def state(self, session: Any) -> dict[str, Any]:
         """The whole state of ``session`` as the page renders it, with its current verdict."""
         raise NotImplementedError
+
+    def use_work(self, work: WorkLimiter | None) -> None:
+        """Bound this server's hints and verdict searches by ``work`` (shared with the other game's)."""
+        self.work = self.verdicts.work = work
 
     def session(self, session_id: str) -> Any:
         """The session by ID; :class:`UnknownGame` (404) if there is none."""
@@ -119,11 +146,13 @@ class GameServer:
 
     def hint(self, session_id: str, source: str = "planner") -> dict[str, Any]:
         """Ask the hint giver (``planner`` or ``agent``) outside the lock; keep its advice only if
-        the position is unchanged."""
+        the position is unchanged. :class:`ServerBusy` (nothing changed) when :attr:`work` is full."""
         session = self.session(session_id)
-        with session.lock:
-            game = session.game.copy()
-        advice = self.hints.hint(game, source)
+        if self.work is None:
+            advice, game = self._advice(session, source)
+        else:
+            with self.work.slot():
+                advice, game = self._advice(session, source)
         with session.lock:
             if advice is not None and game.key() == session.game.key():
                 session.hint = advice
@@ -132,6 +161,11 @@ class GameServer:
                 if self.hint_clears_notice:
                     session.notice = None
             return self.state(session)
+
+    def _advice(self, session: Any, source: str) -> tuple[Any, Any]:
+        with session.lock:
+            game = session.game.copy()
+        return self.hints.hint(game, source), game
 
     def start_verdict(self, session_id: str) -> dict[str, Any]:
         session = self.session(session_id)
@@ -156,9 +190,10 @@ def game_router(prefix: str, server_of: Callable[[Request], GameServer], new_gam
     """
     router = APIRouter(responses=ERROR_RESPONSES)
 
-    def state(status: int) -> dict[str, Any]:
+    def state(status: int, more: dict[int | str, dict[str, Any]] | None = None) -> dict[str, Any]:
         return {"response_model": None, "status_code": status,
-                "responses": {status: {"model": state_model, "description": "the game's state"}}}
+                "responses": {status: {"model": state_model, "description": "the game's state"},
+                              **(more or {})}}
 
     @router.post(prefix, **state(201))
     def create(request: Request, body: new_game_model) -> dict[str, Any]:  # type: ignore[valid-type]
@@ -173,7 +208,7 @@ def game_router(prefix: str, server_of: Callable[[Request], GameServer], new_gam
             action: action_model) -> dict[str, Any]:  # type: ignore[valid-type]
         return server_of(request).act(session_id, lambda session: apply_action(session, action))
 
-    @router.post(prefix + "/{session_id}/hint", **state(200))
+    @router.post(prefix + "/{session_id}/hint", **state(200, BUSY_RESPONSE))
     def hint(request: Request, session_id: str,
              source: HintSource = "planner") -> dict[str, Any]:
         return server_of(request).hint(session_id, source)
@@ -191,5 +226,5 @@ def game_router(prefix: str, server_of: Callable[[Request], GameServer], new_gam
     return router
 
 
-__all__ = ["DEAL_NUMBERS", "STATIC_DIR", "GameServer", "UnknownGame", "error_response", "game_router",
-           "new_deal_number", "resume", "static_page", "unknown_game"]
+__all__ = ["BUSY_RESPONSE", "DEAL_NUMBERS", "STATIC_DIR", "GameServer", "UnknownGame", "error_response",
+           "game_router", "new_deal_number", "resume", "server_busy", "static_page", "unknown_game"]

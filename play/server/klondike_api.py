@@ -26,6 +26,7 @@ from play.server.game_routes import (
     game_router,
     new_deal_number,
     resume,
+    server_busy,
     static_page,
     unknown_game,
 )
@@ -34,6 +35,7 @@ from play.server.klondike_session import KlondikeSession, parse_place
 from play.server.klondike_view import state_json
 from play.server.schemas import KlondikeAction, KlondikeNewGame, KlondikeState
 from play.server.session import SessionStore
+from play.server.work import ServerBusy
 
 
 @dataclass
@@ -125,16 +127,20 @@ def build_router() -> APIRouter:
 
 def mount_klondike(app: FastAPI, server: KlondikeServer | None = None) -> FastAPI:
     """Add the Klondike page and endpoints to the play app, once; a later call with a ``server``
-    puts that server in place (tests choose capacities and limits this way)."""
+    puts that server in place (tests choose capacities and limits this way). The Klondike server
+    shares the app's bound on planner work (``app.state.work``), if it has one."""
     existing = getattr(app.state, "klondike", None)
     if existing is not None:
         if server is not None and server is not existing:
             existing.verdicts.shutdown()
+            server.use_work(existing.work)
             app.state.klondike = server
         return app
     app.state.klondike = server or KlondikeServer()
+    app.state.klondike.use_work(getattr(app.state, "work", None))
 
     app.add_exception_handler(UnknownGame, unknown_game)
+    app.add_exception_handler(ServerBusy, server_busy)
     app.include_router(build_router())
     outer = app.router.lifespan_context
 
