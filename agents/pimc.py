@@ -168,9 +168,10 @@ class GuidedPimcPlayer(PimcPlayer):
                  **options: Any) -> None:
         """``expert_network``: a loaded :class:`agents.expert.player.ExpertNetwork` to use instead
         of loading ``expert_checkpoint``."""
-        from agents.expert.player import ExpertNetwork
+        from agents.expert.player import ExpertNetwork, check_network_variant
 
         super().__init__(variant, **options)
+        check_network_variant(expert_network, variant)
         if guide_margin < 0 or guide_samples < 1:
             raise MalformedInputError("guide_margin must be at least 0 and guide_samples positive")
         self.guide_margin, self.guide_samples = guide_margin, guide_samples

@@ -423,6 +423,13 @@ def test_the_guided_pimc_never_reads_an_unseen_card(pyramid_checkpoint: Path) ->
     assert choices[0] == choices[1]
 
 
+def test_a_network_loaded_for_another_variant_is_refused(checkpoint: Path) -> None:
+    network = ExpertNetwork(KLONDIKE, checkpoint)
+    assert make_player("guided-ismcts", KLONDIKE, expert_network=network)._expert is network
+    with pytest.raises(MalformedInputError, match="loaded for klondike-draw3, not pyramid-000"):
+        make_player("guided-pimc", PYRAMID, expert_network=network)
+
+
 def test_the_value_guide_without_the_network_is_refused() -> None:
     from agents.planner.hop import HopPlayer
 

@@ -20,6 +20,7 @@ import numpy as np
 from agents.base import Choice, Player, legal_actions
 from agents.expert.checkpoint import default_expert_checkpoint, expert_encoding, load_network
 from agents.variants import Variant, find_variant
+from envs.errors import MalformedInputError
 
 
 class ExpertNetwork:
@@ -49,6 +50,13 @@ class ExpertNetwork:
     def policy(self, observation: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, float]:
         probs, value = self.evaluate(np.asarray(observation)[None], np.asarray(mask)[None])
         return probs[0], float(value[0])
+
+
+def check_network_variant(network: ExpertNetwork | None, variant: Variant) -> None:
+    """Refuse a loaded network made for another variant than the player's."""
+    if network is not None and network.variant.key != variant.key:
+        raise MalformedInputError(f"the expert network was loaded for {network.variant.key}, "
+                                  f"not {variant.key}")
 
 
 class ExpertPlayer(Player):
@@ -102,4 +110,4 @@ class ExpertPlayer(Player):
         return scores - seen
 
 
-__all__ = ["ExpertNetwork", "ExpertPlayer"]
+__all__ = ["ExpertNetwork", "ExpertPlayer", "check_network_variant"]

@@ -230,9 +230,10 @@ class HopPlayer(Player):
             self._ppo = PpoPlayer(variant, deterministic=True)
         self._expert: Any = None
         if prior == "expert":
-            from agents.expert.player import ExpertNetwork
+            from agents.expert.player import ExpertNetwork, check_network_variant
 
             # a loaded network may be handed in (the play server keeps one for every hint)
+            check_network_variant(expert_network, variant)
             self._expert = expert_network or ExpertNetwork(variant, expert_checkpoint)
         self._greedy = KlondikeGreedy()
         self.reset_memory()
