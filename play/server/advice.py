@@ -304,9 +304,12 @@ class VerdictService:
                 job.token.cancel()
             game = session.game.copy()
             token = CancelToken()
-            future = self._pool.submit(self.run, game, token)
-            job = self._jobs[session.session_id] = VerdictJob(key, token, future, game)
+            job = self._jobs[session.session_id] = VerdictJob(key, token, self.start(game, token), game)
             return job
+
+    def start(self, game: Any, token: CancelToken) -> Future[Any]:
+        """The future verdict of ``game`` (a copy): a search in the worker pool."""
+        return self._pool.submit(self.run, game, token)
 
     def discard(self, session_id: str) -> None:
         """Cancel and forget the session's search (its position changed, or it was evicted)."""

@@ -79,7 +79,6 @@ from play.server.advice import (
     PLANNER_THREADS,
     PLANNER_TIME,
     PREFERRED_AGENT,
-    VerdictJob,
     VerdictService,
     build_hint_player,
     check_source,
@@ -512,23 +511,15 @@ class KlondikeVerdictService(VerdictService):
     def search(self, game: KlondikeGame, token: CancelToken) -> KlondikeVerdict:
         return klondike_verdict(game, self.limits, token)
 
-    def request(self, session: Any) -> VerdictJob:
-        """As :meth:`VerdictService.request`, but a winnable deal at its start needs no search:
-        its job is done at once (:func:`proved_at_start`)."""
-        proved = proved_at_start(session.game)
+    def start(self, game: KlondikeGame, token: CancelToken) -> Future[Any]:
+        """As :meth:`VerdictService.start`, but a winnable deal at its start needs no search: its
+        verdict is ready at once (:func:`proved_at_start`)."""
+        proved = proved_at_start(game)
         if proved is None:
-            return super().request(session)
-        key = self.position_key(session.game)
+            return super().start(game, token)
         future: Future[Any] = Future()
         future.set_result(proved)
-        with self._lock:
-            job = self._jobs.get(session.session_id)
-            if job is not None and job.key == key:
-                return job
-            if job is not None:
-                job.token.cancel()
-            job = self._jobs[session.session_id] = VerdictJob(key, CancelToken(), future, session.game.copy())
-            return job
+        return future
 
     def to_json(self, verdict: KlondikeVerdict, game: KlondikeGame) -> dict[str, Any]:
         return verdict_json(verdict)
