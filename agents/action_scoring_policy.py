@@ -1,6 +1,6 @@
 """A MaskablePPO policy that scores each legal action with one shared network.
 
-For encodings that list the legal actions as slots (:mod:`agents.pyramid_actions`): the input is
+For encodings that list the legal actions as slots (:mod:`agents.encodings.pyramid_actions`): the input is
 a flat observation of ``flat_size`` values followed by ``slots`` rows of ``slot_width`` values,
 each row an action's code ``(action + 1) / num_actions`` (0: unused) and its features.
 

@@ -43,11 +43,11 @@ class Variant:
             from envs.klondike.actions import NUM_ACTIONS
         return NUM_ACTIONS
 
-    def make_env(self, shaped_reward: bool = False, **kwargs: Any) -> gymnasium.Env:
+    def make_env(self, reward_shaping: bool = False, **kwargs: Any) -> gymnasium.Env:
         """``gymnasium.make`` this variant's environment (with its registered time limit)."""
         import envs  # noqa: F401  (registers the environments)
 
-        options = {**self.env_kwargs, "reward_shaping": shaped_reward, **kwargs}
+        options = {**self.env_kwargs, "reward_shaping": reward_shaping, **kwargs}
         return gymnasium.make(self.env_id, **options)
 
     def cards_cleared(self, info: Mapping[str, Any]) -> int:

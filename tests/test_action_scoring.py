@@ -13,9 +13,7 @@ from hypothesis import strategies as st
 from agents.action_scoring_policy import ActionScorer
 from agents.base import play_episode
 from agents.encodings import find_encoding
-from agents.greedy.pyramid import PyramidView, action_terms, choose_pyramid, partners_short
-from agents.ppo import PpoPlayer, read_metadata
-from agents.pyramid_actions import (
+from agents.encodings.pyramid_actions import (
     ACTION_FEATURES,
     PYRAMID_ACTIONS_SIZE,
     RELAXED_FEATURES,
@@ -23,6 +21,8 @@ from agents.pyramid_actions import (
     SLOT_WIDTH,
     SLOTS,
 )
+from agents.greedy.pyramid import PyramidView, action_terms, choose_pyramid, partners_short
+from agents.ppo import PpoPlayer, read_metadata
 from agents.solver import PyramidPosition, pyramid_prune_rule, pyramid_relaxed_lost
 from agents.variants import find_variant
 from envs.cards import rank

@@ -7,6 +7,7 @@ import pytest
 
 from agents.base import play_episode
 from agents.encodings import find_encoding
+from agents.encodings.klondike_compact import KLONDIKE_CARD_FEATURES
 from agents.greedy import GreedyPlayer
 from agents.greedy.klondike import (
     SAFE_FOUNDATION_SCORE,
@@ -14,7 +15,6 @@ from agents.greedy.klondike import (
     KlondikeView,
     score_klondike_action,
 )
-from agents.klondike_compact import KLONDIKE_CARD_FEATURES
 from agents.random_agent import RandomPlayer
 from agents.variants import find_variant
 from envs.deals import DealId

@@ -33,7 +33,7 @@ def agreement(model, demos) -> float:  # type: ignore[no-untyped-def]
 
 
 def test_demonstrations_are_the_greedy_players_legal_moves_with_discounted_returns() -> None:
-    demos = collect_demonstrations(PYRAMID, FLAT, 6, seed=5, gamma=0.9, shaped_reward=False)
+    demos = collect_demonstrations(PYRAMID, FLAT, 6, seed=5, gamma=0.9, reward_shaping=False)
     assert demos.episodes == 6 and len(demos) == demos.masks.shape[0] == demos.observations.shape[0]
     assert demos.masks[np.arange(len(demos)), demos.actions].all()  # every recorded move was legal
     # Unshaped reward: 1 for a win at the last step only, so a return is 0 or a power of gamma.
@@ -51,7 +51,7 @@ def test_fitting_makes_the_policy_play_like_greedy() -> None:
     seed_everything(0, 1)
     args = Args(game="pyramid", net_arch=(64, 64), n_envs=1, n_steps=64, batch_size=64)
     model = new_model(args, DummyVecEnv([make_env_fn(PYRAMID, FLAT, TRAIN, True)]), FLAT)
-    demos = collect_demonstrations(PYRAMID, FLAT, 30, seed=1, gamma=args.gamma, shaped_reward=True)
+    demos = collect_demonstrations(PYRAMID, FLAT, 30, seed=1, gamma=args.gamma, reward_shaping=True)
     before = agreement(model, demos)
     stats = fit_to_demonstrations(model, demos, epochs=15, batch_size=128, learning_rate=3e-3, seed=0)
     after = agreement(model, demos)

@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 
 from agents.base import play_episode
 from agents.encodings import find_encoding
+from agents.encodings.klondike_actions import ACTION_FEATURES, KLONDIKE_ACTIONS_SIZE, SLOT_WIDTH, SLOTS
+from agents.encodings.klondike_compact import KLONDIKE_COMPACT_SIZE, klondike_compact
 from agents.greedy.klondike import KlondikeView, score_klondike_action
-from agents.klondike_actions import ACTION_FEATURES, KLONDIKE_ACTIONS_SIZE, SLOT_WIDTH, SLOTS
-from agents.klondike_compact import KLONDIKE_COMPACT_SIZE, klondike_compact
 from agents.ppo import PpoPlayer, read_metadata
 from agents.variants import find_variant
 from envs.errors import MalformedInputError
@@ -181,7 +181,8 @@ def test_a_tiny_warm_started_run_on_klondike_actions_loads_and_plays_legal_moves
     assert probs[~mask].sum() == 0 and probs[mask].sum() == pytest.approx(1.0)
 
 
-@pytest.mark.parametrize("module", ["agents.klondike_actions", "agents.klondike_compact", "agents.encodings"])
+@pytest.mark.parametrize("module", ["agents.encodings.klondike_actions", "agents.encodings.klondike_compact",
+                                    "agents.encodings"])
 def test_each_encoding_module_imports_first_in_a_fresh_interpreter(module: str) -> None:
     done = subprocess.run([sys.executable, "-c", f"import {module}"], capture_output=True, text=True,
                           cwd=Path(__file__).resolve().parents[1], check=False)

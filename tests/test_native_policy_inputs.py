@@ -1,5 +1,5 @@
-"""The native ``klondike-compact`` and ``klondike-actions`` (agents.klondike_inputs_batch) against the
-Python encoders, the reference: the same float32 values for every row, and bad input refused."""
+"""The native ``klondike-compact`` and ``klondike-actions`` (agents.encodings.klondike_inputs_batch)
+against the Python encoders, the reference: the same float32 values for every row, and bad input refused."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 
 from agents.encodings import find_encoding
-from agents.klondike_actions import ACTION_FEATURES, SLOT_WIDTH, SLOTS, klondike_actions
-from agents.klondike_compact import KLONDIKE_COMPACT_SIZE, klondike_compact
-from agents.klondike_inputs_batch import klondike_actions_batch, klondike_compact_batch
+from agents.encodings.klondike_actions import ACTION_FEATURES, SLOT_WIDTH, SLOTS, klondike_actions
+from agents.encodings.klondike_compact import KLONDIKE_COMPACT_SIZE, klondike_compact
+from agents.encodings.klondike_inputs_batch import klondike_actions_batch, klondike_compact_batch
 from envs.errors import MalformedInputError
 from envs.klondike.actions import NUM_ACTIONS
 from envs.klondike.observer import EMPTY, VIEWS

@@ -1,5 +1,5 @@
-"""The native ``pyramid-actions`` and ``pyramid-actions-relaxed`` (agents.pyramid_inputs_batch) against
-the Python encoder, the reference: the same float32 values for every row, and bad input refused."""
+"""The native ``pyramid-actions`` and ``pyramid-actions-relaxed`` (agents.encodings.pyramid_inputs_batch)
+against the Python encoder, the reference: the same float32 values for every row, and bad input refused."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from agents.encodings import find_encoding
-from agents.pyramid_actions import RELAXED_FEATURES, RELAXED_SLOT_WIDTH, SLOTS, pyramid_actions
-from agents.pyramid_inputs_batch import pyramid_actions_batch, pyramid_actions_relaxed_batch
+from agents.encodings.pyramid_actions import RELAXED_FEATURES, RELAXED_SLOT_WIDTH, SLOTS, pyramid_actions
+from agents.encodings.pyramid_inputs_batch import pyramid_actions_batch, pyramid_actions_relaxed_batch
 from envs.errors import MalformedInputError
 from envs.pyramid.actions import DRAW_ACTION, NUM_ACTIONS
 from envs.pyramid.observation import OBSERVATION_SIZE, PYRAMID_FEATURES, STOCK_FEATURES, split_observation

@@ -116,7 +116,7 @@ def test_dagger_labels_the_actors_positions_with_the_teachers_moves() -> None:
         played.append(int(np.flatnonzero(mask)[0]))
         return played[-1]
 
-    demos = collect_demonstrations(variant, FLAT, 4, seed=3, gamma=0.99, shaped_reward=False,
+    demos = collect_demonstrations(variant, FLAT, 4, seed=3, gamma=0.99, reward_shaping=False,
                                    teacher=teacher, actor=first_legal)
     assert len(demos) == len(played) > 0
     relabel = [GreedyPlayer(variant).act(obs, mask, {}) for obs, mask in zip(demos.observations, demos.masks,

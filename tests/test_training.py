@@ -113,6 +113,19 @@ def test_bad_settings_are_refused(tmp_path: Path) -> None:
         parse_args(["solitaire"])
 
 
+def test_the_old_shaped_reward_spelling_still_works_and_warns(tmp_path: Path) -> None:
+    assert parse_args(["pyramid", "--no-reward-shaping"]).reward_shaping is False
+    with pytest.warns(DeprecationWarning, match="command line: shaped_reward is deprecated, use reward"):
+        assert parse_args(["pyramid", "--no-shaped-reward"]).reward_shaping is False
+    config = tmp_path / "old.toml"
+    config.write_text('game = "pyramid"\nshaped_reward = false\n')
+    with pytest.warns(DeprecationWarning, match="shaped_reward is deprecated"):
+        assert parse_args(["--config", str(config)]).reward_shaping is False
+    config.write_text('game = "pyramid"\nshaped_reward = false\nreward_shaping = true\n')
+    with pytest.warns(DeprecationWarning), pytest.raises(MalformedInputError, match="both shaped_reward and"):
+        load_config(config)
+
+
 def test_shipped_configs_parse() -> None:
     configs = sorted(Path("training/configs").glob("*.toml"))
     assert {c.stem for c in configs} >= {"pyramid-000", "pyramid-001", "klondike-draw3"}
@@ -130,7 +143,7 @@ def test_metric_names_use_cleanrl_prefixes() -> None:
 
 # ------------------------------------------------------------------------------ vector env
 def test_cached_masks_equal_the_envs_own_masks_through_resets() -> None:
-    fns = [make_env_fn(PYRAMID, FLAT, TRAIN, shaped_reward=False) for _ in range(2)]
+    fns = [make_env_fn(PYRAMID, FLAT, TRAIN, reward_shaping=False) for _ in range(2)]
     vec = MaskCachingSubprocVecEnv(fns)
     try:
         vec.seed(3)
@@ -150,7 +163,7 @@ def test_cached_masks_equal_the_envs_own_masks_through_resets() -> None:
 
 
 def test_in_process_vec_env_steps_as_dummy_vec_env_and_keeps_handed_out_infos() -> None:
-    fns = [make_env_fn(PYRAMID, FLAT, TRAIN, shaped_reward=False) for _ in range(3)]
+    fns = [make_env_fn(PYRAMID, FLAT, TRAIN, reward_shaping=False) for _ in range(3)]
     ours, theirs = InProcessVecEnv(fns), DummyVecEnv(fns)
     ours.seed(5)
     theirs.seed(5)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import sys
 import time
 import tomllib
+import warnings
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
@@ -74,7 +75,7 @@ class Args:
     """Hidden layer sizes, shared by the policy and value networks' separate MLPs."""
     activation: Literal["relu", "tanh"] = "relu"
     """Activation of the hidden layers."""
-    shaped_reward: bool = True
+    reward_shaping: bool = True
     """Train with the env's shaped reward (per card cleared); evaluation always uses the plain win reward."""
     encoding: str | None = None
     """Observation encoding (agents.encodings); None: the game's default."""
@@ -191,6 +192,14 @@ class Args:
 
 
 FIELD_NAMES = frozenset(f.name for f in fields(Args))
+RENAMED = {"shaped_reward": "reward_shaping"}
+"""Old setting names that still work, with a ``DeprecationWarning`` (the environments' keyword too)."""
+
+
+def _renamed_setting(old: str, where: str) -> str:
+    new = RENAMED[old]
+    warnings.warn(f"{where}: {old} is deprecated, use {new}", DeprecationWarning, stacklevel=3)
+    return new
 
 
 def load_config(path: str | Path) -> dict[str, Any]:
@@ -202,6 +211,11 @@ def load_config(path: str | Path) -> dict[str, Any]:
         raise MalformedInputError(f"cannot read config file {path}: {exc.strerror}") from None
     except tomllib.TOMLDecodeError as exc:
         raise MalformedInputError(f"config file {path} is not valid TOML: {exc}") from None
+    for old in sorted(set(data) & set(RENAMED)):
+        new = _renamed_setting(old, f"config file {path}")
+        if new in data:
+            raise MalformedInputError(f"config file {path} gives both {old} and {new}: keep {new}")
+        data[new] = data.pop(old)
     unknown = sorted(set(data) - FIELD_NAMES)
     if unknown:
         raise MalformedInputError(f"config file {path}: unknown setting(s) {unknown}")
@@ -226,8 +240,19 @@ def _split_config_flag(argv: Sequence[str]) -> tuple[str | None, list[str]]:
         elif item.startswith("--config="):
             config = item.split("=", 1)[1]
         else:
-            rest.append(item)
+            rest.append(_new_flag(item))
     return config, rest
+
+
+def _new_flag(item: str) -> str:
+    """``item`` with a renamed option's old spelling (``--shaped-reward``, ``--no-shaped-reward``)
+    replaced by the new one, with a ``DeprecationWarning``."""
+    for old in RENAMED:
+        for prefix in ("--", "--no-"):
+            flag = prefix + old.replace("_", "-")
+            if item == flag or item.startswith(flag + "="):
+                return prefix + _renamed_setting(old, "command line").replace("_", "-") + item[len(flag):]
+    return item
 
 
 def parse_args(argv: Sequence[str] | None = None) -> Args:

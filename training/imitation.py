@@ -145,14 +145,14 @@ Actor = Callable[[np.ndarray, np.ndarray], int] | Player
 
 
 def collect_demonstrations(variant: Variant, encoding: Encoding, episodes: int, seed: int,
-                           gamma: float, shaped_reward: bool, teacher: Player | None = None,
+                           gamma: float, reward_shaping: bool, teacher: Player | None = None,
                            actor: Actor | None = None) -> Demonstrations:
     """Play ``episodes`` training deals (drawn by ``seed``) and record the teacher's move at each step.
 
     The teacher (default: greedy) also plays the moves, unless ``actor`` is given (DAgger): then
     the actor plays and the teacher only labels the positions the actor reaches.
     """
-    env = DealSplitWrapper(variant.make_env(shaped_reward=shaped_reward), variant.game, TRAIN)
+    env = DealSplitWrapper(variant.make_env(reward_shaping=reward_shaping), variant.game, TRAIN)
     teacher = teacher or GreedyPlayer(variant)
     observations: list[np.ndarray] = []
     masks: list[np.ndarray] = []

@@ -19,7 +19,8 @@ Every encoding of both games runs natively: the whole batch's observations and m
 ``klondike-compact`` ignores, and the shipped agents' ``pyramid-actions-relaxed`` and
 ``klondike-actions`` read) are encoded in one native call per step, the last observation of a game
 that ended with its last mask (:meth:`agents.encodings.Encoding.encode_batch`,
-:mod:`agents.pyramid_inputs_batch`, :mod:`agents.klondike_inputs_batch`); ``pyramid-flat`` and
+:mod:`agents.encodings.pyramid_inputs_batch`, :mod:`agents.encodings.klondike_inputs_batch`);
+``pyramid-flat`` and
 ``klondike-cards`` are the observation as it is.
 """
 

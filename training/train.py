@@ -256,7 +256,7 @@ def warm_start(model: MaskablePPO, args: Args, variant: Any, encoding: Any, run_
         if isinstance(teacher, HindsightTeacher):  # its own moves would peek: greedy plays first
             return collect_hindsight(variant, encoding, episodes, seed, teacher,
                                      actor or GreedyPlayer(variant), args.hindsight_keep)
-        return collect_demonstrations(variant, encoding, episodes, seed, args.gamma, args.shaped_reward,
+        return collect_demonstrations(variant, encoding, episodes, seed, args.gamma, args.reward_shaping,
                                       teacher, actor=actor)
 
     demos = collect(args.imitation_episodes, args.seed, None)
@@ -295,14 +295,14 @@ def main(args: Args) -> RunResult:
     if vec_env == "native" and variant.game == "klondike":  # the same data, stepped natively
         train_env: VecEnv = NativeKlondikeVecEnv(
             args.n_envs, encoding=encoding, draw_count=variant.env_kwargs["draw_count"],
-            reward_shaping=args.shaped_reward, split=TRAIN)
+            reward_shaping=args.reward_shaping, split=TRAIN)
     elif vec_env == "native":  # the same deals, observations and episode ends, stepped natively
         train_env = NativePyramidVecEnv(
             args.n_envs, encoding=encoding, stock_top_playable=variant.env_kwargs["stock_top_playable"],
-            reward_shaping=args.shaped_reward, split=TRAIN)
+            reward_shaping=args.reward_shaping, split=TRAIN)
     else:
         train_env = make_vec_env(
-            [make_env_fn(variant, encoding, TRAIN, args.shaped_reward) for _ in range(args.n_envs)], vec_env,
+            [make_env_fn(variant, encoding, TRAIN, args.reward_shaping) for _ in range(args.n_envs)], vec_env,
         )
     eval_env = DummyVecEnv([make_env_fn(variant, encoding, EVAL, False, EVAL.numbers(args.eval_deals))])
     try:

@@ -17,12 +17,12 @@ from training.splits import DealRange, DealSplitWrapper
 ACTION_MASKS = "action_masks"
 
 
-def make_env_fn(variant: Variant, encoding: Encoding, split: DealRange, shaped_reward: bool,
+def make_env_fn(variant: Variant, encoding: Encoding, split: DealRange, reward_shaping: bool,
                 cycle: list[int] | None = None) -> Callable[[], gymnasium.Env]:
     """A picklable factory of one env dealing only ``split`` deals (``cycle``: a fixed list in turn)."""
 
     def make() -> gymnasium.Env:
-        env = variant.make_env(shaped_reward=shaped_reward)
+        env = variant.make_env(reward_shaping=reward_shaping)
         env = DealSplitWrapper(env, variant.game, split, cycle)
         return Monitor(encoding.wrap(env))
 

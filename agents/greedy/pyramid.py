@@ -137,7 +137,7 @@ def pair_short(ranks: tuple[int, ...], removed: int, left: list[int] | tuple[int
 @dataclass(frozen=True)
 class ActionTerms:
     """What a legal action does, in the terms the greedy score weighs (also the ``pyramid-actions``
-    encoding's per-action features, :mod:`agents.pyramid_actions`)."""
+    encoding's per-action features, :mod:`agents.encodings.pyramid_actions`)."""
 
     king: bool
     """Removes a King alone."""

@@ -1,7 +1,7 @@
 """What the ``relaxed_lost`` feature is worth on its own: greedy, and greedy that avoids such moves.
 
 The second player scores moves as greedy does but plays a move the relaxation proves lost
-(:func:`agents.pyramid_actions.relaxed_lost_after`, read from the observation only) only when
+(:func:`agents.encodings.pyramid_actions.relaxed_lost_after`, read from the observation only) only when
 every legal move is; ties as greedy. Both play the same deals; the figure is the number of wins
 of each::
 
@@ -51,10 +51,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # benchmarks/, 
 import _checkout  # noqa: F401  (stops if another checkout's code would load)
 
 from agents.base import Choice, Player, legal_actions, play_episode
+from agents.encodings.pyramid_actions import relaxed_lost_after, relaxed_lost_now
 from agents.greedy import GreedyPlayer
 from agents.greedy.pyramid import PyramidView, score_pyramid_action
 from agents.pimc import PimcPlayer, afterstate_values, unseen_places
-from agents.pyramid_actions import relaxed_lost_after, relaxed_lost_now
 from agents.solver import SearchLimits
 from agents.variants import find_variant
 from envs.pyramid.actions import ACTION_MOVES, NUM_ACTIONS, fill_action_mask

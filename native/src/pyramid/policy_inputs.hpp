@@ -1,6 +1,6 @@
 // The Pyramid policy inputs `pyramid-actions` and `pyramid-actions-relaxed` computed from the
 // environment's observation and action mask: a second implementation of
-// agents/pyramid_actions.py (the reference, with agents/greedy/pyramid.py's PyramidView,
+// agents/encodings/pyramid_actions.py (the reference, with agents/greedy/pyramid.py's PyramidView,
 // action_terms and terms_score; their docstrings define every value), held to it value for value
 // by tests/test_native_policy_inputs_pyramid.py. It exists so that a native batch of games
 // (batch.hpp) is encoded without a Python call per row.

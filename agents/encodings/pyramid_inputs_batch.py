@@ -1,7 +1,7 @@
 """``pyramid-actions`` and ``pyramid-actions-relaxed`` for a whole batch at once, in native code.
 
 The native encoder (``native/src/pyramid/policy_inputs.cpp``) is a second implementation of
-:func:`agents.pyramid_actions.pyramid_actions` (the reference), held to it value for value by
+:func:`agents.encodings.pyramid_actions.pyramid_actions` (the reference), held to it value for value by
 ``tests/test_native_policy_inputs_pyramid.py``; its ``relaxed_lost`` asks the solver's native
 pruning as :func:`agents.solver.pyramid_relaxed_lost` does. The native vector envs of
 :mod:`training.native_vec_env` encode their rows with it, one call per step.
@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from agents.native_inputs import encode_rows
-from agents.pyramid_actions import PYRAMID_ACTIONS_RELAXED_SIZE, PYRAMID_ACTIONS_SIZE, SLOTS
+from agents.encodings.native_inputs import encode_rows
+from agents.encodings.pyramid_actions import PYRAMID_ACTIONS_RELAXED_SIZE, PYRAMID_ACTIONS_SIZE, SLOTS
 from envs.errors import MalformedInputError
 from envs.native_batch import native_core
 from envs.pyramid.actions import NUM_ACTIONS

@@ -9,22 +9,23 @@ the digest catches a change of the environment's own layout.
 * ``klondike-cards`` v1: the Klondike environment's 190 small integers as they are (a
   ``MultiDiscrete`` space, which stable-baselines3 one-hot encodes into 9,918 inputs: a first
   layer of 128 then holds 1.3 million weights, too many for a checkpoint under 10 MB).
-* ``klondike-compact`` v1 (Klondike's default, :mod:`agents.klondike_compact`): the same
+* ``klondike-compact`` v1 (Klondike's default, :mod:`agents.encodings.klondike_compact`): the same
   information as 709 floats in [0, 1] (:func:`klondike_compact`): for each of the 52 cards where
   it is (column 1..7 face up, waste top, waste, seen in the stock, foundation, or not known: face
   down or unseen) and how deep (cards above it in its column, or its place in the waste or in the
   stock's draw order); then per column its face-down and face-up counts and whether it is empty;
   stock, waste and unseen counts; the foundations and their records; the recycle count.
 * ``pyramid-actions`` v1: the Pyramid observation followed by one feature row per legal action
-  (:mod:`agents.pyramid_actions`); it reads the action mask too, and goes with the policy of
+  (:mod:`agents.encodings.pyramid_actions`); it reads the action mask too, and goes with the policy of
   :mod:`agents.action_scoring_policy`, which scores every legal action with one shared network.
 * ``klondike-actions`` v1: ``klondike-compact`` followed by one feature row per legal action
-  (:mod:`agents.klondike_actions`), for the action-scoring policy like ``pyramid-actions``.
+  (:mod:`agents.encodings.klondike_actions`), for the action-scoring policy like ``pyramid-actions``.
 * ``pyramid-actions-relaxed`` v1: ``pyramid-actions`` with one more feature per action, whether
   the move leaves a pyramid that the solver's order-free pruning proves impossible to clear
-  (:mod:`agents.pyramid_actions`).
+  (:mod:`agents.encodings.pyramid_actions`).
 * Both Klondike encodings and both ``pyramid-actions`` ones also run in native code over a whole
-  batch (``Encoding.batch``: :mod:`agents.klondike_inputs_batch`, :mod:`agents.pyramid_inputs_batch`),
+  batch (``Encoding.batch``: :mod:`agents.encodings.klondike_inputs_batch`,
+  :mod:`agents.encodings.pyramid_inputs_batch`),
   as the native vector envs use them.
 """
 
@@ -36,7 +37,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import partial
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, SupportsFloat
+from typing import TYPE_CHECKING
 
 import gymnasium
 import numpy as np
@@ -44,8 +45,8 @@ import numpy as np
 if TYPE_CHECKING:  # sb3-contrib (and torch) load only when a policy is built
     from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
-from agents import klondike_actions as ka
-from agents.klondike_compact import KLONDIKE_COMPACT_SIZE, klondike_compact
+from agents.encodings import klondike_actions as ka
+from agents.encodings.klondike_compact import KLONDIKE_COMPACT_SIZE, klondike_compact
 from envs.errors import MalformedInputError
 
 
@@ -65,33 +66,33 @@ def _klondike_layout() -> str:
 
 def _pyramid_actions_slots(relaxed: bool) -> tuple[int, tuple[str, ...]]:
     """Slot width and feature names of ``pyramid-actions`` (``relaxed``: ``pyramid-actions-relaxed``)."""
-    from agents import pyramid_actions as a
+    from agents.encodings import pyramid_actions as a
 
     return (a.RELAXED_SLOT_WIDTH, a.RELAXED_FEATURES) if relaxed else (a.SLOT_WIDTH, a.ACTION_FEATURES)
 
 
 def _pyramid_actions_layout(relaxed: bool = False) -> str:
-    from agents.pyramid_actions import SLOTS
+    from agents.encodings.pyramid_actions import SLOTS
 
     width, features = _pyramid_actions_slots(relaxed)
     return f"{_pyramid_layout()};slots={SLOTS}x{width};features={','.join(features)}"
 
 
 def _pyramid_actions(observation: np.ndarray, mask: np.ndarray | None, relaxed: bool = False) -> np.ndarray:
-    from agents.pyramid_actions import pyramid_actions
+    from agents.encodings.pyramid_actions import pyramid_actions
 
     return pyramid_actions(observation, mask, relaxed=relaxed)
 
 
 def _pyramid_actions_policy_kwargs(relaxed: bool = False) -> dict[str, object]:
-    from agents.pyramid_actions import SLOTS
+    from agents.encodings.pyramid_actions import SLOTS
     from envs.pyramid.observation import OBSERVATION_SIZE
 
     return {"flat_size": OBSERVATION_SIZE, "slots": SLOTS, "slot_width": _pyramid_actions_slots(relaxed)[0]}
 
 
 def _pyramid_actions_size(relaxed: bool = False) -> int:
-    from agents import pyramid_actions as a
+    from agents.encodings import pyramid_actions as a
 
     return a.PYRAMID_ACTIONS_RELAXED_SIZE if relaxed else a.PYRAMID_ACTIONS_SIZE
 
@@ -105,10 +106,10 @@ def _klondike_actions_policy_kwargs() -> dict[str, object]:
     return {"flat_size": KLONDIKE_COMPACT_SIZE, "slots": ka.SLOTS, "slot_width": ka.SLOT_WIDTH}
 
 
-def _native_batch(name: str, module: str = "agents.klondike_inputs_batch",
+def _native_batch(name: str, module: str = "agents.encodings.klondike_inputs_batch",
                   ) -> Callable[[np.ndarray, np.ndarray | None], np.ndarray]:
-    """The batch encoder ``name`` of ``module`` (:mod:`agents.klondike_inputs_batch`,
-    :mod:`agents.pyramid_inputs_batch`), loaded (with the native core) when first called."""
+    """The batch encoder ``name`` of ``module`` (:mod:`agents.encodings.klondike_inputs_batch`,
+    :mod:`agents.encodings.pyramid_inputs_batch`), loaded (with the native core) when first called."""
 
     def encode(observations: np.ndarray, masks: np.ndarray | None) -> np.ndarray:
         batch: Callable[[np.ndarray, np.ndarray | None], np.ndarray] = getattr(
@@ -170,7 +171,7 @@ class Encoding:
         """``env`` with observations encoded (unchanged for an identity encoding)."""
         if self.transform is None:
             return env
-        return EncodedObservations(env, self)
+        return EncodedObservations(env, self.name)
 
     def policy_class(self) -> str | type[MaskableActorCriticPolicy]:
         """The policy to give ``MaskablePPO``: a registered name or the class ``policy`` names."""
@@ -187,25 +188,7 @@ class Encoding:
                 "size": int(np.prod(self.input_space(env_space).shape or ()))}
 
 
-class EncodedObservations(gymnasium.Wrapper):
-    """An environment whose observations are encoded with the action mask of the same step
-    (``info["action_mask"]``, which both environments provide)."""
-
-    def __init__(self, env: gymnasium.Env, encoding: Encoding) -> None:
-        super().__init__(env)
-        self.encoding = encoding
-        self.observation_space = encoding.input_space(env.observation_space)
-
-    def reset(self, **kwargs: Any) -> tuple[np.ndarray, dict[str, Any]]:
-        obs, info = self.env.reset(**kwargs)
-        return self.encoding.encode(obs, info["action_mask"]), info
-
-    def step(self, action: Any) -> tuple[np.ndarray, SupportsFloat, bool, bool, dict[str, Any]]:
-        obs, reward, terminated, truncated, info = self.env.step(action)
-        return self.encoding.encode(obs, info["action_mask"]), reward, terminated, truncated, info
-
-
-_PYRAMID_BATCH = "agents.pyramid_inputs_batch"
+_PYRAMID_BATCH = "agents.encodings.pyramid_inputs_batch"
 
 ENCODINGS: Mapping[str, Encoding] = MappingProxyType({
     e.name: e
@@ -241,5 +224,7 @@ def find_encoding(name: str, game: str) -> Encoding:
         raise MalformedInputError(f"unknown observation encoding {name!r} for {game}: known: {known}")
     return encoding
 
+
+from agents.encodings.wrapper import EncodedObservations  # noqa: E402  (it reads the table above)
 
 __all__ = ["DEFAULT_ENCODING", "ENCODINGS", "EncodedObservations", "Encoding", "find_encoding"]

@@ -1,6 +1,6 @@
 """The ``klondike-actions`` encoding: ``klondike-compact`` plus a feature row for each legal action.
 
-The Klondike counterpart of :mod:`agents.pyramid_actions`: each legal action is one *slot*, its
+The Klondike counterpart of :mod:`agents.encodings.pyramid_actions`: each legal action is one *slot*, its
 action index and what the move does in the terms the greedy heuristic weighs
 (:func:`agents.greedy.klondike.move_terms`), so that one shared network
 (:mod:`agents.action_scoring_policy`) learns one rule for all 590 actions.
@@ -26,8 +26,8 @@ import math
 
 import numpy as np
 
+from agents.encodings.klondike_compact import KLONDIKE_COMPACT_SIZE, compact_vector
 from agents.greedy.klondike import KlondikeView, move_terms, terms_score
-from agents.klondike_compact import KLONDIKE_COMPACT_SIZE, compact_vector
 from envs.errors import MalformedInputError
 from envs.klondike.actions import ACTION_MOVES, NUM_ACTIONS, STOCK_ACTION
 from envs.klondike.moves import (

@@ -1,7 +1,8 @@
 """``klondike-compact`` and ``klondike-actions`` for a whole batch at once, in native code.
 
 The native encoder (``native/src/klondike/policy_inputs.cpp``) is a second implementation of
-:func:`agents.klondike_compact.klondike_compact` and :func:`agents.klondike_actions.klondike_actions`
+:func:`agents.encodings.klondike_compact.klondike_compact` and
+:func:`agents.encodings.klondike_actions.klondike_actions`
 (the reference), held to them value for value by ``tests/test_native_policy_inputs.py``. The
 native vector envs of :mod:`training.native_vec_env` encode their rows with it, one call per step.
 """
@@ -10,9 +11,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from agents.klondike_actions import KLONDIKE_ACTIONS_SIZE, SLOTS
-from agents.klondike_compact import KLONDIKE_COMPACT_SIZE
-from agents.native_inputs import encode_rows
+from agents.encodings.klondike_actions import KLONDIKE_ACTIONS_SIZE, SLOTS
+from agents.encodings.klondike_compact import KLONDIKE_COMPACT_SIZE
+from agents.encodings.native_inputs import encode_rows
 from envs.errors import MalformedInputError
 from envs.klondike.actions import NUM_ACTIONS
 from envs.klondike.observer import OBS_SIZE

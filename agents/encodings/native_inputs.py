@@ -1,5 +1,5 @@
-"""What both games' native batch encoders share (:mod:`agents.klondike_inputs_batch`,
-:mod:`agents.pyramid_inputs_batch`): the input checks, the output array and the refusal of a row
+"""What both games' native batch encoders share (:mod:`agents.encodings.klondike_inputs_batch`,
+:mod:`agents.encodings.pyramid_inputs_batch`): the input checks, the output array and the refusal of a row
 the native code could not encode (``native/src/common/input_error.hpp``)."""
 
 from __future__ import annotations
