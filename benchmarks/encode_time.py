@@ -44,7 +44,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("game", help="pyramid, pyramid-001 or klondike")
-    parser.add_argument("encoding", help="an encoding of that game (agents/encodings.py)")
+    parser.add_argument("encoding", help="an encoding of that game (agents/encodings/)")
     parser.add_argument("--positions", type=int, default=5000)
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--batch", type=int, default=64, help="rows per encode_batch call")
