@@ -150,6 +150,17 @@ void check_random_resets(const Column<const std::int64_t>& indices, const Column
   }
 }
 
+// The sizes both batch constructors take: 1..kMaxBatch games, a step limit of 0 (never) or more,
+// and 1..kMaxBatchThreads threads.
+constexpr int kMaxBatch = 1 << 20;
+constexpr int kMaxBatchThreads = 256;
+void check_batch_arguments(int num_envs, int max_episode_steps, int num_threads) {
+  if (num_envs < 1) throw nb::value_error("num_envs must be positive");
+  if (num_envs > kMaxBatch) throw nb::value_error("num_envs must be at most 1048576");
+  if (max_episode_steps < 0) throw nb::value_error("max_episode_steps must be 0 (never) or positive");
+  if (num_threads < 1 || num_threads > kMaxBatchThreads) throw nb::value_error("num_threads must be 1..256");
+}
+
 void check_step(const Column<const std::int64_t>& actions, const Column<const std::int64_t>& pending, int autoreset,
                 std::size_t num_envs, int num_actions) {
   if (actions.shape(0) != num_envs || pending.shape(0) != num_envs) {
@@ -209,8 +220,13 @@ static void bind_pyramid_batch(nb::module_& m) {
            "cards_left"_a, "was_reset"_a, "final_obs"_a, "final_mask"_a);
 
   nb::class_<pyrenv::Batch>(m, "PyramidBatch")
-      .def(nb::init<int, bool, bool, int, int>(), "num_envs"_a, "stock_top_playable"_a, "reward_shaping"_a,
-           "max_episode_steps"_a, "num_threads"_a = 1)
+      .def("__init__",
+           [](pyrenv::Batch* self, int num_envs, bool stock_top_playable, bool reward_shaping,
+              int max_episode_steps, int num_threads) {
+             check_batch_arguments(num_envs, max_episode_steps, num_threads);
+             new (self) pyrenv::Batch(num_envs, stock_top_playable, reward_shaping, max_episode_steps, num_threads);
+           },
+           "num_envs"_a, "stock_top_playable"_a, "reward_shaping"_a, "max_episode_steps"_a, "num_threads"_a = 1)
       .def_prop_ro("num_envs", &pyrenv::Batch::num_envs)
       .def(
           "reset_cards",
@@ -291,7 +307,10 @@ struct KlondikeBuffers {
   }
 };
 
-// A position as envs.klondike.game.KlondikeGame holds it (validated there), checked for size only.
+// A position as envs.klondike.game.KlondikeGame holds it, checked again here (the binding is public):
+// every card once (the foundations' too), at most 6 face-down cards a column under a face-up run
+// that fits, its last card face up, and at most 24 cards in the stock and the waste together, so
+// that no move can ever take a column past kMaxColumn or the waste past kMaxTalon.
 klenv::State klondike_state(const std::vector<std::vector<int>>& columns, const std::vector<int>& hidden,
                             const std::vector<int>& stock, const std::vector<int>& waste,
                             const std::array<int, 4>& foundations, const std::array<int, 4>& best,
@@ -323,6 +342,35 @@ klenv::State klondike_state(const std::vector<std::vector<int>>& columns, const 
     s.best[f] = static_cast<std::uint8_t>(best[f]);
   }
   if (recycles < 0) throw nb::value_error("recycles cannot be negative");
+  if (stock.size() + waste.size() > static_cast<std::size_t>(klenv::kMaxTalon)) {
+    throw nb::value_error("at most 24 cards in the stock and the waste together");
+  }
+  auto fits = [](int card, int target) {  // envs.klondike.rules.fits
+    const bool red_card = (card & 3) == 1 || (card & 3) == 2, red_target = (target & 3) == 1 || (target & 3) == 2;
+    return (target >> 2) == (card >> 2) + 1 && red_card != red_target;
+  };
+  std::uint64_t placed = 0;
+  auto place = [&placed](int c) {
+    if ((placed >> c) & 1U) throw nb::value_error("a position holds every card once");
+    placed |= std::uint64_t{1} << c;
+  };
+  for (int c = 0; c < 7; ++c) {
+    const int n = static_cast<int>(columns[c].size());
+    if (hidden[c] > klenv::kMaxColumn - 13) throw nb::value_error("a column holds at most 6 face-down cards");
+    if (n > 0 && hidden[c] >= n) throw nb::value_error("a column has its last card face up");
+    for (int i = hidden[c] + 1; i < n; ++i) {
+      if (!fits(columns[c][i], columns[c][i - 1])) {
+        throw nb::value_error("a face-up card cannot lie on the one below it");
+      }
+    }
+    for (int x : columns[c]) place(x);
+  }
+  for (int x : stock) place(x);
+  for (int x : waste) place(x);
+  for (int f = 0; f < 4; ++f) {
+    for (int r = 1; r <= foundations[f]; ++r) place((r - 1) << 2 | f);
+  }
+  if (placed != (std::uint64_t{1} << 52) - 1) throw nb::value_error("a position holds every card once");
   s.seen = seen;
   s.recycles = recycles;
   return s;
@@ -342,9 +390,8 @@ static void bind_klondike_batch(nb::module_& m) {
       .def("__init__",
            [](klenv::Batch* self, int num_envs, int draw_count, bool reward_shaping, int max_episode_steps,
               int num_threads) {
-             if (num_envs < 1) throw nb::value_error("num_envs must be positive");
              if (draw_count != 1 && draw_count != 3) throw nb::value_error("draw_count must be 1 or 3");
-             if (max_episode_steps < 0) throw nb::value_error("max_episode_steps must be 0 (never) or positive");
+             check_batch_arguments(num_envs, max_episode_steps, num_threads);
              new (self) klenv::Batch(num_envs, draw_count, reward_shaping, max_episode_steps, num_threads);
            },
            "num_envs"_a, "draw_count"_a, "reward_shaping"_a, "max_episode_steps"_a, "num_threads"_a = 1)

@@ -5,13 +5,17 @@ Python exception, never a crash. benchmarks/sanitize.sh runs this file on the AS
 
 from __future__ import annotations
 
+import os
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 solitaire_native = pytest.importorskip("solitaire_native")
 
-FAST = settings(max_examples=150, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+EXAMPLES = int(os.environ.get("SOLITAIRE_FUZZ_EXAMPLES", "150"))
+"""Examples per harness: the suite's few, or benchmarks/fuzz_native.py's many."""
+FAST = settings(max_examples=EXAMPLES, deadline=None, database=None, suppress_health_check=list(HealthCheck))
 CLEAR = (ValueError, IndexError, TypeError, OverflowError)
 """The exceptions a bad input may raise (RuntimeError or MemoryError would be a finding)."""
 

@@ -14,8 +14,7 @@ from envs.errors import MalformedInputError
 from envs.human_window import HumanWindow
 from envs.klondike.actions import ACTION_INDEX, ACTION_NAMES, NUM_ACTIONS, move_of
 from envs.klondike.game import DRAW_COUNTS, KlondikeGame
-from envs.klondike.layout import MAX_COLUMN, NUM_STOCK
-from envs.klondike.observer import OBS_DTYPE, OBS_NVEC, observe
+from envs.klondike.observer import OBS_DTYPE, OBS_NVEC, check_playable, observe
 
 DEAL_NUMBERS = 2**31
 """``reset(seed=...)`` deals ``klondike-random-v1-N`` with ``N`` drawn from ``range(DEAL_NUMBERS)``."""
@@ -173,11 +172,7 @@ class KlondikeEnv(gymnasium.Env[np.ndarray, np.int64]):
             if not isinstance(position, KlondikeGame):
                 raise MalformedInputError(
                     f"'game' takes a KlondikeGame position, not {type(position).__name__}")
-            game = position.copy()
-            if any(len(col) > MAX_COLUMN for col in game.columns) or len(game.stock_order()) > NUM_STOCK:
-                raise MalformedInputError(
-                    "the observation holds columns of up to 19 cards and 24 stock and waste cards"
-                )
+            game = check_playable(position.copy())
         elif spec is not None:
             game = KlondikeGame(spec, draw_count=self.draw_count)
         super().reset(seed=seed)

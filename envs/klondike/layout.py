@@ -26,7 +26,9 @@ from envs.errors import MalformedInputError
 NUM_COLUMNS = 7
 NUM_TABLEAU = 28
 NUM_STOCK = 24
-MAX_COLUMN = 6 + 13
+MAX_FACE_DOWN = 6
+"""Most face-down cards a column holds: column 7 starts with 6 and no column ever gains one."""
+MAX_COLUMN = MAX_FACE_DOWN + 13
 """Most cards a column can hold: 6 face-down cards under a face-up King..Ace run."""
 
 DEAL_SLOTS: tuple[tuple[int, int], ...] = tuple(
@@ -65,4 +67,5 @@ def deal_order(columns: Sequence[Sequence[int]], stock_top_first: Sequence[int])
     return check_full_deck(tableau + list(stock_top_first))
 
 
-__all__ = ["DEAL_SLOTS", "MAX_COLUMN", "NUM_COLUMNS", "NUM_STOCK", "NUM_TABLEAU", "deal_order", "deal_table"]
+__all__ = ["DEAL_SLOTS", "MAX_COLUMN", "MAX_FACE_DOWN", "NUM_COLUMNS", "NUM_STOCK", "NUM_TABLEAU",
+           "deal_order", "deal_table"]

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from envs.errors import MalformedInputError
-from envs.klondike.layout import MAX_COLUMN, NUM_COLUMNS, NUM_STOCK
+from envs.klondike.layout import MAX_COLUMN, MAX_FACE_DOWN, NUM_COLUMNS, NUM_STOCK
 
 if TYPE_CHECKING:
     from envs.klondike.game import KlondikeGame
@@ -74,6 +74,23 @@ _DOWN = [bytes([FACE_DOWN]) * n for n in range(MAX_COLUMN + 1)]
 _PAD = [bytes([EMPTY]) * n for n in range(NUM_COLUMNS * MAX_COLUMN + 1)]
 
 
+def check_playable(game: KlondikeGame) -> KlondikeGame:
+    """``game`` if every position reached from it fits the observation (and the native state):
+    at most :data:`MAX_FACE_DOWN` face-down cards a column (so that no column ever holds more than
+    :data:`MAX_COLUMN`) and at most :data:`NUM_STOCK` cards in the stock and the waste together, as
+    in any deal; else :class:`MalformedInputError`. The rules accept such hand-built positions; the
+    environments (Python and native) refuse them at reset, before anything changes."""
+    for c, down in enumerate(game.hidden):
+        if down > MAX_FACE_DOWN:
+            raise MalformedInputError(f"column {c + 1} has {down} face-down cards; a Klondike column has at "
+                                      f"most {MAX_FACE_DOWN} (no deal reaches more)")
+    talon = len(game.stock) + len(game.waste)
+    if talon > NUM_STOCK:
+        raise MalformedInputError(f"the stock and the waste hold {talon} cards together; a Klondike talon "
+                                  f"holds at most {NUM_STOCK}")
+    return game
+
+
 def observe(game: KlondikeGame) -> np.ndarray:
     """The observation vector of ``game`` (see the module docstring)."""
     down, pad = _DOWN, _PAD
@@ -99,4 +116,5 @@ def observe(game: KlondikeGame) -> np.ndarray:
     return np.frombuffer(b"".join(parts), dtype=np.uint8).astype(OBS_DTYPE)
 
 
-__all__ = ["EMPTY", "FACE_DOWN", "OBS_DTYPE", "OBS_NVEC", "OBS_SIZE", "UNSEEN", "VIEWS", "observe"]
+__all__ = ["EMPTY", "FACE_DOWN", "OBS_DTYPE", "OBS_NVEC", "OBS_SIZE", "UNSEEN", "VIEWS", "check_playable",
+           "observe"]

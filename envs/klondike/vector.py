@@ -33,9 +33,8 @@ from envs.errors import MalformedInputError
 from envs.klondike.actions import ACTION_NAMES, NUM_ACTIONS
 from envs.klondike.env import DEAL_NUMBERS, DEFAULT_MAX_STEPS
 from envs.klondike.game import DEAD_END, DRAW_COUNTS, NO_PROGRESS, WIN, KlondikeGame, resolve_klondike_deal
-from envs.klondike.layout import MAX_COLUMN, NUM_STOCK
 from envs.klondike.messages import Refusal
-from envs.klondike.observer import OBS_DTYPE, OBS_NVEC, OBS_SIZE
+from envs.klondike.observer import OBS_DTYPE, OBS_NVEC, OBS_SIZE, check_playable
 from envs.native_batch import (
     AUTORESET_CODES,
     DealSampler,
@@ -61,14 +60,6 @@ RESET_OPTIONS = frozenset({"deal", "deals", "game", "reset_mask"})
 def random_deal_number(_index: int, rng: np.random.Generator) -> int:
     """The single env's draw: ``klondike-random-v1-N`` with ``N`` below :data:`DEAL_NUMBERS`."""
     return int(rng.integers(DEAL_NUMBERS))
-
-
-def _check_game(game: KlondikeGame) -> KlondikeGame:
-    """The single env's check of a given position (what the observation can show)."""
-    if any(len(col) > MAX_COLUMN for col in game.columns) or len(game.stock_order()) > NUM_STOCK:
-        raise MalformedInputError(
-            "the observation holds columns of up to 19 cards and 24 stock and waste cards")
-    return game
 
 
 class KlondikeBatch(NativeBatch):
@@ -103,8 +94,8 @@ class KlondikeBatch(NativeBatch):
         if autoreset not in AUTORESET_CODES:
             raise MalformedInputError(
                 f"autoreset_mode must be one of {list(AUTORESET_CODES)}, not {autoreset!r}")
-        if not isinstance(num_threads, int) or num_threads < 1:
-            raise MalformedInputError(f"num_threads must be a positive integer, not {num_threads!r}")
+        if not isinstance(num_threads, int) or not 1 <= num_threads <= 256:
+            raise MalformedInputError(f"num_threads must be an integer 1..256, not {num_threads!r}")
         n = self.num_envs = int(num_envs)
         self.draw_count = int(draw_count)
         self.autoreset = autoreset
@@ -152,7 +143,7 @@ class KlondikeBatch(NativeBatch):
             if d is None:
                 resolved.append(None)
             elif isinstance(d, KlondikeGame):  # played with its own draw count, as the single env does
-                resolved.append(_check_game(d.copy()))
+                resolved.append(check_playable(d.copy()))
             else:
                 resolved.append(resolve_klondike_deal(d))
         for k, i in enumerate(indices):
@@ -364,7 +355,7 @@ class NativeKlondikeEnv(gymnasium.Env[np.ndarray, np.int64]):
         if position is not None:
             if not isinstance(position, KlondikeGame):
                 raise MalformedInputError("'game' takes a KlondikeGame position")
-            deal = _check_game(position.copy())
+            deal = check_playable(position.copy())
         else:
             deal = None if spec is None else resolve_klondike_deal(spec)
         super().reset(seed=seed)

@@ -83,8 +83,8 @@ class PyramidBatch(NativeBatch):
         if autoreset not in AUTORESET_CODES:
             raise MalformedInputError(
                 f"autoreset_mode must be one of {list(AUTORESET_CODES)}, not {autoreset!r}")
-        if not isinstance(num_threads, int) or num_threads < 1:
-            raise MalformedInputError(f"num_threads must be a positive integer, not {num_threads!r}")
+        if not isinstance(num_threads, int) or not 1 <= num_threads <= 256:
+            raise MalformedInputError(f"num_threads must be an integer 1..256, not {num_threads!r}")
         n = self.num_envs = int(num_envs)
         self.stock_top_playable = bool(stock_top_playable)
         self.autoreset = autoreset
