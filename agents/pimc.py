@@ -102,12 +102,12 @@ class PimcPlayer(Player):
               time_limit: float | None = None) -> Any:
         """The native sample-and-solve tally of ``actions`` (one sample when nothing is unseen)."""
         from agents.solver import _native
-        from agents.solver.pyramid import PyramidPosition
+        from agents.solver.pyramid import PyramidPosition, native_moves
 
         hidden = unseen_places(game)
         candidates = [ACTION_MOVES[int(a)] for a in actions]
         return _native.pyramid_pimc(
-            PyramidPosition.from_game(game).to_native(), hidden, [(m.kind, m.a, m.b) for m in candidates],
+            PyramidPosition.from_game(game).to_native(), hidden, native_moves(candidates),
             int(self.rng.integers(2**63)), self.max_states, self.samples if hidden else 1,
             self.decision_states or 0, (self.time_limit if time_limit is None else time_limit) or 0.0,
             self.threads, cancel,

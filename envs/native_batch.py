@@ -11,8 +11,8 @@ once, its k-th random deal still being its generator's k-th draw.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, TypeVar
 
 import numpy as np
 from gymnasium.utils import seeding
@@ -20,6 +20,8 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 
 from envs.contract import check_reset_options, require_reset
 from envs.errors import MalformedInputError
+
+T = TypeVar("T")
 
 AUTORESET_CODES = {AutoresetMode.NEXT_STEP: 0, AutoresetMode.SAME_STEP: 1, AutoresetMode.DISABLED: 2}
 """The native cores' codes for Gymnasium's autoreset modes."""
@@ -91,6 +93,19 @@ class DealStreams:
     def _draw_pending(self, index: int) -> None:
         self.pending[index] = self._draw(index)
         self._pending_valid[index] = True
+
+
+def codes_by_name(members: Iterable[Any], table: Mapping[str, T]) -> tuple[T, ...]:
+    """``table``'s entry for each member of a native enum (its codes 0..n-1, named as the Python
+    engine names them), in code order: a code the native side writes reads by name, never by a
+    position kept in step by hand. A native name without an entry is a :class:`RuntimeError`."""
+    named = {int(m.value): m.name for m in members}
+    if sorted(named) != list(range(len(named))):
+        raise RuntimeError(f"native codes are not 0..{len(named) - 1}: {sorted(named)}")
+    missing = sorted(set(named.values()) - set(table))
+    if missing:
+        raise RuntimeError(f"the native module names codes this Python does not know: {missing}")
+    return tuple(table[named[code]] for code in range(len(named)))
 
 
 class NativeBatch(DealStreams):

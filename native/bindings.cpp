@@ -527,6 +527,57 @@ NB_MODULE(solitaire_native, m) {
       .value("partner_matching", pyr::PruneRule::partner_matching)
       .value("relaxation", pyr::PruneRule::relaxation);
 
+  // The codes the native side writes into Python's arrays and tuples, by name: the Python side maps
+  // them by name (envs.native_batch.codes_by_name; tests/test_native_enums.py holds the names to
+  // the Python engines').
+  nb::enum_<kl::ActionKind>(m, "KlondikeActionKind")
+      .value("draw", kl::ActionKind::draw)
+      .value("recycle", kl::ActionKind::recycle)
+      .value("waste_to_foundation", kl::ActionKind::waste_to_foundation)
+      .value("waste_to_column", kl::ActionKind::waste_to_column)
+      .value("column_to_foundation", kl::ActionKind::column_to_foundation)
+      .value("column_to_column", kl::ActionKind::column_to_column)
+      .value("foundation_to_column", kl::ActionKind::foundation_to_column);
+  nb::enum_<pyr::MoveKind>(m, "PyramidMoveKind")
+      .value("remove", pyr::MoveKind::remove)
+      .value("draw", pyr::MoveKind::draw)
+      .value("recycle", pyr::MoveKind::recycle);
+  nb::enum_<klenv::Refusal>(m, "KlondikeRefusal")
+      .value("none", klenv::Refusal::none)
+      .value("nothing_to_draw", klenv::Refusal::nothing_to_draw)
+      .value("stock_empty", klenv::Refusal::stock_empty)
+      .value("stock_not_empty", klenv::Refusal::stock_not_empty)
+      .value("waste_empty", klenv::Refusal::waste_empty)
+      .value("no_card", klenv::Refusal::no_card)
+      .value("face_down", klenv::Refusal::face_down)
+      .value("same_column", klenv::Refusal::same_column)
+      .value("build_down", klenv::Refusal::build_down)
+      .value("king_only", klenv::Refusal::king_only)
+      .value("foundation_order", klenv::Refusal::foundation_order)
+      .value("game_won", klenv::Refusal::game_won)
+      .value("not_legal_now", klenv::Refusal::not_legal_now);
+  nb::enum_<klenv::Outcome>(m, "KlondikeOutcome")
+      .value("none", klenv::Outcome::none)
+      .value("win", klenv::Outcome::win)
+      .value("no_progress", klenv::Outcome::no_progress)
+      .value("dead_end", klenv::Outcome::dead_end);
+  nb::enum_<pyrenv::Refusal>(m, "PyramidRefusal")
+      .value("none", pyrenv::Refusal::none)
+      .value("game_won", pyrenv::Refusal::game_won)
+      .value("nothing_to_draw", pyrenv::Refusal::nothing_to_draw)
+      .value("stock_not_empty", pyrenv::Refusal::stock_not_empty)
+      .value("no_recycles_left", pyrenv::Refusal::no_recycles_left)
+      .value("waste_empty", pyrenv::Refusal::waste_empty)
+      .value("no_card", pyrenv::Refusal::no_card)
+      .value("stock_top_unusable", pyrenv::Refusal::stock_top_unusable)
+      .value("covered", pyrenv::Refusal::covered)
+      .value("needs_partner", pyrenv::Refusal::needs_partner)
+      .value("not_thirteen", pyrenv::Refusal::not_thirteen);
+  nb::enum_<pyrenv::Outcome>(m, "PyramidOutcome")
+      .value("none", pyrenv::Outcome::none)
+      .value("win", pyrenv::Outcome::win)
+      .value("dead_end", pyrenv::Outcome::dead_end);
+
   nb::class_<CancelToken>(m, "CancelToken")
       .def(nb::init<>())
       .def("cancel", &CancelToken::cancel)

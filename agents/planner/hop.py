@@ -96,7 +96,9 @@ class MoveValues:
 
 def native_candidates(game: KlondikeGame, actions: np.ndarray) -> list[tuple[int, int, int, int, int]]:
     """``actions`` as the native loops' atomic actions (the moved card left to the sample)."""
-    return [(m.kind, m.src, m.dst, m.count, -1) for m in (move_of(game, int(a)) for a in actions)]
+    from agents.solver.klondike import native_actions
+
+    return native_actions([move_of(game, int(a)) for a in actions])
 
 
 def hop_values(knowledge: KlondikeKnowledge, actions: np.ndarray, *, seed: int = 0,

@@ -30,6 +30,59 @@ class PyramidPruneRule(enum.Enum):
     partner_matching = 3
     relaxation = 4
 
+class KlondikeActionKind(enum.Enum):
+    draw = 0
+    recycle = 1
+    waste_to_foundation = 2
+    waste_to_column = 3
+    column_to_foundation = 4
+    column_to_column = 5
+    foundation_to_column = 6
+
+class PyramidMoveKind(enum.Enum):
+    remove = 0
+    draw = 1
+    recycle = 2
+
+class KlondikeRefusal(enum.Enum):
+    none = 0
+    nothing_to_draw = 1
+    stock_empty = 2
+    stock_not_empty = 3
+    waste_empty = 4
+    no_card = 5
+    face_down = 6
+    same_column = 7
+    build_down = 8
+    king_only = 9
+    foundation_order = 10
+    game_won = 11
+    not_legal_now = 12
+
+class KlondikeOutcome(enum.Enum):
+    none = 0
+    win = 1
+    no_progress = 2
+    dead_end = 3
+
+class PyramidRefusal(enum.Enum):
+    none = 0
+    game_won = 1
+    nothing_to_draw = 2
+    stock_not_empty = 3
+    no_recycles_left = 4
+    waste_empty = 5
+    no_card = 6
+    stock_top_unusable = 7
+    covered = 8
+    needs_partner = 9
+    not_thirteen = 10
+
+class PyramidOutcome(enum.Enum):
+    none = 0
+    win = 1
+    dead_end = 2
+
 class CancelToken:
     """A flag any thread may set to stop the searches it was passed to."""
 

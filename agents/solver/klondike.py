@@ -21,6 +21,7 @@ from agents.solver.result import NOT_WINNABLE, UNKNOWN, WINNABLE, SolveResult
 from envs.cards import NUM_CARDS
 from envs.errors import MalformedInputError
 from envs.klondike import DRAW_MOVE, RECYCLE_MOVE, KlondikeGame, Move, resolve_klondike_deal
+from envs.klondike import moves as klondike_moves
 from envs.klondike.game import DRAW_COUNTS
 from envs.klondike.layout import NUM_COLUMNS, deal_table
 from envs.klondike.solvitaire import load_solvitaire, looks_like_solvitaire, parse_solvitaire_card
@@ -35,7 +36,11 @@ _STATUS = {
     _native.Status.not_winnable: NOT_WINNABLE,
     _native.Status.unknown: UNKNOWN,
 }
-_DRAW, _RECYCLE = 0, 1
+KIND_OF_NATIVE: dict[int, int] = {
+    k.value: getattr(klondike_moves, k.name.upper().replace("_TO_", "_")) for k in _native.KlondikeActionKind}
+"""The engine's move kind (:mod:`envs.klondike.moves`) of each native action kind, by name."""
+NATIVE_KIND: dict[int, int] = {kind: code for code, kind in KIND_OF_NATIVE.items()}
+"""The native action kind of each engine move kind."""
 
 ActionTuple = tuple[int, int, int, int, int]
 """A native atomic action: ``(kind, src, dst, count, card)``, kinds numbered as Move's."""
@@ -188,12 +193,18 @@ def as_position(target: object) -> KlondikePosition:
     return KlondikePosition.from_deal(target)
 
 
+def native_actions(moves: Sequence[Move]) -> list[ActionTuple]:
+    """``moves`` as the native atomic actions (the moved card left to the native side: -1)."""
+    return [(NATIVE_KIND[m.kind], m.src, m.dst, m.count, -1) for m in moves]
+
+
 def move_of(action: ActionTuple) -> Move:
     """The engine's :class:`Move` for a native atomic action."""
-    kind, src, dst, count, _card = action
-    if kind == _DRAW:
+    code, src, dst, count, _card = action
+    kind = KIND_OF_NATIVE[code]
+    if kind == klondike_moves.DRAW:
         return DRAW_MOVE
-    if kind == _RECYCLE:
+    if kind == klondike_moves.RECYCLE:
         return RECYCLE_MOVE
     return Move(kind, src, dst, count)
 

@@ -19,6 +19,7 @@ from envs.cards import NUM_CARDS, rank
 from envs.deals import resolve_deal
 from envs.errors import MalformedInputError
 from envs.pyramid import MAX_PASSES, Move, PyramidGame
+from envs.pyramid import moves as pyramid_moves
 from envs.pyramid.layout import COVER_MASK, NUM_PYRAMID, NUM_ROWS, ROW_COL
 
 CancelToken = _native.CancelToken
@@ -161,8 +162,20 @@ def as_position(target: object, variant: str | None = None) -> PyramidPosition:
     return PyramidPosition.from_deal(target, variant or "000")
 
 
+KIND_OF_NATIVE: dict[int, int] = {
+    k.value: getattr(pyramid_moves, k.name.upper()) for k in _native.PyramidMoveKind}
+"""The engine's move kind (:mod:`envs.pyramid.moves`) of each native move kind, by name."""
+NATIVE_KIND: dict[int, int] = {kind: code for code, kind in KIND_OF_NATIVE.items()}
+"""The native move kind of each engine move kind."""
+
+
+def native_moves(moves: list[Move]) -> list[tuple[int, int, int]]:
+    """``moves`` as the native ``(kind, a, b)`` tuples."""
+    return [(NATIVE_KIND[m.kind], m.a, m.b) for m in moves]
+
+
 def _moves(tuples: list[tuple[int, int, int]]) -> list[Move]:
-    return [Move(kind, a, b) for kind, a, b in tuples]
+    return [Move(KIND_OF_NATIVE[kind], a, b) for kind, a, b in tuples]
 
 
 def solve_pyramid(

@@ -40,20 +40,17 @@ from envs.native_batch import (
     DealSampler,
     NativeBatch,
     NativeVectorEnv,
+    codes_by_name,
     native_core,
 )
 
 NOT_LEGAL_NOW = "not legal now"
 """The single env's text for a masked-out action the rules find no reason to refuse (never met)."""
-REFUSALS: tuple[str | None, ...] = (
-    None, *(r.en for r in (
-        Refusal.NOTHING_TO_DRAW, Refusal.STOCK_EMPTY, Refusal.STOCK_NOT_EMPTY, Refusal.WASTE_EMPTY,
-        Refusal.NO_CARD, Refusal.FACE_DOWN, Refusal.SAME_COLUMN, Refusal.BUILD_DOWN, Refusal.KING_ONLY,
-        Refusal.FOUNDATION_ORDER, Refusal.GAME_WON)), NOT_LEGAL_NOW,
-)
-"""The refusal message of each native refusal code (``native/src/klondike/env.hpp``, ``Refusal``)."""
-OUTCOMES: tuple[str | None, ...] = (None, WIN, NO_PROGRESS, DEAD_END)
-"""The native outcome codes in order."""
+REFUSAL_TEXTS: dict[str, str | None] = {
+    "none": None, "not_legal_now": NOT_LEGAL_NOW, **{r.name.lower(): r.en for r in Refusal}}
+"""The single env's message of each native refusal (``solitaire_native.KlondikeRefusal``), by name."""
+OUTCOME_NAMES: dict[str, str | None] = {"none": None, WIN: WIN, NO_PROGRESS: NO_PROGRESS, DEAD_END: DEAD_END}
+"""The outcome of each native outcome (``solitaire_native.KlondikeOutcome``), by name."""
 RESET_OPTIONS = frozenset({"deal", "deals", "game", "reset_mask"})
 
 
@@ -74,8 +71,6 @@ class KlondikeBatch(NativeBatch):
 
     num_actions = NUM_ACTIONS
     deal_prefix = "klondike-random-v1-"
-    refusal_texts = REFUSALS
-    outcome_names = OUTCOMES
 
     def __init__(self, num_envs: int, *, draw_count: int = 3, reward_shaping: bool = False,
                  max_episode_steps: int | None = DEFAULT_MAX_STEPS,
@@ -101,6 +96,8 @@ class KlondikeBatch(NativeBatch):
         self.autoreset = autoreset
         self._autoreset_code = AUTORESET_CODES[autoreset]
         native = native_core()
+        self.refusal_texts = codes_by_name(native.KlondikeRefusal, REFUSAL_TEXTS)
+        self.outcome_names = codes_by_name(native.KlondikeOutcome, OUTCOME_NAMES)
         self.core = native.KlondikeBatch(n, self.draw_count, bool(reward_shaping), steps or 0, num_threads)
         self.obs = np.zeros((n, OBS_SIZE), OBS_DTYPE)
         self.mask = np.zeros((n, NUM_ACTIONS), np.int8)
@@ -369,9 +366,9 @@ class NativeKlondikeEnv(gymnasium.Env[np.ndarray, np.int64]):
         b.step(self._action)
         info = self._info()
         if b.refusal[0]:
-            info["illegal_action"] = REFUSALS[b.refusal[0]]
+            info["illegal_action"] = b.refusal_texts[b.refusal[0]]
         if b.outcome[0]:
-            info["outcome"] = OUTCOMES[b.outcome[0]]
+            info["outcome"] = b.outcome_names[b.outcome[0]]
         return (b.obs[0].copy(), float(b.reward[0]), bool(b.terminated[0]), bool(b.truncated[0]), info)
 
     def action_masks(self) -> np.ndarray:
@@ -388,6 +385,6 @@ class NativeKlondikeEnv(gymnasium.Env[np.ndarray, np.int64]):
 
 
 __all__ = [
-    "NOT_LEGAL_NOW", "OUTCOMES", "REFUSALS", "KlondikeBatch", "KlondikeVectorEnv", "NativeKlondikeEnv",
-    "random_deal_number",
+    "NOT_LEGAL_NOW", "OUTCOME_NAMES", "REFUSAL_TEXTS", "KlondikeBatch", "KlondikeVectorEnv",
+    "NativeKlondikeEnv", "random_deal_number",
 ]

@@ -34,6 +34,7 @@ from envs.native_batch import (
     DealSampler,
     NativeBatch,
     NativeVectorEnv,
+    codes_by_name,
     native_core,
 )
 from envs.pyramid.actions import NUM_ACTIONS, action_name
@@ -43,14 +44,10 @@ from envs.pyramid.layout import NUM_PYRAMID
 from envs.pyramid.messages import Refusal
 from envs.pyramid.observation import OBSERVATION_SIZE
 
-REFUSALS: tuple[Refusal | None, ...] = (
-    None, Refusal.GAME_WON, Refusal.NOTHING_TO_DRAW, Refusal.STOCK_NOT_EMPTY, Refusal.NO_RECYCLES_LEFT,
-    Refusal.WASTE_EMPTY, Refusal.NO_CARD, Refusal.STOCK_TOP_UNUSABLE, Refusal.COVERED,
-    Refusal.NEEDS_PARTNER, Refusal.NOT_THIRTEEN,
-)
-"""The native refusal codes (``native/src/pyramid/env.hpp``, ``Refusal``) in order."""
-OUTCOMES: tuple[str | None, ...] = (None, WIN, DEAD_END)
-"""The native outcome codes in order."""
+REFUSAL_TEXTS: dict[str, str | None] = {"none": None, **{r.name.lower(): r.en for r in Refusal}}
+"""The single env's message of each native refusal (``solitaire_native.PyramidRefusal``), by name."""
+OUTCOME_NAMES: dict[str, str | None] = {"none": None, WIN: WIN, DEAD_END: DEAD_END}
+"""The outcome of each native outcome (``solitaire_native.PyramidOutcome``), by name."""
 RESET_OPTIONS = frozenset({"deal", "deals", "reset_mask"})
 
 
@@ -71,8 +68,6 @@ class PyramidBatch(NativeBatch):
 
     num_actions = NUM_ACTIONS
     deal_prefix = "pyramid-random-v1-"
-    refusal_texts = tuple(None if r is None else r.en for r in REFUSALS)
-    outcome_names = OUTCOMES
 
     def __init__(self, num_envs: int, *, stock_top_playable: bool, reward_shaping: bool,
                  max_episode_steps: int | None, autoreset: AutoresetMode, num_threads: int = 1,
@@ -90,6 +85,8 @@ class PyramidBatch(NativeBatch):
         self.autoreset = autoreset
         self._autoreset_code = AUTORESET_CODES[autoreset]
         native = native_core()
+        self.refusal_texts = codes_by_name(native.PyramidRefusal, REFUSAL_TEXTS)
+        self.outcome_names = codes_by_name(native.PyramidOutcome, OUTCOME_NAMES)
         self.core = native.PyramidBatch(n, self.stock_top_playable, bool(reward_shaping),
                                         steps or 0, num_threads)
         self.obs = np.zeros((n, OBSERVATION_SIZE), np.float32)
@@ -315,9 +312,9 @@ class NativePyramidEnv(gymnasium.Env[np.ndarray, np.int64]):
         b.step(self._action)
         info = self._info()
         if b.refusal[0]:
-            info["illegal_action"] = REFUSALS[b.refusal[0]].en
+            info["illegal_action"] = b.refusal_texts[b.refusal[0]]
         if b.outcome[0]:
-            info["outcome"] = OUTCOMES[b.outcome[0]]
+            info["outcome"] = b.outcome_names[b.outcome[0]]
         return (b.obs[0].copy(), float(b.reward[0]), bool(b.terminated[0]), bool(b.truncated[0]), info)
 
     def action_masks(self) -> np.ndarray:
@@ -334,5 +331,6 @@ class NativePyramidEnv(gymnasium.Env[np.ndarray, np.int64]):
 
 
 __all__ = [
-    "OUTCOMES", "REFUSALS", "NativePyramidEnv", "PyramidBatch", "PyramidVectorEnv", "random_deal_number",
+    "OUTCOME_NAMES", "REFUSAL_TEXTS", "NativePyramidEnv", "PyramidBatch", "PyramidVectorEnv",
+    "random_deal_number",
 ]
