@@ -75,6 +75,21 @@ VARIANTS: Mapping[str, Variant] = MappingProxyType({
 })
 """Every variant by key, the default variant of each game first."""
 
+KLONDIKE_DRAW1 = Variant("klondike", "draw1", "Solitaire/Klondike-v0", MappingProxyType({"draw_count": 1}),
+                         max_cleared=52)
+"""Klondike draw 1, as the play page offers it: the engine, the solver and the planners (``hop``,
+``ismcts``) play it; no agent is trained for it, so it is not in :data:`VARIANTS` (the benchmark,
+training and checkpoints name only those)."""
+
+
+def klondike_variant(draw_count: int) -> Variant:
+    """The Klondike variant that draws ``draw_count`` cards: ``klondike-draw3`` or :data:`KLONDIKE_DRAW1`."""
+    if draw_count == 3:
+        return VARIANTS["klondike-draw3"]
+    if draw_count == 1:
+        return KLONDIKE_DRAW1
+    raise MalformedInputError(f"draw_count must be 1 or 3, not {draw_count!r}")
+
 
 def find_variant(game: str, variant: str | None = None) -> Variant:
     """The variant named by ``game`` (``pyramid``, ``pyramid-001``, ...) and optionally ``variant``."""
@@ -91,4 +106,4 @@ def find_variant(game: str, variant: str | None = None) -> Variant:
     )
 
 
-__all__ = ["VARIANTS", "Variant", "find_variant"]
+__all__ = ["KLONDIKE_DRAW1", "VARIANTS", "Variant", "find_variant", "klondike_variant"]

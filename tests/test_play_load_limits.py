@@ -25,6 +25,8 @@ from tests.play_api_helpers import LOCAL, GameApi, server_fixture
 PYRAMID, KLONDIKE = GameApi("/api/games"), GameApi("/api/klondike/games")
 KLONDIKE_DEAL = "klondike-random-v1-1"
 SLOTS = 2
+QUEUE = 0.2
+"""Seconds a hint waits for a place here (the server's default is 1.5)."""
 
 server = server_fixture(lambda: PlayServer(sessions=SessionStore(capacity=4),
                                            hints=HintAdvisor(planner_time=0.2, planner_threads=1),
@@ -36,7 +38,8 @@ klondike = server_fixture(lambda: KlondikeServer(
 
 @pytest.fixture
 def client(server: PlayServer, klondike: KlondikeServer) -> Iterator[TestClient]:
-    with TestClient(mount_klondike(create_app(server, work_slots=SLOTS), klondike), base_url=LOCAL) as c:
+    app = create_app(server, work_slots=SLOTS, work_queue_wait=QUEUE)
+    with TestClient(mount_klondike(app, klondike), base_url=LOCAL) as c:
         yield c
 
 
@@ -139,6 +142,85 @@ def test_verdicts_leave_room_for_hints() -> None:
     assert (work.busy, work.verdicts, work.refused) == (0, 0, 1)
     with pytest.raises(ValueError):
         WorkLimiter(0)
+
+
+def _waiter(work: WorkLimiter, name: str, order: list[str], start: threading.Event) -> threading.Thread:
+    def wait() -> None:
+        start.wait()
+        if work.acquire_hint():
+            order.append(name)
+        else:
+            order.append(f"{name} refused")
+
+    thread = threading.Thread(target=wait)
+    thread.start()
+    return thread
+
+
+def test_hints_that_find_no_place_wait_first_come_first_served() -> None:
+    work = WorkLimiter(1, queue_wait=5.0)
+    assert work.acquire_hint()  # the one place is taken
+    order: list[str] = []
+    go = threading.Event()
+    go.set()
+    first = _waiter(work, "first", order, go)
+    while work.waiting < 1:
+        time.sleep(0.01)
+    second = _waiter(work, "second", order, go)
+    while work.waiting < 2:
+        time.sleep(0.01)
+    assert order == [] and work.busy == 1
+    work.release()  # the first waiter gets it, not the second
+    first.join(2)
+    assert order == ["first"] and work.waiting == 1
+    work.release()
+    second.join(2)
+    assert order == ["first", "second"] and work.waiting == 0 and work.refused == 0
+    work.release()
+    assert work.busy == 0
+
+
+def test_a_hint_is_refused_at_once_when_the_queue_is_full_and_after_its_wait_otherwise() -> None:
+    work = WorkLimiter(1, queue_wait=0.3, max_waiting=1)
+    assert work.acquire_hint()
+    order: list[str] = []
+    go = threading.Event()
+    go.set()
+    waiting = _waiter(work, "waiting", order, go)
+    while work.waiting < 1:
+        time.sleep(0.01)
+    start = time.monotonic()
+    assert not work.acquire_hint(), "the queue is full"
+    assert time.monotonic() - start < 0.1
+    waiting.join(2)
+    assert order == ["waiting refused"] and work.refused == 2 and work.waiting == 0
+    assert WorkLimiter(1, queue_wait=0).acquire_hint()
+    with pytest.raises(ValueError):
+        WorkLimiter(1, queue_wait=-1)
+
+
+def test_a_verdict_waits_behind_the_queued_hints() -> None:
+    work = WorkLimiter(2, queue_wait=5.0)
+    assert work.acquire_hint() and work.acquire_hint()
+    order: list[str] = []
+    go = threading.Event()
+    go.set()
+    hint = _waiter(work, "hint", order, go)
+    while work.waiting < 1:
+        time.sleep(0.01)
+    verdict = threading.Thread(target=lambda: order.append("verdict" if work.wait_verdict_slot(lambda: False)
+                                                                else "verdict cancelled"))
+    verdict.start()
+    time.sleep(0.1)
+    work.release()  # one place: the queued hint's, though the verdict asked too
+    hint.join(2)
+    assert order == ["hint"]
+    work.release()
+    verdict.join(2)
+    assert order == ["hint", "verdict"]
+    work.release()
+    work.release(verdict=True)
+    assert (work.busy, work.verdicts) == (0, 0)
 
 
 def test_concurrent_hints_from_many_players_are_a_hint_or_a_503_never_a_500(

@@ -2,7 +2,8 @@
 
 One small adapter per game keeps :mod:`agents.analysis.line` and :mod:`agents.analysis.hindsight`
 free of game-specific code. Variant keys are :mod:`agents.variants`' (``pyramid-000``,
-``pyramid-001``, ``klondike-draw3``).
+``pyramid-001``, ``klondike-draw3``), and ``klondike-draw1`` (the play page's draw-1 games:
+:data:`agents.variants.KLONDIKE_DRAW1`).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from envs.pyramid import Move as PyramidMove
 from envs.pyramid import PyramidGame
 
 Game = PyramidGame | KlondikeGame
-GAME_VARIANTS = ("pyramid-000", "pyramid-001", "klondike-draw3")
+GAME_VARIANTS = ("pyramid-000", "pyramid-001", "klondike-draw3", "klondike-draw1")
 
 
 @dataclass(frozen=True)
@@ -36,7 +37,7 @@ class GameKind:
         """The deal's first position (an ID, a deal code or 52 card names)."""
         if self.game == "pyramid":
             return PyramidGame(deal, stock_top_playable=self.variant == "pyramid-000")
-        return KlondikeGame(deal, draw_count=3)
+        return KlondikeGame(deal, draw_count=1 if self.variant == "klondike-draw1" else 3)
 
     def parse_move(self, text: object) -> Any:
         """A move from its text form (``r7c2+r7c3``, ``draw``, ``c2:3>c5``) or a move value."""
@@ -72,7 +73,7 @@ class GameKind:
 
         if isinstance(game, PyramidGame):
             from agents.pimc import unseen_places
-            from agents.solver.pyramid import PyramidPosition
+            from agents.solver.pyramid import PyramidPosition, native_moves
 
             hidden = unseen_places(game)
             position = PyramidPosition.from_game(game)
@@ -81,16 +82,17 @@ class GameKind:
                 stock[place] = card
             return _native.pyramid_pimc(
                 replace(position, stock=tuple(stock)).to_native(), hidden,
-                [(m.kind, m.a, m.b) for m in moves],
+                native_moves(moves),
                 seed % 2**63, states_per_solve, samples if hidden else 1, max_states, 0.0, 1, None,
             )
         from agents.planner.knowledge import klondike_knowledge
+        from agents.solver.klondike import native_actions
         from envs.klondike.observer import observe
 
         knowledge = klondike_knowledge(observe(game), game.draw_count)
         return _native.klondike_hop(
             knowledge.position.to_native(), list(knowledge.unknown),
-            [(m.kind, m.src, m.dst, m.count, -1) for m in moves], game.draw_count, seed % 2**64,
+            native_actions(moves), game.draw_count, seed % 2**64,
             states_per_solve, samples if knowledge.unknown else 1, max_states, 0.0, 1, None,
         ).tally
 
@@ -109,9 +111,7 @@ def variant_of(game: Game) -> str:
     if isinstance(game, PyramidGame):
         return f"pyramid-{game.variant}"
     if isinstance(game, KlondikeGame):
-        if game.draw_count != 3:
-            raise MalformedInputError("the analysis plays Klondike draw 3 only")
-        return "klondike-draw3"
+        return f"klondike-draw{game.draw_count}"  # draw 1: a game from the play page's draw-1 deals
     raise MalformedInputError(f"expected a PyramidGame or a KlondikeGame, not {type(game).__name__}")
 
 

@@ -1,12 +1,15 @@
 """Exact solvers over the native C++ core (``native/``): Pyramid and Klondike.
 
-Importing this package registers the ``pyramid-winnable-v1-N`` and ``klondike-winnable-v1-N`` deal IDs.
+Importing this package registers the ``pyramid-winnable-v1-N`` and ``klondike-winnable-v1-N`` deal IDs,
+and the daily deals ``pyramid-daily-v1-YYYYMMDD`` and ``klondike-daily-v1-YYYYMMDD``
+(:mod:`agents.solver.daily`).
 
 >>> from agents.solver import solve_pyramid
 >>> solve_pyramid("pyramid-random-v1-0").status in ("winnable", "not_winnable")
 True
 """
 
+from agents.solver.daily import register_daily_deals
 from agents.solver.klondike import KlondikePosition, solve_klondike
 from agents.solver.klondike_winnable import register_klondike_winnable_deals
 from agents.solver.limits import DEFAULT_MAX_MEMORY_BYTES, DEFAULT_TIME_LIMIT, SearchLimits
@@ -28,6 +31,7 @@ from agents.solver.winnable import register_winnable_deals, winnable_cards
 
 register_winnable_deals()
 register_klondike_winnable_deals()
+register_daily_deals()
 
 __all__ = [
     "DEFAULT_MAX_MEMORY_BYTES", "DEFAULT_TIME_LIMIT", "NOT_WINNABLE", "PRUNE_RULES", "UNKNOWN",

@@ -40,6 +40,7 @@ from envs.errors import MalformedInputError
 from envs.pyramid import Move, PyramidGame, parse_place
 from play.server.advice import HintAdvisor, VerdictService
 from play.server.analysis_api import mount_analysis
+from play.server.daily_api import mount_daily
 from play.server.game_routes import (
     STATIC_DIR,
     GameServer,
@@ -57,7 +58,7 @@ from play.server.limits import LOCAL_HOSTS, LocalOnly
 from play.server.schemas import Action, NewGame, PyramidState
 from play.server.session import VARIANT_DEAL_TYPES, ActionRefused, PlaySession, SessionStore
 from play.server.view import state_json
-from play.server.work import ServerBusy, WorkLimiter
+from play.server.work import QUEUE_WAIT, ServerBusy, WorkLimiter
 
 MAX_BODY_BYTES = 16 * 1024
 
@@ -175,13 +176,15 @@ def apply_action(session: PlaySession, action: Action) -> None:
 
 
 def create_app(server: PlayServer | None = None, max_body_bytes: int = MAX_BODY_BYTES,
-               hosts: Collection[str] = LOCAL_HOSTS, work_slots: int | None = None) -> FastAPI:
+               hosts: Collection[str] = LOCAL_HOSTS, work_slots: int | None = None,
+               work_queue_wait: float = QUEUE_WAIT) -> FastAPI:
     """The application; pass a :class:`PlayServer` to choose capacity, hint players or limits,
-    ``hosts`` for the ``Host`` names served (:class:`play.server.limits.LocalOnly`) and
+    ``hosts`` for the ``Host`` names served (:class:`play.server.limits.LocalOnly`),
     ``work_slots`` for the hints and verdict searches of both games at once (default: one per CPU,
-    at least 2; :class:`play.server.work.WorkLimiter`, ``app.state.work``)."""
+    at least 2; :class:`play.server.work.WorkLimiter`, ``app.state.work``) and ``work_queue_wait``
+    for the seconds a hint waits for a place before its 503."""
     server = server or PlayServer()
-    work = WorkLimiter(work_slots)
+    work = WorkLimiter(work_slots, queue_wait=work_queue_wait)
     server.use_work(work)
 
     @asynccontextmanager
@@ -240,6 +243,7 @@ def create_app(server: PlayServer | None = None, max_body_bytes: int = MAX_BODY_
     app.add_middleware(LocalOnly, hosts=hosts)  # outermost: DNS rebinding and cross-site writes
     mount_klondike(app)  # the Klondike page and /api/klondike (issue 8)
     mount_analysis(app)  # the analysis viewer and /api/analysis (issue 27)
+    mount_daily(app)  # GET /api/daily: the daily deals of a date (issue 37)
     return app
 
 

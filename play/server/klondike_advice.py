@@ -20,6 +20,13 @@ cut out, and never a move back to a position of the game's line of play while an
 (issue 37: re-solving at each hint had shuttled a queen between its foundation and a column on
 deals 9 and 17).
 
+**Draw 1** (a game with ``draw_count`` 1): the planner (``hop`` for
+:data:`agents.variants.KLONDIKE_DRAW1`) and the solver serve it; the trained agent and the expert
+network play draw 3 only, so a hint asked from ``agent``, ``network`` or ``guided`` is the
+planner's and says so (``fallback_code`` ``draw3_only``, :data:`DRAW3_ONLY`); with no sample in
+time the ``greedy`` player answers (``planner_late``). Kept lines are keyed by the draw too
+(:func:`draw_tag`).
+
 A ``ppo`` hint is the policy's most probable move among those leading to the position met least
 often in the game's line of play (:func:`fresh_action`), so that a player who follows the hints
 is not led round in circles: the policy's most probable move alone can move a card back and
@@ -61,7 +68,7 @@ from agents.solver import SearchLimits
 from agents.solver.klondike import CancelToken, solve_klondike
 from agents.solver.klondike_winnable import DRAW_COUNT
 from agents.solver.result import NOT_WINNABLE, WINNABLE
-from agents.variants import find_variant
+from agents.variants import find_variant, klondike_variant
 from envs.klondike import DEAD_END, NO_PROGRESS, WIN, KlondikeGame, Move
 from envs.klondike.actions import ACTION_INDEX, NUM_ACTIONS, move_of
 from envs.klondike.messages import Notice
@@ -98,6 +105,21 @@ ENDGAME_STATES = 500_000
 ENDGAME_TIME = 1.0
 """Seconds for that search (and as much again for the searches of another first move)."""
 ENDGAME_REASON = "every card is known: the solver's winning line"
+DRAW3_ONLY = {
+    AGENT: "the trained agent plays draw 3 only; the planner answers",
+    NETWORK: "the expert network plays draw 3 only; the planner answers",
+    GUIDED: "the network-guided search plays draw 3 only (no expert network for draw 1); the planner answers",
+}
+"""Draw 1: why the planner answers a hint asked from a source trained for draw 3 only."""
+DRAW1_PLANNER_LATE = ("the planner found nothing within its time; the simple player answers (no trained "
+                      "agent plays draw 1)")
+"""Draw 1: why the ``greedy`` player answers when no planner sample finished in time."""
+
+
+def draw_tag(game: KlondikeGame) -> bytes:
+    """What the kept lines' keys start with: the observation does not say how many cards a draw
+    turns, and a line found for draw 3 is no line in draw 1."""
+    return bytes([game.draw_count])
 
 
 def observation_of(game: KlondikeGame) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
@@ -270,7 +292,8 @@ class KlondikeHintAdvisor:
         never one back to a position of the game's line of play while another move wins;
         ``None`` when the solver finds no win."""
         path = set(line_visits(game))
-        here = visible_key(game)
+        tag = draw_tag(game)
+        here = tag + visible_key(game)
         with self._lock:
             line = self._endgames.get(here)
         if line and game.refusal(line[0]) is None:
@@ -289,7 +312,7 @@ class KlondikeHintAdvisor:
             after = game.copy()
             after.push(move)
             with self._lock:
-                self._endgames[visible_key(after)] = line[1:]
+                self._endgames[tag + visible_key(after)] = line[1:]
                 while len(self._endgames) > MAX_PLANS:
                     self._endgames.popitem(last=False)
         return Choice(ACTION_INDEX[move], ENDGAME_REASON)
@@ -299,7 +322,8 @@ class KlondikeHintAdvisor:
         """The planner's move within the time budget, ``None`` when no sample finished in time, or
         :data:`LOOPING` when play keeps coming back to this position. With ``network`` (an expert
         network) the search is ``guided-ismcts``'s: the tree search with the network's prior."""
-        variant, seed = find_variant(VARIANT), zlib.crc32(obs.tobytes())
+        variant, seed = klondike_variant(game.draw_count), zlib.crc32(obs.tobytes())
+        tag = draw_tag(game)
         budget = {"time_limit": self.planner_time, "max_states": self.planner_states,
                   "threads": self.planner_threads}
         if network is None:
@@ -313,13 +337,13 @@ class KlondikeHintAdvisor:
         planner.remember(obs)
         here = planner_key(obs)
         with self._lock:
-            if here in plans:
-                planner.plan_moves, planner.plan_at = list(plans[here]), here
+            if tag + here in plans:
+                planner.plan_moves, planner.plan_at = list(plans[tag + here]), here
         choice = planner.plan(obs, mask)
         if planner.plan_moves and planner.plan_at is not None:
             with self._lock:
-                plans[planner.plan_at] = list(planner.plan_moves)
-                plans.move_to_end(planner.plan_at)
+                plans[tag + planner.plan_at] = list(planner.plan_moves)
+                plans.move_to_end(tag + planner.plan_at)
                 while len(plans) > MAX_PLANS:
                     plans.popitem(last=False)
         if planner.looping:  # the way out: the planner's move if it is progress, else the line to some
@@ -332,7 +356,7 @@ class KlondikeHintAdvisor:
                 after = visible_after(game, line[0])
                 if after is not None:
                     with self._lock:
-                        plans[after] = line[1:]
+                        plans[tag + after] = line[1:]
             return Choice(ACTION_INDEX[line[0]], WAY_OUT)
         return None if choice.reason.startswith(NO_SAMPLE) else choice
 
@@ -347,6 +371,8 @@ class KlondikeHintAdvisor:
         if outcome == NO_PROGRESS:
             return no_progress_hint()
         obs, mask, info = observation_of(game)
+        if game.draw_count != DRAW_COUNT:
+            return {**self.draw1_hint(game, obs, mask, info, source), "requested": source}
         late: str | None = None
         if source in (NETWORK, GUIDED):
             network, missing = self.network()
@@ -365,6 +391,23 @@ class KlondikeHintAdvisor:
                 return {**advice, "requested": source}
             late = f"{late}; {PLANNER_LATE}" if late else PLANNER_LATE
         return {**self.agent_hint(game, obs, mask, info, late), "requested": source}
+
+    def draw1_hint(self, game: KlondikeGame, obs: np.ndarray, mask: np.ndarray, info: dict[str, Any],
+                   source: str) -> dict[str, Any]:
+        """A draw-1 hint: the planner (``hop`` for draw 1; the solver's line once every card is
+        known) answers every source, since the trained agent and the expert network play draw 3
+        only (the hint says so: ``fallback_code`` ``draw3_only``); when no sample finishes in
+        time, the ``greedy`` player (``fallback_code`` ``planner_late``)."""
+        why = DRAW3_ONLY.get(source)
+        advice = self.guided_hint(game, obs, mask, None, why)
+        if advice is not None:
+            return {**advice, "fallback_reason": why, "fallback_code": "draw3_only" if why else None}
+        late = f"{why}; {DRAW1_PLANNER_LATE}" if why else DRAW1_PLANNER_LATE
+        player = make_player(FALLBACK_AGENT, klondike_variant(game.draw_count))
+        choice = player.choose(obs, mask, info)
+        if not mask[choice.action]:
+            choice = Choice(int(np.flatnonzero(mask)[0]), choice.reason)
+        return {**self.move_hint(game, choice, player.name, AGENT, late), "fallback_code": "planner_late"}
 
     def guided_hint(self, game: KlondikeGame, obs: np.ndarray, mask: np.ndarray, network: Any,
                     fallback_reason: str | None = None) -> dict[str, Any] | None:
@@ -477,12 +520,16 @@ def klondike_verdict(game: KlondikeGame, limits: SearchLimits,
 
 
 def proved_at_start(game: KlondikeGame) -> KlondikeVerdict | None:
-    """The verdict of a winnable deal (``klondike-winnable-v1-N``) at its start, proved when it was
-    dealt (:mod:`agents.solver.klondike_winnable`); ``None`` for any other deal or position."""
+    """The verdict of a winnable deal (``klondike-winnable-v1-N``, or the daily deal, which is one of
+    them: :mod:`agents.solver.daily`) at its start, proved when it was dealt
+    (:mod:`agents.solver.klondike_winnable`); ``None`` for any other deal or position.
+
+    The proof is for draw 3 and holds for draw 1 too: a draw of 3 (or of the 1 or 2 cards left)
+    is that many draws of 1, which leave the same stock and waste, and every other move is the
+    same in both, so a draw-3 winning line becomes a draw-1 one (``tests/test_klondike_draw1_api.py``
+    replays the line so expanded)."""
     deal = game.deal
-    if deal is None or deal.deal_id is None or deal.deal_id.kind != "winnable":
-        return None
-    if game.draw_count != DRAW_COUNT:
+    if deal is None or deal.deal_id is None or deal.deal_id.kind not in ("winnable", "daily"):
         return None
     if game.key() != KlondikeGame(deal, draw_count=game.draw_count).key():
         return None

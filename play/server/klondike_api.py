@@ -67,14 +67,14 @@ def new_session(body: KlondikeNewGame) -> KlondikeSession:
     if body.position is not None:
         p = body.position
         game = KlondikeGame.from_position(p.columns, p.hidden, p.stock, p.waste, p.foundations,
-                                          recycles=p.recycles, seen=p.seen)
+                                          draw_count=body.draw_count, recycles=p.recycles, seen=p.seen)
         deal_type = "position"
     else:
         if body.deal is None:
             deal = resolve_klondike_deal(DealId("klondike", body.deal_type, 1, new_deal_number()))
         else:
             deal = resolve_klondike_deal(body.deal.strip())
-        game = KlondikeGame(deal)
+        game = KlondikeGame(deal, draw_count=body.draw_count)
         deal_type = deal.deal_id.kind if deal.deal_id is not None else "code"
     session = KlondikeSession(game, deal_type=deal_type, operations=body.operations, hints=body.hints)
     return resume(session, body, Move.parse)

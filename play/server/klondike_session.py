@@ -1,4 +1,4 @@
-"""One player's Klondike draw-3 game on the server: the engine, the selection, the counts, the message.
+"""One player's Klondike game (draw 3 or 1) on the server: the engine, the selection, the counts, the message.
 
 The page sends intents; :class:`KlondikeSession` turns them into engine moves with seed 002's
 tap rules, so the page holds no rule logic. Places are written like the engine's moves:
@@ -212,7 +212,7 @@ class KlondikeSession(GameSession[KlondikeGame, str]):
         self._play(move)
 
     def tap_stock(self) -> None:
-        """Draw 3 (fewer at the end), or recycle the waste once the stock is empty."""
+        """Draw 3 (fewer at the end; 1 in draw 1), or recycle the waste once the stock is empty."""
         self.play(self.game.stock_move())
 
     def finish_step(self) -> Move:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 MAX_SAVED_MOVES = 400
 """More moves than any Pyramid game holds (at most 126 without undo), so a real save always fits."""
@@ -196,6 +196,9 @@ class KlondikeNewGame(Strict):
 
     deal_type: Literal["random", "winnable"] = "random"
     """A new deal's type (without ``deal``): ``winnable`` deals ``klondike-winnable-v1-N`` (proved)."""
+    draw_count: Literal[1, 3] = 3
+    """Cards a draw turns from the stock: 3 (seed 002) or 1; for a deal, a position and a save alike
+    (a save replays only in the draw it was played in)."""
     deal: Annotated[str, Field(min_length=1, max_length=4000)] | None = None
     position: HandPosition | None = None
     history: Annotated[list[MoveText], Field(max_length=KLONDIKE_MAX_SAVED_MOVES)] = []
@@ -204,6 +207,14 @@ class KlondikeNewGame(Strict):
     seen: SeenCards = []
     operations: Count = 0
     hints: Count = 0
+
+    @field_validator("draw_count", mode="before")
+    @classmethod
+    def _whole_draw(cls, value: object) -> object:
+        """1 or 3 as a JSON integer: not ``true``, ``1.0`` or ``"1"``."""
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ValueError("draw_count is the number 1 or 3")
+        return value
 
 
 class KlondikeAction(Strict):

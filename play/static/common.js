@@ -10,6 +10,7 @@
 //   wire, applyLanguage, render, setState, message, showError, renderVerdict, resume, save, act,
 //   newDeal, onKey, recordGroup(r), recordsTable(items)   its own versions of these
 //   behindPanel(), refocus(el)   what the open panel makes inert, and how focus goes back
+// stats.js (loaded after this file, before the page's script) adds the statistics and the daily deal.
 "use strict";
 
 const SAVE_FORMAT = 1;
@@ -90,6 +91,10 @@ const COMMON_WORDS = {
     noRestart: "This is the deal's start: there is nothing to restart.",
     offline: "The server cannot be reached: nothing was changed. Start it again (python -m play) and repeat the move; your game is kept in this browser.",
     verdictOffline: "not checked: the server cannot be reached",
+    // draw 1
+    draw3Only: (source) => `, ${{agent: "the trained agent", network: "the expert network",
+                                 guided: "the network-guided search"}[source] || "that source"} plays draw 3 only`,
+    plannerLate: ", the planner ran out of time",
   },
   ja: {
     menu: "メニュー", hintSource: "ヒントの出どころ", fromPlanner: "プランナー（強い）",
@@ -122,6 +127,10 @@ const COMMON_WORDS = {
     noRestart: "配りの最初の状態です。最初からやり直す手はありません",
     offline: "サーバーにつながりません。何も変わっていません。サーバーを起動し直して（python -m play）、もう一度操作してください。局はこのブラウザに残っています。",
     verdictOffline: "確認できません：サーバーにつながりません",
+    // draw 1
+    draw3Only: (source) => `、${{agent: "学習済みエージェント", network: "エキスパートネットワーク",
+                                 guided: "ネットワークが導く探索"}[source] || "その出どころ"}は 3 枚めくり専用です`,
+    plannerLate: "、プランナーは時間切れ",
   },
 };
 function ct(key, ...args) {  // the shared words, in the page's language (a page's t() falls back to them)
@@ -227,6 +236,7 @@ function noteState(previous, state) {  // a new position drops the hint request 
   if (!state || positionKey(previous) !== positionKey(state)) {
     if (app.hintPending) { app.hintPending = false; app.hintAsk++; }
   }
+  statsNote(previous, state);  // stats.js: a game counts from its first move, once
 }
 
 function hint() {  // asks for a hint beside the request queue: taps and draws go on meanwhile
@@ -262,6 +272,10 @@ function hintWho(h) {  // who answered, in words
 
 function fallbackNote(h) {  // why another source than the one asked for answered ("" when none did)
   if (!h.fallback_reason) return "";
+  if (h.fallback_code === "draw3_only") return ct("draw3Only", h.requested);  // Klondike draw 1: the planner answers
+  if (h.fallback_code === "planner_late") {  // Klondike draw 1, no sample in time: the simple player answers
+    return (h.requested !== "planner" ? ct("draw3Only", h.requested) : "") + ct("plannerLate");
+  }
   if (h.requested === "network" || (h.requested === "guided" && h.hint_source !== "network")) {
     return ct("networkDown");  // no network: the agent answers for it, the planner for the guided search
   }
@@ -547,7 +561,7 @@ function showRecords() {  // the counts by recordGroup(r), and the page's table 
     Object.entries(byGroup).map(([k, n]) => `${k}: ${n}`).join(", ")) : t("noRecords"))];
   if (items.length) nodes.push(recordsTable(items.slice(-20).reverse()));
   if (!app.storage) nodes.push(para(t("recordsNoStorage")));
-  openPanel(t("recordsTitle"), nodes, [[t("close"), () => {}]], "records");
+  openPanel(t("recordsTitle"), nodes, [[ct("stOpen"), showStats], [t("close"), () => {}]], "records");  // stats.js
 }
 
 function recordCells(tr, values) {
@@ -595,6 +609,7 @@ function wireCommon() {  // the buttons, events and timers both pages wire the s
   $("hint").addEventListener("click", hint);
   $("new-deal").addEventListener("click", () => newDeal());
   $("records-button").addEventListener("click", showRecords);
+  wireStats();  // stats.js: the Daily deal button
   $("rules-button").addEventListener("click", showRules);
   $("rules-back").addEventListener("click", showGame);
   $("copy-deal").addEventListener("click", copyDeal);

@@ -1,9 +1,10 @@
-// The Klondike draw-3 page: sends intents to /api/klondike and renders the JSON state it gets back.
+// The Klondike page (draw 3, or draw 1): sends intents to /api/klondike and renders the JSON state it gets back.
 // No rule logic here: legal targets, the waste fan, the finish button and every message come from the server.
 "use strict";
 
 const SAVE_KEY = "solitaire-rl.klondike.save";
 const RECORDS_KEY = "solitaire-rl.klondike.records";
+const DRAW_KEY = "solitaire-rl.klondike.draw";  // the draw (1 or 3) of the latest game started
 const GAMES = "/api/klondike/games";
 const LONG_PRESS_MS = 450;
 const DRAG_PX = 8;
@@ -39,7 +40,7 @@ const WORDS = {
     targetCol: ", a target for the selected cards",
     cardLabel: (card, k, col) => `${card}${k ? `, with the ${k} card${k > 1 ? "s" : ""} on it` : ""}, column ${col}`,
     stop: "Stop", stopLabel: "Stop the finish", finishLabel: "Finish: send the remaining cards up one by one",
-    draw: "Draw", recycle: "Recycle", drawLabel: "Draw 3 from the stock", recycleLabel: "Recycle the waste",
+    draw: "Draw", recycle: "Recycle", drawLabel: (n = 3) => `Draw ${n} from the stock`, recycleLabel: "Recycle the waste",
     moves: (n) => `Moves ${n}`, recycles: (n) => `Recycles ${n}`, up: (n) => `Up ${n}/52`,
     counts: (d, o, h) => `Face down ${d} · Operations ${o} · Hints ${h}`, copyTitle: (l) => `Copy ${l}`,
     verdict: (text) => `Verdict: ${text}`,
@@ -59,11 +60,16 @@ const WORDS = {
     recordsTitle: "Records", noRecords: "No deal won yet.",
     recordsCount: (n, parts) => `${n} deal${n === 1 ? "" : "s"} won: ${parts}`,
     recordsHead: ["type", "deal", "time", "moves", "recycles", "hints"],
-    dealTypes: {random: "random", winnable: "winnable", code: "code", position: "position"},
+    dealTypes: {random: "random", winnable: "winnable", code: "code", position: "position", daily: "daily"},
     dealType: "Deal type", dealTypeTitle: "Deal type: winnable deals are proved winnable by the solver",
     recordsNoStorage: "Storage is not available in this browser: records are not kept.",
     suit: (i) => ["clubs", "diamonds", "hearts", "spades"][i],
     faceDown: "face-down card", dealWhat: "a deal ID (like klondike-random-v1-123), a deal code or a Solvitaire JSON deal",
+    // draw 1
+    drawCount: "Draw", drawCountTitle: "Cards turned from the stock at a time (changing it deals a new game)",
+    drawTitle: (n) => `draw ${n}`, pageTitle: (n) => `Klondike draw ${n} — solitaire-rl`,
+    drawGroup: (n, type) => `draw ${n} · ${type}`,
+    draw3OnlyTitle: "In draw 1 the planner answers every hint: the trained agent and the expert network play draw 3 only",
   },
   ja: {
     lostPosition: "サーバーがこの手作りの局面を閉じていたため、新しい配りを始めました。",
@@ -79,7 +85,7 @@ const WORDS = {
     targetCol: "、選んだ札の置き先",
     cardLabel: (card, k, col) => `${card}${k ? `（上に ${k} 枚）` : ""}、${col} 列目`,
     stop: "止める", stopLabel: "自動で仕上げを止める", finishLabel: "自動で仕上げ：残りの札を 1 枚ずつ組札へ送る",
-    draw: "めくる", recycle: "組み直す", drawLabel: "山札から 3 枚めくる", recycleLabel: "めくり札を組み直す",
+    draw: "めくる", recycle: "組み直す", drawLabel: (n = 3) => `山札から ${n} 枚めくる`, recycleLabel: "めくり札を組み直す",
     moves: (n) => `手数 ${n}`, recycles: (n) => `組み直し ${n}`, up: (n) => `組札 ${n}/52`,
     counts: (d, o, h) => `裏向き ${d} · 操作 ${o} 回 · ヒント ${h} 回`, copyTitle: (l) => `${l} をコピー`,
     verdict: (text) => `判定：${text}`,
@@ -99,11 +105,16 @@ const WORDS = {
     recordsTitle: "勝ちの記録", noRecords: "まだ勝った配りはありません。",
     recordsCount: (n, parts) => `勝ち ${n} 件：${parts}`,
     recordsHead: ["種類", "配り", "時間", "手数", "組み直し", "ヒント"],
-    dealTypes: {random: "ランダム", winnable: "勝てる配り", code: "コード", position: "手作りの局面"},
+    dealTypes: {random: "ランダム", winnable: "勝てる配り", code: "コード", position: "手作りの局面", daily: "今日の配り"},
     dealType: "配りの種類", dealTypeTitle: "配りの種類：勝てる配りは、ソルバーが勝てることを確かめた配りです",
     recordsNoStorage: "このブラウザでは保存できないため、記録は残りません。",
     suit: (i) => SUITS_JA[i],
     faceDown: "裏向きの札", dealWhat: "配りの識別子（例：klondike-random-v1-123）、盤面コード、Solvitaire JSON のどれか",
+    // draw 1
+    drawCount: "めくる枚数", drawCountTitle: "山札から一度にめくる枚数（変えると新しい配りになります）",
+    drawTitle: (n) => `${n} 枚めくり`, pageTitle: (n) => `クロンダイク（${n} 枚めくり）— solitaire-rl`,
+    drawGroup: (n, type) => `${n} 枚めくり · ${type}`,
+    draw3OnlyTitle: "1 枚めくりではヒントはすべてプランナーが答えます（学習済みエージェントとエキスパートネットワークは 3 枚めくり専用です）",
   },
 };
 
@@ -124,6 +135,8 @@ function applyLanguage() {  // the static labels (data-en / data-ja attributes) 
   $("deal-input").placeholder = app.lang === "ja" ? "配りの識別子、コード、Solvitaire JSON" : "deal ID, code or Solvitaire JSON";
   $("deal-type").setAttribute("aria-label", t("dealType"));
   $("deal-type").title = t("dealTypeTitle");
+  $("draw-count").setAttribute("aria-label", t("drawCount"));
+  $("draw-count").title = t("drawCountTitle");
   $("rules-en").hidden = app.lang !== "en";
   $("rules-ja").hidden = app.lang !== "ja";
   $("lang").textContent = app.lang === "ja" ? "English" : "日本語";
@@ -154,6 +167,7 @@ async function startGame(body, options = {}) {
 }
 
 function adoptGame(state, {paused = false, activeMs = 0} = {}) {  // a new game's state becomes this page's game
+  keepDraw(state.draw_count);
   closeMenu();
   stopFinish();
   stopClock();
@@ -175,12 +189,12 @@ async function recoverLostGame() {  // true: the same game is back (replayed fro
   const elapsed = currentMs();
   setState(null);
   if (!dealName(s)) {
-    await startGame({});
+    await startGame({draw_count: s.draw_count});
     message(t("lostPosition"), "error");
     return false;
   }
   await startGame({deal: dealName(s), history: s.history, redo: s.redo, seen: s.seen, operations: s.operations,
-                   hints: s.hints}, {activeMs: elapsed});
+                   hints: s.hints, draw_count: s.draw_count}, {activeMs: elapsed});
   message(t("restored"), "info");
   app.keepMessage = true;
   return true;
@@ -357,7 +371,7 @@ function render() {
     third.setAttribute("aria-label", t("finishLabel"));
   } else {
     third.innerHTML = `${t(s.stock.action)} <kbd>Space</kbd>`;
-    third.setAttribute("aria-label", t(`${s.stock.action}Label`));
+    third.setAttribute("aria-label", t(`${s.stock.action}Label`, s.draw_count));
     setDisabled(third, s.stock.refusal ? tx(s.stock.refusal) : null);
   }
   $("status-moves").textContent = t("moves", s.moves);
@@ -366,7 +380,8 @@ function render() {
   $("status-counts").textContent = t("counts", s.face_down, s.operations, s.hints);
   $("copy-deal").textContent = s.deal.label.length > 40 ? `code ${s.deal.label.slice(0, 12)}…` : s.deal.label;
   $("copy-deal").title = t("copyTitle", s.deal.label);
-  $("deal-type").value = s.deal.type === "winnable" ? "winnable" : "random";
+  $("deal-type").value = MENU_DEAL_TYPES.includes(s.deal.type) ? s.deal.type : "random";
+  renderDraw(s);
 
   if (app.hintPending) message(ct("checking"), "info");
   else if (s.hint && s.hint.kind === "move") {
@@ -517,15 +532,22 @@ function showNoProgress() {
 }
 
 // ------------------------------------------------------------------ deals and actions
-function newDeal({force = false, dealType} = {}) {  // a new deal of the type chosen in the menu
-  const type = dealType || $("deal-type").value;
-  const start = () => queue(() => startGame(type === "winnable" ? {deal_type: "winnable"} : {}));
+const MENU_DEAL_TYPES = ["random", "winnable", "daily"];  // the deal-type menu's options
+
+// A new deal of the type and draw chosen in the menu. "daily" (today's daily deal, stats.js) when
+// chosen in the menu now or when the draw changes in a daily game: New deal after one is a random deal.
+function newDeal({force = false, dealType, draw} = {}) {
+  const menuType = $("deal-type").value;
+  const type = dealType || (menuType === "daily" && !draw ? "random" : menuType);
+  const drawCount = draw || chosenDraw();
+  if (type === "daily") return dailyDeal({draw: drawCount, force});
+  const start = () => queue(() => startGame({...(type === "winnable" ? {deal_type: "winnable"} : {}), draw_count: drawCount}));
   return force ? start() : confirmReplace(start);
 }
 
 function openDeal(text) {  // the deal is checked first; a bad one keeps its text in the box, said plainly
   return queue(async () => {
-    const state = await checkedDeal({deal: text}, t("dealWhat"));
+    const state = await checkedDeal({deal: text, draw_count: chosenDraw()}, t("dealWhat"));
     if (state) confirmReplace(() => queue(() => adoptGame(state)));
   });
 }
@@ -533,7 +555,7 @@ function openDeal(text) {  // the deal is checked first; a bad one keeps its tex
 function replayDeal() {
   const s = app.state;
   if (!dealName(s)) return act({type: "restart"});  // a hand-built position: back to its start
-  return queue(() => startGame({deal: dealName(s)}));
+  return queue(() => startGame({deal: dealName(s), draw_count: s.draw_count}));
 }
 
 function hintArrived() {  // the no-progress notice opens its panel; a move is shown flying once
@@ -818,7 +840,7 @@ function save() {
   writeSave({format: SAVE_FORMAT, writer: tabId, saved_at: Date.now(), game: "klondike",
              deal: dealName(s), session: dealName(s) ? null : s.session, label: s.deal.label, deal_type: s.deal.type,
              history: s.history, redo: s.redo, seen: s.seen, active_ms: Math.round(currentMs()),
-             operations: s.operations, hints: s.hints, won: s.outcome === "win"});
+             operations: s.operations, hints: s.hints, won: s.outcome === "win", draw_count: s.draw_count});
 }
 
 function validSave(data) { return typeof data.deal === "string" || typeof data.session === "string"; }
@@ -826,12 +848,14 @@ function validSave(data) { return typeof data.deal === "string" || typeof data.s
 function record() {
   const s = app.state;
   const code = dealName(s) || `position ${s.session}`;
-  keepRecord((r) => r.type === s.deal.type && r.code === code,
-             () => ({type: s.deal.type, code, label: s.deal.label, time_ms: Math.round(currentMs()), moves: s.moves,
+  keepRecord((r) => r.type === s.deal.type && r.code === code && recordDraw(r) === s.draw_count,
+             () => ({type: s.deal.type, draw: s.draw_count, code, label: s.deal.label, time_ms: Math.round(currentMs()), moves: s.moves,
                     recycles: s.recycles, operations: s.operations, hints: s.hints, at: new Date().toISOString()}));
 }
 
-function recordGroup(r) { return t("dealTypes")[r.type] || r.type; }  // the deal type, in the page's language
+function recordGroup(r) {  // the draw and the deal type, in the page's language: "draw 1 · random"
+  return t("drawGroup", recordDraw(r), t("dealTypes")[r.type] || r.type);
+}
 
 function recordsTable(items) {
   const table = document.createElement("table");
@@ -844,6 +868,24 @@ function recordsTable(items) {
     table.append(tr);
   }
   return table;
+}
+
+// ------------------------------------------------------------------ draw 1
+// The menu's draw (1 or 3) beside the deal type: it shows the game in play's draw, a change deals a
+// new game in the other one, and the draw of the latest game started is kept for the next visit.
+function chosenDraw() { return $("draw-count").value === "1" ? 1 : 3; }
+function recordDraw(r) { return r.draw === 1 ? 1 : 3; }  // a record from before draw 1 is a draw-3 win
+function storedDraw() {
+  try { return app.storage && app.storage.getItem(DRAW_KEY) === "1" ? 1 : 3; } catch (e) { return 3; }
+}
+function keepDraw(n) {
+  try { if (app.storage && (n === 1 || n === 3)) app.storage.setItem(DRAW_KEY, String(n)); } catch (e) { /* not kept */ }
+}
+function renderDraw(s) {  // the menu's draw, the header's "draw N", the tab's title, the hint sources' note
+  $("draw-count").value = String(s.draw_count === 1 ? 1 : 3);
+  $("draw-title").textContent = t("drawTitle", s.draw_count);
+  document.title = t("pageTitle", s.draw_count);
+  $("hint-source").title = s.draw_count === 1 ? t("draw3OnlyTitle") : "";
 }
 
 // ------------------------------------------------------------------ keyboard and focus
@@ -959,8 +1001,13 @@ function wire() {
   $("restart").addEventListener("click", () => act({type: "restart"}));
   $("deal-type").addEventListener("change", () => {  // a new deal of the chosen type (asks first if moves would be lost)
     const type = $("deal-type").value;
-    if (app.state) $("deal-type").value = app.state.deal.type === "winnable" ? "winnable" : "random";
+    if (app.state) $("deal-type").value = MENU_DEAL_TYPES.includes(app.state.deal.type) ? app.state.deal.type : "random";
     newDeal({dealType: type});
+  });
+  $("draw-count").addEventListener("change", () => {  // a new deal in the chosen draw (asks first if moves would be lost)
+    const draw = chosenDraw();
+    if (app.state) renderDraw(app.state);  // the menu tells the game in play until the new one starts
+    newDeal({draw});
   });
   $("deal-form").addEventListener("submit", (e) => {
     e.preventDefault();
@@ -980,10 +1027,11 @@ async function main() {
     });
   }
   const s = savedGame(validSave);
-  if (!s) return queue(() => startGame({}));
+  if (!s) return queue(() => startGame({draw_count: storedDraw()}));
   return queue(async () => {
     const body = {history: s.history, redo: s.redo, seen: s.seen.filter((c) => Number.isInteger(c) && c >= 0 && c < 52),
-                  operations: Math.max(0, s.operations), hints: Math.max(0, s.hints)};
+                  operations: Math.max(0, s.operations), hints: Math.max(0, s.hints),
+                  draw_count: s.draw_count === 1 ? 1 : 3};  // a save from before draw 1 is draw 3
     try {
       if (typeof s.deal !== "string") {  // a hand-built position lives on the server only
         const state = await api("GET", `/api/klondike/games/${encodeURIComponent(s.session)}`);

@@ -214,13 +214,13 @@ def test_win_a_deal_along_the_solver_line_by_dragging_and_tapping(
     assert buttons == ["New deal", "Same deal again", "View the board", "Analyse this game"]
     page.screenshot(path=str(artifacts / "klondike-won-desktop.png"))
     records = page.evaluate("() => JSON.parse(localStorage.getItem('solitaire-rl.klondike.records')).items")
-    assert len(records) == 1 and records[0]["label"] == DEAL_1
+    assert len(records) == 1 and records[0]["label"] == DEAL_1 and records[0]["draw"] == 3
     page.click("#panel-buttons button:text('Same deal again')")
     settle(page)
     again = state(page)
     assert again["deal"]["id"] == DEAL_1 and again["history"] == [] and again["cards_up"] == 0
     page.click("#records-button")
-    assert "1 deal won: random: 1" in page.inner_text("#panel")
+    assert "1 deal won: draw 3 · random: 1" in page.inner_text("#panel")  # draw-1 wins count apart
     page.keyboard.press("Escape")
     assert page.is_hidden("#overlay")
     assert not page.errors
