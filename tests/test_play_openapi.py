@@ -93,7 +93,7 @@ def test_the_schema_declares_every_error_in_the_projects_error_body(base_url: st
     error_ref = {"$ref": "#/components/schemas/ErrorBody"}
     assert set(spec["components"]["schemas"]["ErrorBody"]["required"]) == {"error", "message", "message_ja"}
     operations = [op for item in spec["paths"].values() for op in item.values()]
-    assert len(operations) == 15  # the games, hints, verdicts, the analysis viewer and the daily deals
+    assert len(operations) == 16  # games, hints, verdicts, Klondike's chance, analysis viewer, daily deals
     for operation in operations:
         for status in ("400", "404", "409", "413", "422"):
             assert operation["responses"][status]["content"]["application/json"]["schema"] == error_ref

@@ -162,6 +162,18 @@ class GameServer:
                     session.notice = None
             return self.state(session)
 
+    def chance(self, session_id: str) -> dict[str, Any]:
+        """The chance of winning from the session's position as the player sees it
+        (``hints.chance(game)``), computed outside the lock on a copy: nothing in the game changes.
+        :class:`ServerBusy` when :attr:`work` is full, as for a hint."""
+        session = self.session(session_id)
+        with session.lock:
+            game = session.game.copy()
+        if self.work is None:
+            return self.hints.chance(game)
+        with self.work.slot():
+            return self.hints.chance(game)
+
     def _advice(self, session: Any, source: str) -> tuple[Any, Any]:
         with session.lock:
             game = session.game.copy()

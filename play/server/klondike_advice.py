@@ -59,7 +59,7 @@ import numpy as np
 from agents.base import Choice, Player
 from agents.planner import NO_SAMPLE
 from agents.planner.escape import way_to_progress
-from agents.planner.hop import HopPlayer
+from agents.planner.hop import DEFAULT_DECISION_STATES, DEFAULT_MAX_SAMPLES, HopPlayer, hop_values
 from agents.planner.knowledge import klondike_knowledge, visible_after
 from agents.planner.knowledge import visible_key as planner_key
 from agents.ppo import PpoPlayer
@@ -456,6 +456,11 @@ class KlondikeHintAdvisor:
         reasons = "; ".join(r for r in (late, reason) if r)
         return self.move_hint(game, choice, player.name, AGENT, reasons or None)
 
+    def chance(self, game: KlondikeGame) -> dict[str, Any]:
+        """The chance of winning from ``game`` as the player sees it (:func:`klondike_chance`),
+        under the planner's time and threads."""
+        return klondike_chance(game, time_limit=self.planner_time, threads=self.planner_threads)
+
     @staticmethod
     def move_hint(game: KlondikeGame, choice: Choice, agent: str, source: str,
                   fallback_reason: str | None) -> dict[str, Any]:
@@ -467,6 +472,83 @@ class KlondikeHintAdvisor:
                 "agent": agent, "hint_source": source, "fallback_reason": fallback_reason,
                 "reason": choice.reason, "reason_ja": reason_ja(choice.reason),
                 "progress": game.is_progress(move), "en": en, "ja": ja}
+
+
+CHANCE_SAMPLES = DEFAULT_MAX_SAMPLES
+"""Samples of the hidden cards a chance estimate draws (32, as a hint's)."""
+CHANCE_STATES = DEFAULT_DECISION_STATES
+"""States the estimate may spend over all its samples (the same answer on every machine)."""
+
+
+def rounded_percent(share: float) -> int:
+    """``share`` as the page says it: to the nearest 5%, since 32 samples cannot tell finer."""
+    return int(5 * round(share * 20))
+
+
+def chance_json(share: float, won: int, unknown: int, samples: int, basis: str, en: str,
+                ja: str) -> dict[str, Any]:
+    return {"share": share, "won": won, "unknown": unknown, "samples": samples, "basis": basis,
+            "en": en, "ja": ja}
+
+
+def sampled_chance(share: float, won: int, unknown: int, samples: int) -> dict[str, Any]:
+    """The estimate in words, honest about its samples and about what they measure: each sample
+    is solved with every card known, so the share is an upper bound on a real player's chance
+    ("at most about 60% (a winning line exists in 19 of 32 samples of the hidden cards)")."""
+    pct = rounded_percent(share)
+    en = (f"Chance of winning from here: at most about {pct}% (a winning line exists in {won} of "
+          f"{samples} samples of the hidden cards")
+    ja = f"ここから勝てる見込み：多くて約 {pct}%（見えない札を {samples} 通り試し、{won} 通りで勝つ手順あり"
+    if unknown:
+        en += f", {unknown} undecided, counted half"
+        ja += f"、{unknown} 回は判定できず半分に数えました"
+    return chance_json(share, won, unknown, samples, "sampled", en + ")", ja + "）")
+
+
+CHANCE_TEXT = {
+    "won": ("You have won this game.", "このゲームは勝ちました"),
+    DEAD_END: ("Chance of winning from here: none, no legal move is left.",
+               "ここから勝てる見込み：ありません（正しい手が残っていません）"),
+    NO_PROGRESS: ("Chance of winning from here: none, no move can ever lead anywhere new.",
+                  "ここから勝てる見込み：ありません（どの手も前に進みません）"),
+    "certain_win": ("Chance of winning from here: certain, every card is known and a winning line exists.",
+                    "ここから勝てる見込み：確実です（すべての札が見えていて、勝つ手順があります）"),
+    "certain_loss": ("Chance of winning from here: none, every card is known and no winning line exists.",
+                     "ここから勝てる見込み：ありません（すべての札が見えていて、勝つ手順がありません）"),
+    "none": ("Chance of winning from here: no estimate, no sample finished in time; ask again.",
+             "ここから勝てる見込み：時間内に試行が終わりませんでした。もう一度どうぞ"),
+}
+
+
+def klondike_chance(game: KlondikeGame, *, time_limit: float | None = PLANNER_TIME,
+                    threads: int = PLANNER_THREADS, samples: int = CHANCE_SAMPLES,
+                    max_states: int = CHANCE_STATES) -> dict[str, Any]:
+    """The chance of winning from ``game`` as the player sees it (the ``ChanceAnswer`` body): the
+    best legal move's share of the samples of the hidden cards in which it leaves a winnable
+    game, a search out of budget counting half (:func:`agents.planner.hop.hop_values`, fed the
+    observation only, seeded by it, so hidden cards cannot change the answer). A finished game
+    needs no sampling; once every card is known the solver's answer is certain."""
+    outcome = game.outcome()
+    if outcome == WIN:
+        return chance_json(1.0, 0, 0, 0, "over", *CHANCE_TEXT["won"])
+    if outcome in (DEAD_END, NO_PROGRESS):
+        return chance_json(0.0, 0, 0, 0, "over", *CHANCE_TEXT[outcome])
+    obs, mask, _ = observation_of(game)
+    knowledge = klondike_knowledge(obs, game.draw_count)
+    if all_known(game):
+        result = solve_klondike(knowledge.game, time_limit=ENDGAME_TIME, max_states=ENDGAME_STATES)
+        if result.status == WINNABLE:
+            return chance_json(1.0, 1, 0, 1, "certain", *CHANCE_TEXT["certain_win"])
+        if result.status == NOT_WINNABLE:
+            return chance_json(0.0, 0, 0, 1, "certain", *CHANCE_TEXT["certain_loss"])
+    values = hop_values(knowledge, np.flatnonzero(mask), seed=zlib.crc32(obs.tobytes()), max_samples=samples,
+                        max_states=max_states, time_limit=time_limit, threads=threads)
+    if values.samples == 0:
+        return chance_json(0.0, 0, 0, 0, "none", *CHANCE_TEXT["none"])
+    shares = values.values
+    best = int(np.argmax(shares))
+    return sampled_chance(float(min(1.0, shares[best])), int(values.won[best]), int(values.unknown[best]),
+                          int(values.samples))
 
 
 VERDICT_TEXT = {
@@ -576,7 +658,23 @@ class KlondikeVerdictService(VerdictService):
         return {"status": "checking", "basis": None, "en": en, "ja": ja, "reason": None}
 
 
-__all__ = ["HINT_SOURCES", "VERDICT_TEXT", "KlondikeHintAdvisor", "KlondikeVerdict", "KlondikeVerdictService",
-           "all_known", "endgame_line", "fresh_action", "klondike_verdict", "line_visits", "no_progress_hint",
-           "observation_of", "position_key", "proved_at_start", "verdict_json", "visible_key",
-           "without_loops"]
+__all__ = [
+    "HINT_SOURCES",
+    "VERDICT_TEXT",
+    "KlondikeHintAdvisor",
+    "KlondikeVerdict",
+    "KlondikeVerdictService",
+    "all_known",
+    "endgame_line",
+    "fresh_action",
+    "klondike_chance",
+    "klondike_verdict",
+    "line_visits",
+    "no_progress_hint",
+    "observation_of",
+    "position_key",
+    "proved_at_start",
+    "verdict_json",
+    "visible_key",
+    "without_loops",
+]

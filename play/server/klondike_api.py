@@ -21,6 +21,7 @@ from envs.deals import DealId
 from envs.errors import MalformedInputError
 from envs.klondike import KlondikeGame, Move, resolve_klondike_deal
 from play.server.game_routes import (
+    BUSY_RESPONSE,
     GameServer,
     UnknownGame,
     game_router,
@@ -33,7 +34,7 @@ from play.server.game_routes import (
 from play.server.klondike_advice import KlondikeHintAdvisor, KlondikeVerdictService, proved_at_start
 from play.server.klondike_session import KlondikeSession, parse_place
 from play.server.klondike_view import state_json
-from play.server.schemas import KlondikeAction, KlondikeNewGame, KlondikeState
+from play.server.schemas import ERROR_RESPONSES, ChanceAnswer, KlondikeAction, KlondikeNewGame, KlondikeState
 from play.server.session import SessionStore
 from play.server.work import ServerBusy
 
@@ -122,6 +123,13 @@ def build_router() -> APIRouter:
 
     router.include_router(game_router("/api/klondike/games", server_of, KlondikeNewGame, KlondikeAction,
                                       new_session, apply_action, KlondikeState))
+
+    @router.post("/api/klondike/games/{session_id}/chance", response_model=ChanceAnswer,
+                 responses={**ERROR_RESPONSES, **BUSY_RESPONSE})
+    def chance(request: Request, session_id: str) -> dict[str, Any]:
+        """The chance of winning from here, as the player sees the position (the game is unchanged)."""
+        return server_of(request).chance(session_id)
+
     return router
 
 

@@ -72,6 +72,25 @@ class VerdictAnswer(BaseModel):
     verdict: VerdictBody | None
 
 
+class ChanceAnswer(BaseModel):
+    """``POST .../chance``: the chance of winning from the position as the player sees it."""
+
+    share: float = Field(ge=0.0, le=1.0)
+    """The best move's share of the samples won, a sample whose search ran out counting half (1 or 0
+    when the game is over or every card is known and the solver has the answer)."""
+    won: int = Field(ge=0)
+    """Samples won by the best move (the solver's one search counts as one when every card is known)."""
+    unknown: int = Field(ge=0)
+    """Samples whose search ran out of budget (counted half in ``share``)."""
+    samples: int = Field(ge=0)
+    """Samples drawn (0: the game is over and nothing was sampled, or none finished in time)."""
+    basis: Literal["sampled", "certain", "over", "none"]
+    """``sampled``: an estimate from samples of the hidden cards; ``certain``: every card is known and
+    the solver answered; ``over``: the game is won or lost; ``none``: no sample finished in time."""
+    en: str
+    ja: str
+
+
 class DealBody(Open):
     label: str
     id: str | None
@@ -229,5 +248,5 @@ class KlondikeAction(Strict):
     move: MoveText | None = None
 
 
-__all__ = ["KLONDIKE_MAX_SAVED_MOVES", "MAX_SAVED_MOVES", "Action", "Count", "HandPosition", "HintSource",
-           "KlondikeAction", "KlondikeNewGame", "MoveText", "NewGame", "SeenCards", "Strict"]
+__all__ = ["KLONDIKE_MAX_SAVED_MOVES", "MAX_SAVED_MOVES", "Action", "ChanceAnswer", "Count", "HandPosition",
+           "HintSource", "KlondikeAction", "KlondikeNewGame", "MoveText", "NewGame", "SeenCards", "Strict"]

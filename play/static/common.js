@@ -574,6 +574,7 @@ function shortLabel(label) { return label.length > 30 ? label.slice(0, 12) + "â€
 function ignoredKey(event) {  // a key with a modifier, or one typed into a field, is not a shortcut
   if (event.ctrlKey || event.metaKey || event.altKey) return true;
   const tag = event.target.tagName;
+  if (tag === "INPUT" && event.target.type === "checkbox") return event.key !== "Escape";  // Esc closes the menu
   return tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA";
 }
 

@@ -5,6 +5,8 @@
 const SAVE_KEY = "solitaire-rl.klondike.save";
 const RECORDS_KEY = "solitaire-rl.klondike.records";
 const DRAW_KEY = "solitaire-rl.klondike.draw";  // the draw (1 or 3) of the latest game started
+const WARN_KEY = "solitaire-rl.klondike.warn-drop";  // "1": warn after a move that lowers the chance sharply
+const SHARP_DROP = 0.2;  // a drop of 20 points or more in the chance of winning is worth a warning
 const GAMES = "/api/klondike/games";
 const LONG_PRESS_MS = 450;
 const DRAG_PX = 8;
@@ -17,6 +19,12 @@ const app = pageApp({
   lastPointerTap: 0,
   focusKey: null,
   keepMessage: false,     // true: the next render keeps the message (a copied deal ID)
+  warnDrop: false,        // the menu's "Warn after a move that lowers my chance sharply" (off by default)
+  chanceAsk: 0,           // the number of the latest chance request; an older one's answer is dropped
+  chancePending: false,   // an asked-for chance is being estimated for the current position
+  lastChance: null,       // the latest estimate: {key: positionKey(state), share}
+  chanceNote: null,       // the line shown for a position: {key, en, ja, kind}
+  chancing: Promise.resolve(),  // the chance request in flight (tests wait on it)
 });
 
 
@@ -70,6 +78,8 @@ const WORDS = {
     drawTitle: (n) => `draw ${n}`, pageTitle: (n) => `Klondike draw ${n} — solitaire-rl`,
     drawGroup: (n, type) => `draw ${n} · ${type}`,
     draw3OnlyTitle: "In draw 1 the planner answers every hint: the trained agent and the expert network play draw 3 only",
+    chanceLabel: "Chance of winning from here", chanceAsking: "Estimating your chance of winning from here…",
+    chanceDrop: (a, b) => `That move lowered your chance from about ${a}% to about ${b}%; Undo takes it back.`,
   },
   ja: {
     lostPosition: "サーバーがこの手作りの局面を閉じていたため、新しい配りを始めました。",
@@ -115,6 +125,8 @@ const WORDS = {
     drawTitle: (n) => `${n} 枚めくり`, pageTitle: (n) => `クロンダイク（${n} 枚めくり）— solitaire-rl`,
     drawGroup: (n, type) => `${n} 枚めくり · ${type}`,
     draw3OnlyTitle: "1 枚めくりではヒントはすべてプランナーが答えます（学習済みエージェントとエキスパートネットワークは 3 枚めくり専用です）",
+    chanceLabel: "ここから勝てる見込み", chanceAsking: "ここから勝てる見込みを計算中…",
+    chanceDrop: (a, b) => `今の手で勝てる見込みが約 ${a}% から約 ${b}% に下がりました。「取り消し」で戻せます`,
   },
 };
 
@@ -137,6 +149,7 @@ function applyLanguage() {  // the static labels (data-en / data-ja attributes) 
   $("deal-type").title = t("dealTypeTitle");
   $("draw-count").setAttribute("aria-label", t("drawCount"));
   $("draw-count").title = t("drawCountTitle");
+  $("chance").setAttribute("aria-label", t("chanceLabel"));
   $("rules-en").hidden = app.lang !== "en";
   $("rules-ja").hidden = app.lang !== "ja";
   $("lang").textContent = app.lang === "ja" ? "English" : "日本語";
@@ -215,6 +228,7 @@ function isTarget(place) {
 function setState(state) {
   const previous = app.state;
   noteState(previous, state);
+  if (app.chancePending && positionKey(previous) !== positionKey(state)) { app.chancePending = false; app.chanceAsk++; }
   stopTravel();  // a hint's flying copy never outlives the position it was shown for
   const rects = previous && state ? cardRects() : null;
   app.state = state;
@@ -226,6 +240,7 @@ function setState(state) {
       previous.seen.length !== state.seen.length) {
     requestVerdict();
   }
+  if (app.warnDrop && (!app.lastChance || app.lastChance.key !== positionKey(state))) watchChance();
   if (state.outcome === "win" && (!app.recorded || (previous && previous.outcome !== "win"))) {
     app.recorded = true;  // won (again, after an undo): the panel opens; record() never counts a deal twice
     stopFinish();
@@ -383,7 +398,10 @@ function render() {
   $("deal-type").value = MENU_DEAL_TYPES.includes(s.deal.type) ? s.deal.type : "random";
   renderDraw(s);
 
+  const note = app.chanceNote && app.chanceNote.key === positionKey(s) ? app.chanceNote : null;
   if (app.hintPending) message(ct("checking"), "info");
+  else if (app.chancePending) message(t("chanceAsking"), "info");
+  else if (note) message(tx(note), note.kind, note.ja);  // the latest asked: a hint clears it (hintArrived)
   else if (s.hint && s.hint.kind === "move") {
     message(hintLine(s.hint), "info", s.hint.ja);
   } else if (s.hint && s.hint.kind === "looping") message(tx(s.hint), "info", s.hint.ja);
@@ -560,6 +578,7 @@ function replayDeal() {
 
 function hintArrived() {  // the no-progress notice opens its panel; a move is shown flying once
   const h = app.state.hint;
+  if (app.chanceNote) { app.chanceNote = null; render(); }  // the hint is the latest asked: its line shows
   if (h && h.kind === "no_progress") showNoProgress();
   else previewHint();
 }
@@ -870,6 +889,87 @@ function recordsTable(items) {
   return table;
 }
 
+// ------------------------------------------------------------------ the chance of winning
+// Chance (C) asks the planner's estimate for the position as the player sees it and shows it in the
+// message line until the position changes. With the menu's warning on, every new position is asked
+// quietly (a busy server's 503 is ignored), and a drop of SHARP_DROP or more from the last estimate
+// of the same game is said, with Undo as the way back.
+function chancePercent(share) { return 5 * Math.round(share * 20); }  // as the server words it: 32 samples tell no finer
+
+function askChance(s) {  // the estimate for s's position, after the queue's last action
+  return (async () => {
+    await app.busy;
+    if (positionKey(app.state) !== positionKey(s)) return null;
+    return api("POST", `${GAMES}/${s.session}/chance`);
+  })();
+}
+
+function keepChance(s, answer) {  // the estimate of s's position becomes the last one; the previous one
+  if (answer.basis === "none") return null;  // no sample finished in time: nothing to compare, nothing kept
+  const key = positionKey(s), before = app.lastChance;
+  app.lastChance = {key, share: answer.share, session: s.session};
+  return before && before.session === s.session && before.key !== key ? before : null;
+}
+
+function chance() {
+  if (!app.state || app.paused) return;
+  const s = app.state, key = positionKey(s), ask = ++app.chanceAsk;
+  app.chancePending = true;
+  render();
+  app.chancing = (async () => {
+    try {
+      const answer = await askChance(s);
+      if (ask !== app.chanceAsk || !answer || positionKey(app.state) !== key) return;
+      app.chancePending = false;
+      keepChance(s, answer);
+      app.chanceNote = {key, en: answer.en, ja: answer.ja, kind: "info"};
+      render();
+    } catch (e) {
+      if (ask === app.chanceAsk) { app.chancePending = false; render(); showError(e); }
+    }
+  })();
+  return app.chancing;
+}
+
+function watchChance() {  // the warning's quiet estimate of the position just reached
+  const s = app.state, key = positionKey(s);
+  app.chancing = (async () => {
+    let answer;
+    try { answer = await askChance(s); } catch (e) { return; }  // busy or offline: no warning this time
+    if (!answer || positionKey(app.state) !== key) return;
+    const before = keepChance(s, answer);
+    if (before && before.share - answer.share >= SHARP_DROP - 1e-9) {
+      app.chanceNote = {key, kind: "warning", en: WORDS.en.chanceDrop(chancePercent(before.share), chancePercent(answer.share)),
+                        ja: WORDS.ja.chanceDrop(chancePercent(before.share), chancePercent(answer.share))};
+      render();
+    }
+  })();
+  return app.chancing;
+}
+
+function storedWarn() {
+  try { return !!app.storage && app.storage.getItem(WARN_KEY) === "1"; } catch (e) { return false; }
+}
+
+function placeWarn(narrow) {  // in the menu on a phone; on a desktop beside the deal ID, where the header's
+  const label = $("warn-drop").closest("label");  // first row has room (its second row has none)
+  if (narrow) $("menu").insertBefore(label, $("lang")); else $("copy-deal").after(label);
+}
+
+function wireChance() {
+  $("chance").addEventListener("click", chance);
+  const narrow = matchMedia("(max-width: 899px)");  // common.css's phone layout, with the menu button
+  placeWarn(narrow.matches);
+  narrow.addEventListener("change", () => placeWarn(narrow.matches));
+  const box = $("warn-drop");
+  app.warnDrop = box.checked = storedWarn();
+  box.addEventListener("change", () => {
+    app.warnDrop = box.checked;
+    try { if (app.storage) app.storage.setItem(WARN_KEY, box.checked ? "1" : "0"); } catch (e) { /* not kept */ }
+    if (app.warnDrop && app.state) watchChance();  // the estimate the next move is compared with
+  });
+}
+
 // ------------------------------------------------------------------ draw 1
 // The menu's draw (1 or 3) beside the deal type: it shows the game in play's draw, a change deals a
 // new game in the other one, and the draw of the latest game started is kept for the next visit.
@@ -951,7 +1051,7 @@ function onKey(event) {
   if (panelOrRulesKey(event, ["records", "confirm", "result", "no-progress", "dead-end"])) return;
   const key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
   const handlers = {
-    u: () => act({type: "undo"}), h: hint, n: () => newDeal(), f: toggleFinish, " ": tapStock,
+    u: () => act({type: "undo"}), h: hint, c: chance, n: () => newDeal(), f: toggleFinish, " ": tapStock,
     Escape: () => act({type: "clear"}),
     ArrowLeft: () => moveFocus(-1), ArrowRight: () => moveFocus(1),
     ArrowUp: () => runFromFocus(), ArrowDown: () => runFromFocus(),
@@ -1019,6 +1119,7 @@ function wire() {
 
 async function main() {
   openPage(browserLanguage);
+  wireChance();
   const attach = new URLSearchParams(location.search).get("session");
   if (attach) {  // open a game already on the server (a hand-built position, a tool's link)
     return queue(async () => {

@@ -1,0 +1,133 @@
+"""The chance of winning from here (issue 37): ``POST /api/klondike/games/{id}/chance`` answers the
+planner's estimate for the position as the player sees it, with its sample count, through the
+server's work limiter, and changes nothing in the game."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+import pytest
+
+pytest.importorskip("fastapi")
+from fastapi.testclient import TestClient
+
+from agents.solver import SearchLimits
+from envs.klondike import KlondikeGame
+from play.server import create_app
+from play.server.klondike_advice import KlondikeHintAdvisor, KlondikeVerdictService, klondike_chance
+from play.server.klondike_api import KlondikeServer, mount_klondike
+from play.server.schemas import ChanceAnswer
+from play.server.work import WorkLimiter
+from tests.play_api_helpers import LOCAL, GameApi, server_fixture
+
+DEAL = "klondike-random-v1-1"
+API = GameApi("/api/klondike/games")
+WON = {"columns": [[] for _ in range(7)], "hidden": [0] * 7, "stock": [], "waste": [],
+       "foundations": [13, 13, 13, 13]}
+"""A position with every card on its foundation: the game is won."""
+
+server = server_fixture(lambda: KlondikeServer(
+    hints=KlondikeHintAdvisor(planner_time=30.0, planner_threads=1),
+    verdicts=KlondikeVerdictService(SearchLimits(time_limit=2.0))))
+
+
+@pytest.fixture
+def client(server: KlondikeServer) -> Iterator[TestClient]:
+    app = create_app(work_slots=2, work_queue_wait=0.1)
+    with TestClient(mount_klondike(app, server), base_url=LOCAL) as c:
+        yield c
+
+
+def chance(client: TestClient, state: dict) -> ChanceAnswer:
+    r = client.post(f"{API.games}/{state['session']}/chance")
+    assert r.status_code == 200, r.text
+    return ChanceAnswer.model_validate(r.json())
+
+
+def test_the_chance_is_the_best_moves_share_of_its_samples_and_changes_nothing(client: TestClient) -> None:
+    state = API.new_game(client, deal=DEAL)
+    url = f"{API.games}/{state['session']}"
+    before = client.get(url).json()
+    answer = chance(client, state)
+    assert answer.basis == "sampled"
+    assert 1 <= answer.samples <= 32 and answer.won + answer.unknown <= answer.samples
+    assert answer.share == pytest.approx((answer.won + 0.5 * answer.unknown) / answer.samples)
+    percent = 5 * round(answer.share * 20)
+    assert f"at most about {percent}%" in answer.en
+    assert f"a winning line exists in {answer.won} of {answer.samples} samples" in answer.en
+    assert f"約 {percent}%" in answer.ja and f"{answer.samples} 通り" in answer.ja
+    assert client.get(url).json() == before, "asking the chance changes nothing in the game"
+    assert chance(client, state) == answer, "the same position, the same estimate"
+
+
+def test_a_won_game_is_certain_without_sampling(client: TestClient) -> None:
+    state = API.new_game(client, position=WON)
+    answer = chance(client, state)
+    assert (answer.share, answer.samples, answer.basis) == (1.0, 0, "over")
+    assert answer.en and answer.ja
+
+
+def test_every_card_known_gives_the_solvers_certain_answer() -> None:
+    game = KlondikeGame.from_position([["KS"], ["QS"], [], [], [], [], []], [0] * 7, stock=[], waste=[],
+                                      foundations=[13, 13, 13, 11])
+    answer = ChanceAnswer.model_validate(klondike_chance(game, time_limit=None, threads=1))
+    assert (answer.share, answer.basis) == (1.0, "certain") and "certain" in answer.en and "確実" in answer.ja
+
+
+def shuffled_hidden(game: KlondikeGame, rng: random.Random) -> KlondikeGame:
+    """``game`` with its face-down cards and unseen stock cards shuffled among their places."""
+    other = game.copy()
+    places = [("c", c, i) for c in range(7) for i in range(other.hidden[c])]
+    unseen = set(other.unseen_stock())
+    places += [("s", 0, i) for i, card in enumerate(other.stock) if card in unseen]
+
+    def get(p: tuple[str, int, int]) -> int:
+        return other.columns[p[1]][p[2]] if p[0] == "c" else other.stock[p[2]]
+
+    cards = [get(p) for p in places]
+    rng.shuffle(cards)
+    for (kind, c, i), card in zip(places, cards, strict=True):
+        if kind == "c":
+            other.columns[c][i] = card
+        else:
+            other.stock[i] = card
+    return other
+
+
+def test_shuffling_the_hidden_cards_does_not_change_the_answer() -> None:
+    game = KlondikeGame(DEAL)
+    draw = next(m for m in game.legal_moves() if str(m) == "draw")
+    game.push(draw)  # a stock draw: some stock cards seen, others not
+    rng = random.Random(7)
+    first = klondike_chance(game, time_limit=None, threads=1)
+    assert first["basis"] == "sampled"
+    for _ in range(2):
+        other = shuffled_hidden(game, rng)
+        assert other.key() != game.key(), "the shuffle moved a hidden card"
+        assert klondike_chance(other, time_limit=None, threads=1) == first
+
+
+def test_a_busy_server_answers_503_as_for_a_hint_and_changes_nothing(client: TestClient) -> None:
+    state = API.new_game(client, deal=DEAL)
+    url = f"{API.games}/{state['session']}"
+    before = client.get(url).json()
+    work: WorkLimiter = client.app.state.work  # type: ignore[attr-defined]
+    for _ in range(work.slots):
+        assert work.try_acquire()
+    try:
+        r = client.post(f"{url}/chance")
+    finally:
+        for _ in range(work.slots):
+            work.release()
+    assert r.status_code == 503, r.text
+    assert int(r.headers["retry-after"]) >= 1
+    assert r.json()["error"] == "BUSY" and r.json()["message_ja"]
+    assert client.get(url).json() == before
+    assert work.busy == 0
+    assert chance(client, state).samples >= 1  # room again: the estimate comes
+
+
+def test_an_unknown_game_is_404(client: TestClient) -> None:
+    r = client.post(f"{API.games}/no-such-game/chance")
+    assert r.status_code == 404 and r.json()["error"] == "UNKNOWN_GAME"
