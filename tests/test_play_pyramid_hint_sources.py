@@ -1,7 +1,7 @@
-"""The Pyramid hint sources: planner, agent, the expert network (variant 000 only) and ``guided-pimc``.
+"""The Pyramid hint sources: planner, agent, the expert network (one per variant) and ``guided-pimc``.
 
-Each answers a legal move and names itself; variant 001, with no network checkpoint, falls back
-and says so; an unknown source is refused with 422 and nothing changes.
+Each answers a legal move and names itself; a variant whose network checkpoint is missing falls
+back and says so; an unknown source is refused with 422 and nothing changes.
 """
 
 from __future__ import annotations
@@ -23,9 +23,12 @@ DEAL_1 = "pyramid-random-v1-1"
 ANSWERS = {"planner": ("pimc", "planner"), "agent": ("ppo", "agent"), "network": ("expert-net", "network"),
            "guided": ("guided-pimc", "guided")}
 FALLBACKS = {"network": ("ppo", "agent"), "guided": ("pimc", "planner")}
-"""Who answers for variant 001, which has no network checkpoint."""
+"""Who answers when a variant's network checkpoint is missing."""
+MISSING = "/nonexistent/expert-pyramid-001.zip"
 
 server = server_fixture(lambda: PlayServer(hints=HintAdvisor(planner_time=30.0)))
+without_001 = server_fixture(lambda: PlayServer(hints=HintAdvisor(
+    planner_time=30.0, expert_checkpoints={"pyramid-001": MISSING})))
 API = GameApi("/api/games")
 
 
@@ -35,15 +38,17 @@ def client(server: PlayServer) -> Iterator[TestClient]:
         yield c
 
 
-@pytest.mark.parametrize("variant", ["000", "001"])
+@pytest.mark.parametrize(("variant", "missing_network"), [("000", False), ("001", False), ("001", True)])
 @pytest.mark.parametrize("source", HINT_SOURCES)
-def test_each_source_answers_a_legal_move_and_names_who_did(client: TestClient, source: str,
-                                                            variant: str) -> None:
-    s = API.new_game(client, deal=DEAL_1, variant=variant)
-    r = client.post(f"/api/games/{s['session']}/hint", params={"source": source})
+def test_each_source_answers_a_legal_move_and_names_who_did(
+        request: pytest.FixtureRequest, source: str, variant: str, missing_network: bool) -> None:
+    played = request.getfixturevalue("without_001" if missing_network else "server")
+    with TestClient(create_app(played), base_url=LOCAL) as client:
+        s = API.new_game(client, deal=DEAL_1, variant=variant)
+        r = client.post(f"/api/games/{s['session']}/hint", params={"source": source})
     assert r.status_code == 200, r.text
     hint = r.json()["hint"]
-    missing = variant == "001" and source in FALLBACKS
+    missing = missing_network and source in FALLBACKS
     assert (hint["agent"], hint["hint_source"]) == (FALLBACKS[source] if missing else ANSWERS[source])
     assert hint["requested"] == source
     if missing:
