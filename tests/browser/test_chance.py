@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from tests.browser.test_klondike_page import open_menu, settle, state
-from tests.browser.test_klondike_winnable_page import MUST_SEE, SIZES, close_menu
+from tests.browser.test_klondike_winnable_page import MUST_SEE, SIZES, close_menu, klondike_pages
 from tests.browser.test_layout import check_axe, check_layout, check_words
 
 Page = Any
@@ -47,25 +47,8 @@ def fixed(share: float) -> dict[str, Any]:
 
 @pytest.fixture
 def page_at(browser: Any, base_url: str) -> Iterator[Callable[..., Page]]:
-    contexts = []
-
-    def make(size: str, lang: str) -> Page:
-        context = browser.new_context(**SIZES[size])
-        context.set_default_timeout(15_000)
-        contexts.append(context)
-        page = context.new_page()
-        page.errors = []
-        page.on("pageerror", lambda e: page.errors.append(str(e)))
-        page.goto(base_url + "/static/common.css")
-        page.evaluate("(lang) => localStorage.setItem('solitaire-rl.lang', lang)", lang)
-        page.goto(base_url + "/klondike")
-        page.wait_for_selector("#columns .card")
-        settle(page)
-        return page
-
-    yield make
-    for context in contexts:
-        context.close()
+    """``page_at(size, lang)``: the Klondike page in a fresh context, ``lang`` stored as the choice."""
+    yield from klondike_pages(browser, base_url)
 
 
 def wait_chance(page: Page) -> None:

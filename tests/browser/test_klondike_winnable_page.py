@@ -25,14 +25,14 @@ MUST_SEE = ["#stock", "#f-C", "#f-S", "#undo", "#hint", "#third", "#redo", "#new
             "#verdict"]
 
 
-@pytest.fixture
-def page_at(browser: Any, base_url: str) -> Iterator[Callable[..., Page]]:
-    """``page_at(size, lang)``: the Klondike page in a fresh context, ``lang`` stored as the choice."""
+def klondike_pages(browser: Any, base_url: str, timeout: int = 15_000) -> Iterator[Callable[..., Page]]:
+    """The body of a ``page_at(size, lang)`` fixture: the Klondike page in a fresh context, ``lang``
+    stored as the choice, each context closed after the test (``timeout``: Playwright's, in ms)."""
     contexts = []
 
     def make(size: str, lang: str) -> Page:
         context = browser.new_context(**SIZES[size])
-        context.set_default_timeout(15_000)
+        context.set_default_timeout(timeout)
         contexts.append(context)
         page = context.new_page()
         page.errors = []
@@ -47,6 +47,12 @@ def page_at(browser: Any, base_url: str) -> Iterator[Callable[..., Page]]:
     yield make
     for context in contexts:
         context.close()
+
+
+@pytest.fixture
+def page_at(browser: Any, base_url: str) -> Iterator[Callable[..., Page]]:
+    """``page_at(size, lang)``: the Klondike page in a fresh context, ``lang`` stored as the choice."""
+    yield from klondike_pages(browser, base_url)
 
 
 def close_menu(page: Page) -> None:
