@@ -30,6 +30,7 @@ import numpy as np
 from agents.base import Choice, Player, game_of, legal_actions
 from agents.greedy.pyramid import PyramidView, score_pyramid_action
 from agents.planner import NO_SAMPLE, SearchRecord
+from agents.seeding import Seed, new_generator
 from agents.variants import Variant
 from envs.errors import MalformedInputError
 from envs.pyramid.actions import ACTION_MOVES
@@ -81,7 +82,7 @@ class PimcPlayer(Player):
     name = "pimc"
 
     def __init__(self, variant: Variant, samples: int = DEFAULT_SAMPLES,
-                 max_states: int = DEFAULT_MAX_STATES, seed: int | None = None, *,
+                 max_states: int = DEFAULT_MAX_STATES, seed: Seed = None, *,
                  decision_states: int | None = DEFAULT_DECISION_STATES, time_limit: float | None = None,
                  threads: int = 1) -> None:
         if variant.game != "pyramid":
@@ -90,10 +91,15 @@ class PimcPlayer(Player):
             raise MalformedInputError("samples, max_states and threads must be positive")
         self.variant, self.samples, self.max_states = variant, samples, max_states
         self.decision_states, self.time_limit, self.threads = decision_states, time_limit, threads
-        self.rng = np.random.default_rng(seed)
+        self._rng = new_generator(seed)
+        """Draws each decision's sampling seed (:meth:`reseed`: the benchmark seeds it per deal)."""
         self._env: gymnasium.Env | None = None
         self.last_search: SearchRecord | None = None
         """What the last :meth:`plan`'s sampling said (``None`` after a forced move)."""
+
+    def reseed(self, seed: Seed) -> None:
+        """Draw the sampling seeds from ``numpy.random.default_rng(seed)`` from now on."""
+        self._rng = new_generator(seed)
 
     def reset(self, env: gymnasium.Env) -> None:
         self._env = env
@@ -106,12 +112,13 @@ class PimcPlayer(Player):
 
         hidden = unseen_places(game)
         candidates = [ACTION_MOVES[int(a)] for a in actions]
-        return _native.pyramid_pimc(
-            PyramidPosition.from_game(game).to_native(), hidden, native_moves(candidates),
-            int(self.rng.integers(2**63)), self.max_states, self.samples if hidden else 1,
-            self.decision_states or 0, (self.time_limit if time_limit is None else time_limit) or 0.0,
-            self.threads, cancel,
+        options = _native.PyramidPimcOptions(
+            seed=int(self._rng.integers(2**63)), states_per_solve=self.max_states,
+            max_samples=self.samples if hidden else 1, max_states=self.decision_states or 0,
+            time_limit_s=(self.time_limit if time_limit is None else time_limit) or 0.0, threads=self.threads,
         )
+        position = PyramidPosition.from_game(game).to_native()
+        return _native.pyramid_pimc(position, hidden, native_moves(candidates), options, cancel)
 
     def move_values(self, game: PyramidGame, actions: np.ndarray) -> np.ndarray:
         """For each action, the share of sampled completions in which it leaves a winnable game
@@ -184,7 +191,7 @@ class GuidedPimcPlayer(PimcPlayer):
         if near.sum() < 2:
             return near.astype(float)
         chances = np.full(len(legal), -1.0)
-        chances[near] = pyramid_afterstate_win_chances(self.network, game, legal[near], self.rng,
+        chances[near] = pyramid_afterstate_win_chances(self.network, game, legal[near], self._rng,
                                                        self.guide_samples)
         return chances
 

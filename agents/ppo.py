@@ -22,6 +22,7 @@ import numpy as np
 
 from agents.base import Choice, Player, legal_actions
 from agents.encodings import Encoding, find_encoding
+from agents.seeding import Seed, new_generator
 from agents.variants import Variant, find_variant
 from envs.errors import MalformedInputError
 
@@ -201,7 +202,11 @@ class PpoPlayer(Player):
         torch.distributions.Distribution.set_default_validate_args(False)
         self.encoding = find_encoding(self.metadata["encoding"]["name"], self.variant.game)
         self.deterministic = not plays_by_sampling(self.metadata) if deterministic is None else deterministic
-        self.rng = np.random.default_rng(seed)
+        self._rng = np.random.default_rng(seed)
+
+    def reseed(self, seed: Seed) -> None:
+        """Sample moves from ``numpy.random.default_rng(seed)`` from now on (when not deterministic)."""
+        self._rng = new_generator(seed)
 
     def action_probabilities(self, observation: np.ndarray, mask: np.ndarray) -> np.ndarray:
         """The policy's probability of each action, masked actions at zero."""
@@ -224,7 +229,7 @@ class PpoPlayer(Player):
             action = int(legal[np.argmax(probs[legal])])
         else:
             p = probs[legal] / probs[legal].sum()
-            action = int(legal[self.rng.choice(legal.size, p=p)])
+            action = int(legal[self._rng.choice(legal.size, p=p)])
         return Choice(action, f"the trained policy's pick ({probs[action]:.0%} likely)")
 
 

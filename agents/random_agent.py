@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from agents.base import Choice, Player, legal_actions
+from agents.seeding import Seed, new_generator
 
 
 class RandomPlayer(Player):
@@ -16,11 +17,15 @@ class RandomPlayer(Player):
     name = "random"
 
     def __init__(self, seed: int | Sequence[int] | None = None) -> None:
-        self.rng = np.random.default_rng(seed)
+        self._rng = np.random.default_rng(seed)
+
+    def reseed(self, seed: Seed) -> None:
+        """Draw from ``numpy.random.default_rng(seed)`` from now on."""
+        self._rng = new_generator(seed)
 
     def choose(self, observation: np.ndarray, mask: np.ndarray, info: dict[str, Any]) -> Choice:
         legal = legal_actions(mask)
-        return Choice(int(legal[self.rng.integers(legal.size)]), "a legal move at random")
+        return Choice(int(legal[self._rng.integers(legal.size)]), "a legal move at random")
 
 
 __all__ = ["RandomPlayer"]

@@ -23,6 +23,7 @@ import _checkout  # noqa: F401  (stops if another checkout's code would load)
 
 from agents.base import play_episode
 from agents.registry import make_player
+from agents.seeding import Reseedable
 from agents.variants import find_variant
 from training.splits import parse_deal_numbers
 
@@ -49,8 +50,8 @@ def main() -> None:
     player.act = timed_act  # type: ignore[method-assign]
     wins = deals = 0
     for number in parse_deal_numbers(args.deals):
-        if hasattr(player, "rng"):
-            player.rng = np.random.default_rng([args.seed, number])  # as training.benchmark seeds it
+        if isinstance(player, Reseedable):
+            player.reseed([args.seed, number])  # as training.benchmark seeds it
         wins += play_episode(env, player, variant.deal_id(number), variant.cards_cleared).won
         deals += 1
     times.sort()

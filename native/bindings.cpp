@@ -97,17 +97,99 @@ std::vector<kl::Action> candidate_actions(const std::vector<ActionTuple>& candid
   return moves;
 }
 
-solitaire::SampleBudget sample_budget(int max_samples, std::uint64_t max_states, double time_limit_s, int threads,
-                                      const CancelToken* cancel) {
-  if (max_samples < 1) throw nb::value_error("max_samples must be at least 1");
-  if (threads < 1) throw nb::value_error("threads must be at least 1");
+solitaire::SampleBudget sample_budget(int max_samples, std::uint64_t max_states, double time_limit_s, int threads) {
   solitaire::SampleBudget budget;
   budget.max_samples = max_samples;
   budget.max_states = max_states;
   budget.time_limit_s = time_limit_s;
   budget.threads = threads;
-  budget.cancel = cancel;
   return budget;
+}
+
+// The read-only fields of a sample loop's budget, on the options class `cls` of a planner whose
+// options hold it as `budget` (the cancel token is an argument of the call, not an option).
+template <class Options>
+void def_budget_fields(nb::class_<Options>& cls) {
+  cls.def_prop_ro("max_samples", [](const Options& o) { return o.budget.max_samples; })
+      .def_prop_ro("max_states", [](const Options& o) { return o.budget.max_states; })
+      .def_prop_ro("time_limit_s", [](const Options& o) { return o.budget.time_limit_s; })
+      .def_prop_ro("threads", [](const Options& o) { return o.budget.threads; });
+}
+
+// The planners' options: built with keywords only (the C++ defaults), checked at once, then read-only.
+void bind_planner_options(nb::module_& m) {
+  const kl::HopOptions hop;
+  nb::class_<kl::HopOptions> hop_options(m, "KlondikeHopOptions");
+  hop_options
+      .def("__init__",
+           [](kl::HopOptions* self, int draw_count, std::uint64_t seed, std::uint64_t states_per_solve,
+              int max_samples, std::uint64_t max_states, double time_limit_s, int threads) {
+             kl::HopOptions o;
+             o.draw_count = draw_count;
+             o.seed = seed;
+             o.states_per_solve = states_per_solve;
+             o.budget = sample_budget(max_samples, max_states, time_limit_s, threads);
+             kl::check_options(o);
+             new (self) kl::HopOptions(o);
+           },
+           nb::kw_only(), "draw_count"_a = hop.draw_count, "seed"_a = hop.seed,
+           "states_per_solve"_a = hop.states_per_solve, "max_samples"_a = hop.budget.max_samples,
+           "max_states"_a = hop.budget.max_states, "time_limit_s"_a = hop.budget.time_limit_s,
+           "threads"_a = hop.budget.threads)
+      .def_ro("draw_count", &kl::HopOptions::draw_count)
+      .def_ro("seed", &kl::HopOptions::seed)
+      .def_ro("states_per_solve", &kl::HopOptions::states_per_solve);
+  def_budget_fields(hop_options);
+
+  const kl::IsmctsOptions tree;
+  nb::class_<kl::IsmctsOptions>(m, "KlondikeIsmctsOptions")
+      .def("__init__",
+           [](kl::IsmctsOptions* self, int draw_count, std::uint64_t seed, std::uint64_t states_per_solve,
+              int max_iterations, std::uint64_t max_states, double time_limit_s, double exploration, int max_depth) {
+             kl::IsmctsOptions o;
+             o.draw_count = draw_count;
+             o.seed = seed;
+             o.states_per_solve = states_per_solve;
+             o.max_iterations = max_iterations;
+             o.max_states = max_states;
+             o.time_limit_s = time_limit_s;
+             o.exploration = exploration;
+             o.max_depth = max_depth;
+             kl::check_options(o);
+             new (self) kl::IsmctsOptions(o);
+           },
+           nb::kw_only(), "draw_count"_a = tree.draw_count, "seed"_a = tree.seed,
+           "states_per_solve"_a = tree.states_per_solve, "max_iterations"_a = tree.max_iterations,
+           "max_states"_a = tree.max_states, "time_limit_s"_a = tree.time_limit_s,
+           "exploration"_a = tree.exploration, "max_depth"_a = tree.max_depth)
+      .def_ro("draw_count", &kl::IsmctsOptions::draw_count)
+      .def_ro("seed", &kl::IsmctsOptions::seed)
+      .def_ro("states_per_solve", &kl::IsmctsOptions::states_per_solve)
+      .def_ro("max_iterations", &kl::IsmctsOptions::max_iterations)
+      .def_ro("max_states", &kl::IsmctsOptions::max_states)
+      .def_ro("time_limit_s", &kl::IsmctsOptions::time_limit_s)
+      .def_ro("exploration", &kl::IsmctsOptions::exploration)
+      .def_ro("max_depth", &kl::IsmctsOptions::max_depth);
+
+  const pyr::PimcOptions pimc;
+  nb::class_<pyr::PimcOptions> pimc_options(m, "PyramidPimcOptions");
+  pimc_options
+      .def("__init__",
+           [](pyr::PimcOptions* self, std::uint64_t seed, std::uint64_t states_per_solve, int max_samples,
+              std::uint64_t max_states, double time_limit_s, int threads) {
+             pyr::PimcOptions o;
+             o.seed = seed;
+             o.states_per_solve = states_per_solve;
+             o.budget = sample_budget(max_samples, max_states, time_limit_s, threads);
+             pyr::check_options(o);
+             new (self) pyr::PimcOptions(o);
+           },
+           nb::kw_only(), "seed"_a = pimc.seed, "states_per_solve"_a = pimc.states_per_solve,
+           "max_samples"_a = pimc.budget.max_samples, "max_states"_a = pimc.budget.max_states,
+           "time_limit_s"_a = pimc.budget.time_limit_s, "threads"_a = pimc.budget.threads)
+      .def_ro("seed", &pyr::PimcOptions::seed)
+      .def_ro("states_per_solve", &pyr::PimcOptions::states_per_solve);
+  def_budget_fields(pimc_options);
 }
 
 kl::SolveOptions klondike_options(int draw_count, std::uint64_t order_seed, bool dominances) {
@@ -590,6 +672,8 @@ NB_MODULE(solitaire_native, m) {
       .def_rw("max_states", &Limits::max_states)
       .def_rw("max_memory_bytes", &Limits::max_memory_bytes);
 
+  bind_planner_options(m);
+
   nb::class_<solitaire::SampleTally>(m, "SampleTally")
       .def_ro("won", &solitaire::SampleTally::won)
       .def_ro("lost", &solitaire::SampleTally::lost)
@@ -641,12 +725,9 @@ NB_MODULE(solitaire_native, m) {
   m.def(
       "pyramid_pimc",
       [](const pyr::Position& position, const std::vector<int>& unknown, const std::vector<MoveTuple>& candidates,
-         std::uint64_t seed, std::uint64_t states_per_solve, int max_samples, std::uint64_t max_states,
-         double time_limit_s, int threads, const CancelToken* cancel) {
-        pyr::PimcOptions options;
-        options.seed = seed;
-        options.states_per_solve = states_per_solve;
-        options.budget = sample_budget(max_samples, max_states, time_limit_s, threads, cancel);
+         const pyr::PimcOptions& options, const CancelToken* cancel) {
+        pyr::PimcOptions own_options = options;
+        own_options.budget.cancel = cancel;
         std::vector<pyr::Move> moves;
         for (const auto& [kind, a, b] : candidates) {
           if (kind == static_cast<int>(pyr::MoveKind::remove)) {
@@ -657,10 +738,9 @@ NB_MODULE(solitaire_native, m) {
         }
         const pyr::Position own = position;
         nb::gil_scoped_release release;
-        return pyr::pimc_evaluate(own, unknown, moves, options);
+        return pyr::pimc_evaluate(own, unknown, moves, own_options);
       },
-      "position"_a, "unknown"_a, "candidates"_a, "seed"_a, "states_per_solve"_a, "max_samples"_a,
-      "max_states"_a, "time_limit_s"_a, "threads"_a, "cancel"_a.none() = nb::none());
+      "position"_a, "unknown"_a, "candidates"_a, "options"_a, "cancel"_a.none() = nb::none());
 
   m.def(
       "pyramid_legal_moves",
@@ -743,22 +823,16 @@ NB_MODULE(solitaire_native, m) {
   m.def(
       "klondike_hop",
       [](const kl::Position& position, const std::vector<std::tuple<int, int>>& unknown,
-         const std::vector<ActionTuple>& candidates, int draw_count, std::uint64_t seed,
-         std::uint64_t states_per_solve, int max_samples, std::uint64_t max_states, double time_limit_s,
-         int threads, const CancelToken* cancel) {
-        kl::HopOptions options;
-        options.draw_count = draw_count;
-        options.seed = seed;
-        options.states_per_solve = states_per_solve;
-        options.budget = sample_budget(max_samples, max_states, time_limit_s, threads, cancel);
+         const std::vector<ActionTuple>& candidates, const kl::HopOptions& options, const CancelToken* cancel) {
+        kl::HopOptions own_options = options;
+        own_options.budget.cancel = cancel;
         const std::vector<kl::UnknownSlot> slots = unknown_slots(unknown);
         const std::vector<kl::Action> moves = candidate_actions(candidates);
         const kl::Position own = position;
         nb::gil_scoped_release release;
-        return kl::hop_evaluate(own, slots, moves, options);
+        return kl::hop_evaluate(own, slots, moves, own_options);
       },
-      "position"_a, "unknown"_a, "candidates"_a, "draw_count"_a, "seed"_a, "states_per_solve"_a,
-      "max_samples"_a, "max_states"_a, "time_limit_s"_a, "threads"_a, "cancel"_a.none() = nb::none());
+      "position"_a, "unknown"_a, "candidates"_a, "options"_a, "cancel"_a.none() = nb::none());
   nb::class_<kl::IsmctsResult>(m, "KlondikeIsmctsResult")
       .def_ro("visits", &kl::IsmctsResult::visits)
       .def_ro("value_sum", &kl::IsmctsResult::value_sum)
@@ -770,28 +844,16 @@ NB_MODULE(solitaire_native, m) {
   m.def(
       "klondike_ismcts",
       [](const kl::Position& position, const std::vector<std::tuple<int, int>>& unknown,
-         const std::vector<ActionTuple>& candidates, int draw_count, std::uint64_t seed,
-         std::uint64_t states_per_solve, int max_iterations, std::uint64_t max_states, double time_limit_s,
-         double exploration, int max_depth, const CancelToken* cancel) {
-        kl::IsmctsOptions options;
-        options.draw_count = draw_count;
-        options.seed = seed;
-        options.states_per_solve = states_per_solve;
-        options.max_iterations = max_iterations;
-        options.max_states = max_states;
-        options.time_limit_s = time_limit_s;
-        options.exploration = exploration;
-        options.max_depth = max_depth;
-        options.cancel = cancel;
+         const std::vector<ActionTuple>& candidates, const kl::IsmctsOptions& options, const CancelToken* cancel) {
+        kl::IsmctsOptions own_options = options;
+        own_options.cancel = cancel;
         const std::vector<kl::UnknownSlot> slots = unknown_slots(unknown);
         const std::vector<kl::Action> moves = candidate_actions(candidates);
         const kl::Position own = position;
         nb::gil_scoped_release release;
-        return kl::ismcts_evaluate(own, slots, moves, options);
+        return kl::ismcts_evaluate(own, slots, moves, own_options);
       },
-      "position"_a, "unknown"_a, "candidates"_a, "draw_count"_a, "seed"_a, "states_per_solve"_a,
-      "max_iterations"_a, "max_states"_a, "time_limit_s"_a, "exploration"_a, "max_depth"_a,
-      "cancel"_a.none() = nb::none());
+      "position"_a, "unknown"_a, "candidates"_a, "options"_a, "cancel"_a.none() = nb::none());
   m.def("klondike_proved_lost_without_search", &kl::proved_lost_without_search, "position"_a, "draw_count"_a);
 
   // Native batched environments (envs.pyramid.vector).

@@ -276,7 +276,7 @@ def test_ppo_player_plays_as_its_checkpoint_was_chosen(tiny_checkpoint, tmp_path
         player = PpoPlayer(variant, checkpoint, **options)
         chosen = set()
         for seed in range(40):
-            player.rng = np.random.default_rng(seed)
+            player.reseed(seed)
             chosen.add(player.choose(obs, mask, info).action)
         return chosen
 

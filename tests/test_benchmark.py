@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+import training.benchmark
 from agents.registry import unavailable_reason
 from agents.variants import find_variant
 from envs.errors import MalformedInputError
@@ -169,3 +170,39 @@ def test_planner_options_reach_the_planners_and_bad_ones_stop_the_run() -> None:
     main(args)
     assert [p.samples for k, p in _PLAYERS.items() if k[0] == "pimc" and ("samples", 3) in k[2]] == [3]
     assert "--planner-option samples=3" in command_line(args)
+
+
+def test_a_rows_file_resumes_a_stopped_run_and_refuses_another_commands(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    rows_file = tmp_path / "rows.jsonl"
+    args = Args(game="pyramid", deals="1-6", agents="random,greedy", workers=1, seed=3, rows=rows_file,
+                analyse=False)
+    whole, summaries, _ = main(replace(args, rows=None))
+    first, _, _ = main(replace(args, deals="1-6", agents="random,greedy"))
+    assert [replace(r, seconds=0.0) for r in first] == [replace(r, seconds=0.0) for r in whole]
+    lines = rows_file.read_text().splitlines()
+    assert json.loads(lines[0])["command"] == command_line(args) and len(lines) == 13
+    # a run stopped after 5 rows, the 6th cut off mid-line: the same command plays only the rest
+    rows_file.write_text("\n".join(lines[:6]) + "\n" + lines[6][:20])
+    played: list[tuple[str, int]] = []
+    real = training.benchmark.play_deal
+
+    def counting(variant_key: str, options: dict, task: tuple[str, int]) -> Row:
+        played.append(task)
+        return real(variant_key, options, task)
+
+    monkeypatch.setattr(training.benchmark, "play_deal", counting)
+    resumed, again, _ = main(args)
+    assert sorted(played) == sorted({(r.agent, r.deal_number) for r in whole} -
+                                    {(Row(**json.loads(line)).agent, Row(**json.loads(line)).deal_number)
+                                     for line in lines[1:6]})
+    assert [replace(r, seconds=0.0) for r in resumed] == [replace(r, seconds=0.0) for r in whole]
+    assert [(s.agent, s.wins, s.deals) for s in again] == [(s.agent, s.wins, s.deals) for s in summaries]
+    assert len(rows_file.read_text().splitlines()) == 13
+    before = rows_file.read_text()
+    with pytest.raises(MalformedInputError, match="another command"):
+        main(replace(args, seed=4))
+    (tmp_path / "other.txt").write_text("not rows\n")
+    with pytest.raises(MalformedInputError, match="not a benchmark rows file"):
+        main(replace(args, rows=tmp_path / "other.txt"))
+    assert rows_file.read_text() == before

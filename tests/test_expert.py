@@ -337,8 +337,7 @@ def test_the_guided_search_plays_with_the_networks_prior(checkpoint: Path) -> No
     assert result.steps > 0
     obs, mask, _ = _start(100_005)
     probs, _ = player._expert.policy(obs, mask)
-    knowledge = klondike_knowledge(obs)
-    assert player._prior(obs, mask, np.flatnonzero(mask), knowledge) == [float(p) for p in probs[mask]]
+    assert player.priors(player.decision(obs, mask), np.flatnonzero(mask)) == [float(p) for p in probs[mask]]
     assert unavailable_reason("guided-ismcts", "pyramid-000", checkpoint) == (
         "the guided-ismcts player plays Klondike only")
 

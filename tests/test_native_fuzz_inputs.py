@@ -7,6 +7,7 @@ runs this file on the ASan/UBSan build. Each bug found has its regression test h
 from __future__ import annotations
 
 import os
+from typing import Any
 
 import gymnasium
 import numpy as np
@@ -364,7 +365,9 @@ def test_pyramid_positions_are_solved_or_refused_and_pimc_checks_its_candidates(
         valid = True
         assert result.status in set(solitaire_native.Status) and result.seconds < 10
     try:
-        tally = solitaire_native.pyramid_pimc(position, unknown, candidates, 1, 500, 2, 5000, 2.0, 1)
+        options = solitaire_native.PyramidPimcOptions(seed=1, states_per_solve=500, max_samples=2,
+                                                      max_states=5000, time_limit_s=2.0)
+        tally = solitaire_native.pyramid_pimc(position, unknown, candidates, options)
     except CLEAR:
         return
     assert valid, "pimc took a position the solver refused"
@@ -411,12 +414,18 @@ def test_klondike_planners_answer_or_refuse_any_candidates_and_unknown_places(
         game.push(legal[i % len(legal)])
     knowledge = klondike_knowledge(observe(game), game.draw_count)
     position = knowledge.position.to_native()
-    for call in (
-        lambda u: solitaire_native.klondike_hop(position, u, candidates, draw_count, 1, 500, 2, 5000, 2.0, 1),
-        lambda u: solitaire_native.klondike_ismcts(
-            position, u, candidates, draw_count, 1, 500, 8, 5000, 2.0, exploration, max_depth
-        ),
-    ):
+    def hop(u: list) -> Any:
+        options = solitaire_native.KlondikeHopOptions(draw_count=draw_count, seed=1, states_per_solve=500,
+                                                      max_samples=2, max_states=5000, time_limit_s=2.0)
+        return solitaire_native.klondike_hop(position, u, candidates, options)
+
+    def ismcts(u: list) -> Any:
+        options = solitaire_native.KlondikeIsmctsOptions(
+            draw_count=draw_count, seed=1, states_per_solve=500, max_iterations=8, max_states=5000,
+            time_limit_s=2.0, exploration=exploration, max_depth=max_depth)
+        return solitaire_native.klondike_ismcts(position, u, candidates, options)
+
+    for call in (hop, ismcts):
         for places in (list(knowledge.unknown), unknown):
             try:
                 result = call(places)

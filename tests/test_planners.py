@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from agents.base import play_episode
-from agents.planner.hop import HopPlayer, hop_values, tree_values
+from agents.planner.hop import HopPlayer, PlannedLine, hop_values, tree_values
 from agents.planner.knowledge import klondike_knowledge, visible_key
 from agents.registry import make_player, unavailable_reason
 from agents.solver import _native, solve_klondike
@@ -161,14 +161,16 @@ def test_the_player_follows_a_sampled_line_until_it_shows_a_card() -> None:
     after.push(first)
     follow_up = after.legal_moves()[0]
     player.follow(game, ACTION_INDEX[first], ((), (first, follow_up, Move(0))))
-    assert player.plan_moves == [follow_up, Move(0)]
-    assert player.plan_at == visible_key(observe(after))
+    assert player.planned_line == PlannedLine((follow_up, Move(0)), visible_key(observe(after)))
     player.follow(after, ACTION_INDEX[follow_up], ())  # the plan's own next move: its rest stays
-    expected = [Move(0)] if not _shows_a_card(after, follow_up) else []
-    assert player.plan_moves == expected
+    line = player.planned_line
+    if _shows_a_card(after, follow_up):
+        assert line is None
+    else:
+        assert line is not None and line.moves == (Move(0),)
     showing = next(m for m in moves if _shows_a_card(game, m))
     player.follow(game, ACTION_INDEX[showing], ((showing, follow_up),))
-    assert player.plan_moves == [] and player.plan_at is None
+    assert player.planned_line is None
     player._last_move = Move.foundation_to_column(2, 4)
     assert player._just_came_down(Move.column_to_foundation(4))
     assert not player._just_came_down(Move.column_to_foundation(3))
@@ -255,24 +257,58 @@ def test_with_nothing_unknown_a_lost_move_is_worth_nothing_in_the_tree() -> None
     assert checked >= 3
 
 
+@pytest.mark.parametrize(("options", "bad", "message"), [
+    ("KlondikeHopOptions", {"max_samples": 0}, "hop: max_samples must be at least 1"),
+    ("KlondikeHopOptions", {"threads": 0}, "hop: threads must be at least 1"),
+    ("KlondikeHopOptions", {"threads": 257}, "at most 256"),
+    ("KlondikeHopOptions", {"draw_count": 0}, "hop: draw_count"),
+    ("KlondikeHopOptions", {"states_per_solve": 0}, "hop: states_per_solve"),
+    ("KlondikeHopOptions", {"time_limit_s": float("nan")}, "hop: time_limit_s must be a finite"),
+    ("KlondikeIsmctsOptions", {"max_iterations": 0}, "ismcts: max_iterations"),
+    ("KlondikeIsmctsOptions", {"max_depth": 0}, "ismcts: max_depth"),
+    ("KlondikeIsmctsOptions", {"exploration": -0.1}, "ismcts: exploration"),
+    ("KlondikeIsmctsOptions", {"exploration": float("inf")}, "ismcts: exploration"),
+    ("KlondikeIsmctsOptions", {"time_limit_s": float("inf")}, "ismcts: time_limit_s"),
+    ("PyramidPimcOptions", {"max_samples": 2**20 + 1}, "pimc: max_samples"),
+    ("PyramidPimcOptions", {"states_per_solve": 0}, "pimc: states_per_solve"),
+    ("PyramidPimcOptions", {"threads": -1}, "pimc: threads"),
+])
+def test_the_native_planners_options_are_checked_when_built(options: str, bad: dict, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        getattr(_native, options)(**bad)
+
+
+def test_the_native_planners_options_are_keywords_with_defaults_and_read_only() -> None:
+    hop = _native.KlondikeHopOptions(seed=7, max_samples=8, time_limit_s=0.5)
+    assert (hop.draw_count, hop.seed, hop.states_per_solve, hop.max_samples, hop.max_states, hop.time_limit_s,
+            hop.threads) == (3, 7, 2_000, 8, 0, 0.5, 1)
+    tree = _native.KlondikeIsmctsOptions()
+    assert (tree.max_iterations, tree.exploration, tree.max_depth, tree.states_per_solve) == (400, 0.5, 8,
+                                                                                              2_000)
+    pimc = _native.PyramidPimcOptions(threads=2)
+    assert (pimc.seed, pimc.states_per_solve, pimc.max_samples, pimc.threads) == (0, 20_000, 32, 2)
+    with pytest.raises(TypeError):
+        _native.KlondikeHopOptions(3)  # type: ignore[misc]  # keywords only
+    with pytest.raises(TypeError):
+        _native.KlondikeHopOptions(seed=-1)  # a seed is 0 .. 2**64 - 1
+    with pytest.raises(AttributeError):
+        hop.seed = 3  # type: ignore[misc]
+
+
 def test_bad_requests_are_refused_with_a_clear_error() -> None:
     game = KlondikeGame("klondike-random-v1-3")
     knowledge = klondike_knowledge(observe(game))
     position = knowledge.position.to_native()
+    hop = _native.KlondikeHopOptions(states_per_solve=100, max_samples=1)
     with pytest.raises(ValueError, match="not legal"):
-        _native.klondike_hop(position, list(knowledge.unknown), [(2, -1, -1, 1, -1)], 3, 0, 100, 1, 0, 0.0, 1)
+        _native.klondike_hop(position, list(knowledge.unknown), [(2, -1, -1, 1, -1)], hop)
     with pytest.raises(ValueError, match="outside"):
-        _native.klondike_hop(position, [(0, 5)], [(0, -1, -1, 3, -1)], 3, 0, 100, 1, 0, 0.0, 1)
+        _native.klondike_hop(position, [(0, 5)], [(0, -1, -1, 3, -1)], hop)
     with pytest.raises(ValueError, match="twice"):
-        _native.klondike_hop(position, [(-1, 0), (-1, 0)], [(0, -1, -1, 3, -1)], 3, 0, 100, 1, 0, 0.0, 1)
-    with pytest.raises(ValueError, match="max_samples"):
-        _native.klondike_hop(position, [], [(0, -1, -1, 3, -1)], 3, 0, 100, 0, 0, 0.0, 1)
+        _native.klondike_hop(position, [(-1, 0), (-1, 0)], [(0, -1, -1, 3, -1)], hop)
+    tree = _native.KlondikeIsmctsOptions(states_per_solve=100, max_iterations=10)
     with pytest.raises(ValueError, match="ismcts: a candidate is not legal"):
-        _native.klondike_ismcts(position, list(knowledge.unknown), [(2, -1, -1, 1, -1)], 3, 0, 100, 10, 0,
-                                0.0, 0.5, 8)
-    with pytest.raises(ValueError, match="max_iterations"):
-        _native.klondike_ismcts(position, list(knowledge.unknown), [(0, -1, -1, 3, -1)], 3, 0, 100, 0, 0, 0.0,
-                                0.5, 8)
+        _native.klondike_ismcts(position, list(knowledge.unknown), [(2, -1, -1, 1, -1)], tree)
     with pytest.raises(MalformedInputError, match="search"):
         HopPlayer(KLONDIKE, search="uct")
     with pytest.raises(MalformedInputError, match="plays Klondike"):

@@ -40,19 +40,19 @@ import os
 import statistics
 import sys
 import tempfile
-from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Collection, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass
 from functools import partial
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-import numpy as np
 import tyro
 
 from agents.analysis import analyse_played
 from agents.base import Player, play_episode
 from agents.registry import AGENT_NAMES, make_player, unavailable_reason
+from agents.seeding import reseed
 from agents.solver.limits import SearchLimits
 from agents.solver.stats import wilson_interval
 from agents.variants import Variant, find_variant
@@ -110,6 +110,10 @@ class Args:
     """Seconds all the analysis's searches of one game may take together."""
     json: str | None = None
     """Write the rows and the table as JSON to this file (- for standard output)."""
+    rows: Path | None = None
+    """Append each row to this JSON Lines file as soon as its deal is played, and play only the
+    deals not in it yet: a stopped run resumes with the same command (the file's first line
+    records the command, and another command's file is refused). The table covers every row."""
     plot: Path | None = None
     """Draw a PNG chart comparing the agents to this file."""
 
@@ -193,7 +197,7 @@ def _player(agent: str, variant: Variant, deal_number: int, options: dict[str, A
     player = _PLAYERS[key]
     if (agent == "ppo" and not player.deterministic) or agent in PLANNERS:  # type: ignore[attr-defined]
         # per-deal samples, whatever the worker
-        player.rng = np.random.default_rng([options.get("seed", 0), deal_number])  # type: ignore[attr-defined]
+        reseed(player, [options.get("seed", 0), deal_number])
     return player
 
 
@@ -228,15 +232,71 @@ _ENVS: dict[str, Any] = {}
 
 
 def play_all(variant: Variant, agents: Sequence[str], numbers: Sequence[int], workers: int,
-             options: dict[str, Any]) -> list[Row]:
-    """Every agent on every deal, in agent then deal order."""
-    tasks = [(agent, number) for agent in agents for number in numbers]
+             options: dict[str, Any], played: Callable[[Row], None] | None = None,
+             skip: Collection[tuple[str, int]] = ()) -> list[Row]:
+    """Every agent on every deal but the ``(agent, deal)`` pairs in ``skip``, in agent then deal
+    order; ``played`` is called with each row as soon as it is played (in the order they finish)."""
+    tasks = [(agent, number) for agent in agents for number in numbers if (agent, number) not in skip]
     run = partial(play_deal, variant.key, options)
+    done = played or (lambda row: None)
+    rows: dict[tuple[str, int], Row] = {}
     if workers <= 1:
-        return [run(task) for task in tasks]
-    chunk = max(1, len(tasks) // (workers * 16))
-    with ProcessPoolExecutor(workers, initializer=_worker_init) as pool:
-        return list(pool.map(run, tasks, chunksize=chunk))
+        for task in tasks:
+            rows[task] = run(task)
+            done(rows[task])
+    else:
+        with ProcessPoolExecutor(workers, initializer=_worker_init) as pool:
+            futures = {pool.submit(run, task): task for task in tasks}
+            for future in as_completed(futures):
+                rows[futures[future]] = future.result()
+                done(rows[futures[future]])
+    return [rows[task] for task in tasks]
+
+
+ROWS_FORMAT = "solitaire-rl benchmark rows v1"
+
+
+def read_rows(path: Path, command: str) -> list[Row]:
+    """The rows an earlier run of ``command`` appended to ``path`` (none if the file is absent);
+    a file written by another command, or not a rows file, is refused. A last line cut off by a
+    stopped run is dropped."""
+    if not path.exists():
+        return []
+    lines = path.read_text().splitlines()
+    try:
+        head = json.loads(lines[0]) if lines else None
+    except json.JSONDecodeError:
+        head = None
+    if not isinstance(head, dict) or head.get("format") != ROWS_FORMAT:
+        raise MalformedInputError(f"{path} is not a benchmark rows file (its first line should say "
+                                  f"{ROWS_FORMAT!r})")
+    if head.get("command") != command:
+        raise MalformedInputError(f"{path} holds the rows of another command ({head.get('command')!r}), "
+                                  f"not {command!r}: give another --rows file")
+    rows = []
+    for number, line in enumerate(lines[1:], start=2):
+        try:
+            rows.append(Row(**json.loads(line)))
+        except (json.JSONDecodeError, TypeError) as exc:
+            if number == len(lines):  # the write a stopped run cut off
+                break
+            raise MalformedInputError(f"{path}, line {number}: not a row ({exc})") from None
+    return rows
+
+
+def append_rows(path: Path, command: str) -> Callable[[Row], None]:
+    """A function that appends one row (a JSON line) to ``path``, starting the file if needed."""
+    if not path.exists() or not path.read_text().strip():
+        path.write_text(json.dumps({"format": ROWS_FORMAT, "command": command}) + "\n")
+    else:
+        text = path.read_text()
+        if not text.endswith("\n"):  # a line cut off by a stopped run: drop it
+            path.write_text(text[: text.rfind("\n") + 1])
+
+    def append(row: Row) -> None:
+        with path.open("a") as out:
+            out.write(json.dumps(asdict(row)) + "\n")
+    return append
 
 
 # ------------------------------------------------------------------------ playing on Ray
@@ -488,6 +548,8 @@ def main(args: Args) -> tuple[list[Row], list[Summary], list[str]]:
                "analyse": args.analyse, "analysis_states": args.analysis_states,
                "analysis_time_budget": args.analysis_time_budget,
                "ppo_deterministic": False if args.ppo_sample else True if args.ppo_argmax else None}
+    if args.ray and args.rows is not None:
+        raise MalformedInputError("--rows resumes a run on this machine's workers: not with --ray")
     if args.ray:
         if importlib.util.find_spec("ray") is None:
             raise MalformedInputError("--ray needs Ray: pip install -e '.[ray]'")
@@ -495,8 +557,17 @@ def main(args: Args) -> tuple[list[Row], list[Summary], list[str]]:
         notes += failures
         where = f"on the Ray cluster {args.ray}"
     else:
-        rows = play_all(variant, agents, numbers, args.workers, options)
-        where = f"{args.workers} workers"
+        earlier: list[Row] = []
+        played = None
+        if args.rows is not None:
+            earlier = [r for r in read_rows(args.rows, command_line(args))
+                       if r.agent in agents and r.deal_number in set(numbers)]
+            played = append_rows(args.rows, command_line(args))
+        seen = {(r.agent, r.deal_number) for r in earlier}
+        new = play_all(variant, agents, numbers, args.workers, options, played, seen)
+        by_task = {(r.agent, r.deal_number): r for r in [*earlier, *new]}
+        rows = [by_task[(a, n)] for a in agents for n in numbers]
+        where = f"{args.workers} workers" + (f", {len(earlier)} rows from {args.rows}" if earlier else "")
     summaries = summarize(rows)
     to_stdout = args.json == "-"
     out = sys.stderr if to_stdout else sys.stdout

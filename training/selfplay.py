@@ -39,6 +39,7 @@ import numpy as np
 
 from agents.base import Player, legal_mask
 from agents.registry import make_player
+from agents.seeding import Reseedable, reseed
 from agents.variants import Variant, find_variant
 from envs.errors import MalformedInputError
 from training.splits import TRAIN
@@ -104,10 +105,9 @@ def make_teacher(config: RunConfig) -> Player:
 def play_game(variant: Variant, env: Any, teacher: Player, deal: int, seed: int,
               actor: Player | None = None) -> tuple[GameLog, dict[str, Any]]:
     """One deal: the teacher labels every decision; ``actor`` (default: the teacher) moves."""
-    rng = np.random.default_rng([seed, deal])
-    teacher.rng = rng  # type: ignore[attr-defined]  # every planner draws its samples from it
-    if actor is not None and hasattr(actor, "rng"):
-        actor.rng = np.random.default_rng([seed, deal, 1])
+    reseed(teacher, [seed, deal])  # every planner draws its samples from its own generator
+    if isinstance(actor, Reseedable):
+        actor.reseed([seed, deal, 1])
     obs, info = env.reset(options={"deal": variant.deal_id(deal)})
     teacher.reset(env)
     if actor is not None:

@@ -80,21 +80,20 @@ class GameKind:
             stock = list(position.stock)  # the unseen cards in card order: nothing of their places
             for place, card in zip(hidden, sorted(stock[i] for i in hidden), strict=True):
                 stock[place] = card
-            return _native.pyramid_pimc(
-                replace(position, stock=tuple(stock)).to_native(), hidden,
-                native_moves(moves),
-                seed % 2**63, states_per_solve, samples if hidden else 1, max_states, 0.0, 1, None,
-            )
+            pimc = _native.PyramidPimcOptions(seed=seed % 2**63, states_per_solve=states_per_solve,
+                                              max_samples=samples if hidden else 1, max_states=max_states)
+            return _native.pyramid_pimc(replace(position, stock=tuple(stock)).to_native(), hidden,
+                                        native_moves(moves), pimc)
         from agents.planner.knowledge import klondike_knowledge
         from agents.solver.klondike import native_actions
         from envs.klondike.observer import observe
 
         knowledge = klondike_knowledge(observe(game), game.draw_count)
-        return _native.klondike_hop(
-            knowledge.position.to_native(), list(knowledge.unknown),
-            native_actions(moves), game.draw_count, seed % 2**64,
-            states_per_solve, samples if knowledge.unknown else 1, max_states, 0.0, 1, None,
-        ).tally
+        options = _native.KlondikeHopOptions(
+            draw_count=game.draw_count, seed=seed % 2**64, states_per_solve=states_per_solve,
+            max_samples=samples if knowledge.unknown else 1, max_states=max_states)
+        return _native.klondike_hop(knowledge.position.to_native(), list(knowledge.unknown),
+                                    native_actions(moves), options).tally
 
 
 def game_kind(variant: str) -> GameKind:

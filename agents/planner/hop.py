@@ -9,8 +9,8 @@ released, samples spread over threads) and stops at a budget of states (the same
 every machine) or of time (the play page).
 
 Moves within about one standard error of the best value tie (:func:`tie_margin`); that is most
-of them while most samples are winnable. Ties go, in this order (:meth:`HopPlayer.rank_key`), to
-the move that
+of them while most samples are winnable. Ties go, in this order (:func:`~agents.planner.ranking.rank_key`,
+whose key names each part), to the move that
 0. goes on with the line being followed: after a move, the rest of a sampled winning line that
    starts with it, until a move shows a card not known before (:meth:`HopPlayer.follow`); with
    ``search="tree"`` (the ``ismcts`` player), then to the moves an information-set tree search
@@ -26,6 +26,10 @@ the move that
 A position met :data:`LOOP_VISITS` times means play goes round in circles: progress comes first
 then, and :attr:`HopPlayer.looping` says so (the page's hint reports it instead of a move).
 
+The player keeps its own state: its generator (:meth:`HopPlayer.reseed`), the line it follows
+(:attr:`HopPlayer.planned_line`, an immutable :class:`PlannedLine` that another player of the same
+game takes up with :meth:`HopPlayer.resume`), the positions met.
+
 Two cases need no sampling: a safe move to a foundation (the solver's own forced step, which
 loses no win whatever the unknown cards are; not while a line is followed, nor right after that
 card came down from its foundation) and, once no card is unknown, the solver's winning
@@ -40,6 +44,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +56,18 @@ from agents.greedy.klondike import KlondikeGreedy, KlondikeView, score_klondike_
 from agents.planner import NO_SAMPLE, SearchRecord
 from agents.planner.guide import DEFAULT_GUIDE_SAMPLES, klondike_afterstate_win_chances
 from agents.planner.knowledge import KlondikeKnowledge, klondike_knowledge, visible_after, visible_key
+from agents.planner.ranking import LOOP_VISITS, Candidate, rank_key
+from agents.planner.sampling import (
+    DEFAULT_DECISION_STATES,
+    DEFAULT_MAX_SAMPLES,
+    DEFAULT_STATES_PER_SOLVE,
+    MoveValues,
+    TreeValues,
+    hop_values,
+    tie_margin,
+    tree_values,
+)
+from agents.seeding import Seed, new_generator
 from agents.variants import Variant
 from envs.errors import MalformedInputError
 from envs.klondike import KlondikeGame
@@ -58,108 +75,48 @@ from envs.klondike.actions import ACTION_INDEX, move_of
 from envs.klondike.moves import COLUMN_FOUNDATION, FOUNDATION_COLUMN, Move
 from envs.klondike.observer import observe
 
-DEFAULT_STATES_PER_SOLVE = 2_000
-"""States one solve of one sample may enter; past it that sample counts half for the move."""
-DEFAULT_DECISION_STATES = 200_000
-"""States one decision may spend over all its samples (the benchmark's budget)."""
-DEFAULT_MAX_SAMPLES = 32
 ENDGAME_STATES = 500_000
 """Budget of the one exact solve once every card is known."""
-LOOP_VISITS = 4
 TREE_NEAR = 0.7
 """With the tree search, moves visited at least this share of the most visited one's count tie."""
-"""A position met this often means play goes round in circles (``looping``): a hint then says so."""
 
 
 @dataclass(frozen=True)
-class MoveValues:
-    """What the samples said of each candidate action."""
+class PlannedLine:
+    """The rest of a sampled winning line being followed: ``moves[0]`` is the next move, to be
+    played where the player sees ``at`` (a :func:`~agents.planner.knowledge.visible_key`)."""
 
-    actions: np.ndarray
-    won: np.ndarray
-    lost: np.ndarray
-    unknown: np.ndarray
-    first: np.ndarray
-    """Samples whose winning line (from the position before the move) starts with the move."""
-    samples: int
-    states: int
-    seconds: float
-    stop_reason: str | None
-    lines: tuple[tuple[Move, ...], ...] = ()
-    """Each kept sample's winning line from the position (empty where its solve did not win)."""
+    moves: tuple[Move, ...]
+    at: bytes
 
-    @property
-    def values(self) -> np.ndarray:
-        """Share of samples won, an unfinished search counting half (zeros when no sample ran)."""
-        return (self.won + 0.5 * self.unknown) / max(self.samples, 1)
-
-
-def native_candidates(game: KlondikeGame, actions: np.ndarray) -> list[tuple[int, int, int, int, int]]:
-    """``actions`` as the native loops' atomic actions (the moved card left to the sample)."""
-    from agents.solver.klondike import native_actions
-
-    return native_actions([move_of(game, int(a)) for a in actions])
-
-
-def hop_values(knowledge: KlondikeKnowledge, actions: np.ndarray, *, seed: int = 0,
-               states_per_solve: int = DEFAULT_STATES_PER_SOLVE, max_samples: int = DEFAULT_MAX_SAMPLES,
-               max_states: int | None = DEFAULT_DECISION_STATES, time_limit: float | None = None,
-               threads: int = 1, cancel: Any = None) -> MoveValues:
-    """Sample-and-solve values of ``actions`` (legal action indices) in the known position."""
-    from agents.solver import _native
-    from agents.solver.klondike import move_of as move_of_native
-
-    game = knowledge.game
-    candidates = native_candidates(game, actions)
-    result = _native.klondike_hop(
-        knowledge.position.to_native(), list(knowledge.unknown), candidates, game.draw_count,
-        seed % 2**64, states_per_solve, max_samples, max_states or 0, time_limit or 0.0, threads, cancel,
-    )
-    tally = result.tally
-    reason = None if tally.stop_reason == _native.StopReason.none else tally.stop_reason.name
-    lines = tuple(tuple(move_of_native(a) for a in line) for line in result.lines)
-    return MoveValues(np.asarray(actions), np.asarray(tally.won, float), np.asarray(tally.lost, float),
-                      np.asarray(tally.unknown, float), np.asarray(tally.first, float), tally.samples,
-                      tally.states, tally.seconds, reason, lines)
+    def __post_init__(self) -> None:
+        if not self.moves or not all(isinstance(m, Move) for m in self.moves):
+            raise MalformedInputError("a planned line is a non-empty tuple of moves")
+        if not isinstance(self.at, bytes):
+            raise MalformedInputError("a planned line's place is what the player sees there, as bytes")
 
 
 @dataclass(frozen=True)
-class TreeValues:
-    """What the information-set tree search said of each candidate action."""
+class Decision:
+    """What the player knows at one decision, computed once."""
 
-    actions: np.ndarray
-    visits: np.ndarray
-    value_sum: np.ndarray
-    iterations: int
-    states: int
-    seconds: float
+    observation: np.ndarray
+    mask: np.ndarray
+    legal: np.ndarray
+    knowledge: KlondikeKnowledge
+    here: bytes
+    """What the player sees (:func:`~agents.planner.knowledge.visible_key`)."""
+    met: int
+    """Times the player has met this position."""
 
     @property
-    def values(self) -> np.ndarray:
-        return self.value_sum / np.maximum(self.visits, 1)
+    def game(self) -> KlondikeGame:
+        return self.knowledge.game
 
-
-def tree_values(knowledge: KlondikeKnowledge, actions: np.ndarray, *, seed: int = 0,
-                states_per_solve: int = DEFAULT_STATES_PER_SOLVE, iterations: int = 400,
-                max_states: int | None = None, time_limit: float | None = None, exploration: float = 0.5,
-                max_depth: int = 8, cancel: Any = None) -> TreeValues:
-    """Information-set tree search values of ``actions`` (:func:`solitaire_native.klondike_ismcts`)."""
-    from agents.solver import _native
-
-    game = knowledge.game
-    candidates = native_candidates(game, actions)
-    result = _native.klondike_ismcts(
-        knowledge.position.to_native(), list(knowledge.unknown), candidates, game.draw_count,
-        seed % 2**64, states_per_solve, iterations, max_states or 0, time_limit or 0.0, exploration,
-        max_depth, cancel,
-    )
-    return TreeValues(np.asarray(actions), np.asarray(result.visits, float), np.asarray(result.value_sum),
-                      result.iterations, result.states, result.seconds)
-
-
-def tie_margin(samples: int) -> float:
-    """Values this close to the best are ties: about one standard error of a share over ``samples``."""
-    return 0.5 / max(samples, 1) ** 0.5
+    @cached_property
+    def view(self) -> KlondikeView:
+        """The observation decoded for the greedy player's score."""
+        return KlondikeView(self.observation)
 
 
 def shown_cards(game: KlondikeGame) -> set[int]:
@@ -184,8 +141,10 @@ class HopPlayer(Player):
     """Plays the move that wins in most samples of the unknown cards (see the module docstring)."""
 
     name = "hop"
+    _planned: PlannedLine | None
+    """The line being followed (:attr:`planned_line`)."""
 
-    def __init__(self, variant: Variant, *, seed: int | None = None,
+    def __init__(self, variant: Variant, *, seed: Seed = None,
                  states_per_solve: int = DEFAULT_STATES_PER_SOLVE, max_samples: int = DEFAULT_MAX_SAMPLES,
                  max_states: int | None = DEFAULT_DECISION_STATES, time_limit: float | None = None,
                  threads: int = 1, prior: str = "greedy", search: str = "hop", tree_iterations: int = 100,
@@ -214,8 +173,8 @@ class HopPlayer(Player):
         (face-down cards stay unknown), as lonelybot and OpenSpiel's solitaire see it."""
         self._env: gymnasium.Env | None = None
         self.variant = variant
-        self.rng = np.random.default_rng(seed)
-        """Draws each decision's sampling seed (the benchmark seeds it per deal)."""
+        self._rng = new_generator(seed)
+        """Draws each decision's sampling seed (:meth:`reseed`: the benchmark seeds it per deal)."""
         self.states_per_solve, self.max_samples = states_per_solve, max_samples
         self.max_states, self.time_limit, self.threads = max_states, time_limit, threads
         self.draw_count = int(variant.env_kwargs.get("draw_count", 3))
@@ -240,16 +199,29 @@ class HopPlayer(Player):
         self._greedy = KlondikeGreedy()
         self.reset_memory()
 
+    def reseed(self, seed: Seed) -> None:
+        """Draw the sampling seeds from ``numpy.random.default_rng(seed)`` from now on."""
+        self._rng = new_generator(seed)
+
+    @property
+    def planned_line(self) -> PlannedLine | None:
+        """The rest of the sampled winning line being followed (see :meth:`follow`), if any."""
+        return self._planned
+
+    def resume(self, line: PlannedLine) -> None:
+        """Follow ``line`` (a :attr:`planned_line` kept from an earlier player of the same game,
+        as the play page's hints do between requests)."""
+        if not isinstance(line, PlannedLine):
+            raise MalformedInputError(f"resume takes a PlannedLine, not {type(line).__name__}")
+        self._planned = line
+
     def reset_memory(self) -> None:
-        """Forget the game: the positions seen and the endgame line."""
+        """Forget the game: the positions seen, the line followed and the endgame line."""
         self.visits: Counter[bytes] = Counter()
-        self._line: list[Move] = []
-        self._line_at: bytes | None = None
-        """What the player sees where ``_line[0]`` is to be played."""
-        self.plan_moves: list[Move] = []
-        """The rest of the sampled winning line being followed (see :meth:`follow`)."""
-        self.plan_at: bytes | None = None
-        """What the player sees where ``plan_moves[0]`` is to be played."""
+        self._endgame_line: list[Move] = []
+        self._endgame_at: bytes | None = None
+        """What the player sees where ``_endgame_line[0]`` is to be played."""
+        self._planned = None
         self._last_move: Move | None = None
         self._decided_in: KlondikeGame | None = None
         """The position (as the player knows it) of the last :meth:`plan`."""
@@ -299,9 +271,9 @@ class HopPlayer(Player):
 
     def choose(self, observation: np.ndarray, mask: np.ndarray, info: dict[str, Any]) -> Choice:
         start = time.perf_counter()
-        self.remember(observation)
-        self._greedy.look(KlondikeView(observation))
-        choice = self.plan(observation, mask)
+        now = self.decision(observation, mask, meet=True)
+        self._greedy.look(now.view)
+        choice = self._decide(now)
         self._greedy.played(choice.action)
         if self._decided_in is not None:  # plan() set it
             self._last_move = move_of(self._decided_in, choice.action)
@@ -309,35 +281,46 @@ class HopPlayer(Player):
         return choice
 
     # ------------------------------------------------------------------ the decision
+    def decision(self, observation: np.ndarray, mask: np.ndarray, *, meet: bool = False) -> Decision:
+        """What the player knows of the position of ``observation`` (``meet``: count it as met first)."""
+        here = visible_key(observation)
+        if meet:
+            self.visits[here] += 1
+        return Decision(observation, mask, legal_actions(mask), self.knowledge(observation), here,
+                        self.visits[here])
+
     def plan(self, observation: np.ndarray, mask: np.ndarray, cancel: Any = None,
              time_limit: float | None = None) -> Choice:
         """The move for the position of ``observation`` (without counting it as met)."""
-        legal = legal_actions(mask)
+        return self._decide(self.decision(observation, mask), cancel, time_limit)
+
+    def _decide(self, now: Decision, cancel: Any = None, time_limit: float | None = None) -> Choice:
+        """The move for the position ``now``."""
         self.last_search = None
-        self.looping = self.visits[visible_key(observation)] >= LOOP_VISITS
-        knowledge = self.knowledge(observation)
-        game = self._decided_in = knowledge.game
-        here = visible_key(observation)
-        planned = self.plan_moves[0] if self.plan_moves and self.plan_at == here else None
-        if planned is not None and not mask[ACTION_INDEX[planned]]:
+        self.looping = now.met >= LOOP_VISITS
+        game = self._decided_in = now.game
+        line = self._planned
+        planned = line.moves[0] if line is not None and line.at == now.here else None
+        if planned is not None and not now.mask[ACTION_INDEX[planned]]:
             planned = None
         if planned is None:
-            self.plan_moves, self.plan_at = [], None
+            self._planned = None
+        legal = now.legal
         if legal.size == 1:
             self.follow(game, int(legal[0]), ())
             return Choice(int(legal[0]), "the only legal move")
-        if knowledge.all_known:
-            line_choice = self._endgame(knowledge, mask)
+        if now.knowledge.all_known:
+            line_choice = self._endgame(now)
             if line_choice is not None:
                 return line_choice
-        safe = safe_step(knowledge)
-        if (safe is not None and mask[ACTION_INDEX[safe]] and planned in (None, safe)
+        safe = safe_step(now.knowledge)
+        if (safe is not None and now.mask[ACTION_INDEX[safe]] and planned in (None, safe)
                 and not self._just_came_down(safe)):
             self.follow(game, ACTION_INDEX[safe], ())
             return Choice(ACTION_INDEX[safe], "safe to put up: no card can need it any more")
         limit = self.time_limit if time_limit is None else time_limit
         values = hop_values(
-            knowledge, legal, seed=int(self.rng.integers(2**63)),
+            now.knowledge, legal, seed=int(self._rng.integers(2**63)),
             states_per_solve=self.states_per_solve, max_samples=self.max_samples,
             max_states=self.max_states, time_limit=limit, threads=self.threads, cancel=cancel,
         )
@@ -348,11 +331,11 @@ class HopPlayer(Player):
             left = None if limit is None else limit - values.seconds  # the tree gets what time is left
             if near.size > 1 and not following and (left is None or left > 0.01):
                 # the tree search decides among the moves hindsight cannot tell apart
-                tree = tree_values(knowledge, near, seed=int(self.rng.integers(2**63)),
+                tree = tree_values(now.knowledge, near, seed=int(self._rng.integers(2**63)),
                                    states_per_solve=self.tree_states_per_solve,
                                    iterations=self.tree_iterations, time_limit=left,
                                    max_depth=self.tree_depth, cancel=cancel)
-        choice = self.pick(observation, mask, knowledge, values, planned, tree)
+        choice = self.pick(now, values, planned, tree)
         visits = np.zeros(len(legal))
         if tree is not None:
             visits[np.searchsorted(legal, tree.actions)] = tree.visits
@@ -366,12 +349,13 @@ class HopPlayer(Player):
         else the rest of a sampled winning line that starts with ``action``. A line ends where a
         move shows a card not known before (the samples' lines part ways there)."""
         move = move_of(game, action)
-        if self.plan_moves and self.plan_moves[0] == move:
-            rest = self.plan_moves[1:]
+        line = self._planned
+        if line is not None and line.moves[0] == move:
+            rest = line.moves[1:]
         else:
-            rest = next((list(line[1:]) for line in lines if line and line[0] == move), [])
+            rest = next((tuple(sampled[1:]) for sampled in lines if sampled and sampled[0] == move), ())
         after = visible_after(game, move)
-        self.plan_moves, self.plan_at = (rest, after) if rest and after is not None else ([], None)
+        self._planned = PlannedLine(rest, after) if rest and after is not None else None
 
     def _just_came_down(self, safe: Move) -> bool:
         """Whether the last move brought ``safe``'s card down from its foundation (so that a card
@@ -379,30 +363,36 @@ class HopPlayer(Player):
         last = self._last_move
         return last is not None and last.kind == FOUNDATION_COLUMN and last.dst == safe.src
 
-    def pick(self, observation: np.ndarray, mask: np.ndarray, knowledge: KlondikeKnowledge,
-             values: MoveValues, planned: Move | None = None, tree: TreeValues | None = None) -> Choice:
-        """The best action by value, then the tie-breaks of the module docstring; ``planned``:
-        the next move of the line being followed."""
-        game = knowledge.game
-        prior = self._prior(observation, mask, values.actions, knowledge)
+    def candidates(self, now: Decision, values: MoveValues, planned: Move | None = None,
+                   tree: TreeValues | None = None) -> list[Candidate]:
+        """What the player knows of each of ``values``' actions (``planned``: the next move of
+        the line being followed)."""
+        game = now.game
+        prior = self.priors(now, values.actions)
         value = values.values
-        near = value.max() - tie_margin(values.samples)
-        is_near = value >= near
+        is_near = value >= value.max() - tie_margin(values.samples)
         tree_near = np.ones(len(values.actions), bool)
         if tree is not None and tree.iterations:
             kept = set(tree.actions[tree.visits >= TREE_NEAR * tree.visits.max()].tolist())
             tree_near = np.asarray([int(a) in kept for a in values.actions])
-        here = self.visits[visible_key(observation)]
-        keys = []
+        out = []
         for k, action in enumerate(values.actions):
             move = move_of(game, int(action))
             after = visible_after(game, move)
-            seen_before = 0 if after is None else self.visits[after]
-            keys.append(self.rank_key(bool(is_near[k]), seen_before, round(float(value[k]), 9),
-                                      prior[k], game.is_progress(move), int(action), here,
-                                      int(values.first[k]), values.samples, move == planned,
-                                      bool(tree_near[k]), self.guide_rank == "early"))
-        best = max(range(len(keys)), key=keys.__getitem__)
+            out.append(Candidate(
+                action=int(action), near=bool(is_near[k]), value=round(float(value[k]), 9),
+                votes=int(values.first[k]), samples=values.samples,
+                seen_before=0 if after is None else self.visits[after], progress=game.is_progress(move),
+                prior=prior[k], planned=move == planned, tree_near=bool(tree_near[k])))
+        return out
+
+    def pick(self, now: Decision, values: MoveValues, planned: Move | None = None,
+             tree: TreeValues | None = None) -> Choice:
+        """The best action by value, then the tie-breaks of the module docstring
+        (:func:`agents.planner.ranking.rank_key`)."""
+        candidates = self.candidates(now, values, planned, tree)
+        early = self.guide_rank == "early"
+        best = max(range(len(candidates)), key=lambda k: rank_key(candidates[k], now.met, early))
         action = int(values.actions[best])
         if values.samples == 0:
             return Choice(action, f"{NO_SAMPLE}: the tie-break player's move")
@@ -413,53 +403,36 @@ class HopPlayer(Player):
             reason += f" ({unknown} more undecided)"
         return Choice(action, reason)
 
-    @staticmethod
-    def rank_key(near: bool, seen_before: int, value: float, prior: float, progress: bool,
-                 action: int, here: int, first: int, samples: int, planned: bool = False,
-                 tree_near: bool = True, prior_early: bool = False) -> tuple[Any, ...]:
-        """The order of the candidates: the greatest key is played. ``here``: times the player has
-        met the current position (``LOOP_VISITS - 1`` or more: a loop the other rules did not stop;
-        progress first). ``planned``: the next move of the line being followed; ``tree_near``:
-        among the tree search's most visited moves (always, without the tree search);
-        ``prior_early``: the prior decides among those before the votes (``guide_rank="early"``)."""
-        if here >= LOOP_VISITS - 1:
-            return progress, near, planned, -seen_before, first, prior, value, -action
-        if prior_early:
-            return near, planned, tree_near, -seen_before, prior, first, value, -action
-        return (near, planned, tree_near, first * 2 > samples, -seen_before, progress and here > 1, first,
-                prior, value, -action)
-
-    def _endgame(self, knowledge: KlondikeKnowledge, mask: np.ndarray) -> Choice | None:
+    def _endgame(self, now: Decision) -> Choice | None:
         """Every card known: follow the solver's winning line (found once, then kept)."""
         from agents.solver.klondike import solve_klondike
 
-        game = knowledge.game
-        here = visible_key(observe(game))
-        if not self._line or self._line_at != here:
-            result = solve_klondike(knowledge.position, draw_count=game.draw_count, time_limit=None,
+        game = now.game
+        if not self._endgame_line or self._endgame_at != now.here:
+            result = solve_klondike(now.knowledge.position, draw_count=game.draw_count, time_limit=None,
                                     max_states=ENDGAME_STATES)
-            self._line = list(result.line or ())
-        if not self._line or not mask[ACTION_INDEX[self._line[0]]]:
-            self._line = []
+            self._endgame_line = list(result.line or ())
+        if not self._endgame_line or not now.mask[ACTION_INDEX[self._endgame_line[0]]]:
+            self._endgame_line = []
             return None
-        move = self._line.pop(0)
-        self._line_at = visible_after(game, move)
+        move = self._endgame_line.pop(0)
+        self._endgame_at = visible_after(game, move)
         return Choice(ACTION_INDEX[move], "every card is known: the solver's winning line")
 
-    def _prior(self, observation: np.ndarray, mask: np.ndarray, actions: np.ndarray,
-               knowledge: KlondikeKnowledge) -> list[float]:
+    def priors(self, now: Decision, actions: np.ndarray) -> list[float]:
+        """The tie-break player's preference for each of ``actions``: greedy's score, or the ``ppo``
+        policy's or the expert network's probability, or the network's chance of a win after it."""
         if self._expert is not None and self.guide == "value":
-            chances = klondike_afterstate_win_chances(self._expert, knowledge, actions, self.rng,
+            chances = klondike_afterstate_win_chances(self._expert, now.knowledge, actions, self._rng,
                                                       self.guide_samples)
             return [float(c) for c in chances]
         if self._ppo is not None:
-            probs = self._ppo.action_probabilities(observation, mask)
+            probs = self._ppo.action_probabilities(now.observation, now.mask)
             return [float(probs[int(a)]) for a in actions]
         if self._expert is not None:
-            probs, _ = self._expert.policy(observation, mask)
+            probs, _ = self._expert.policy(now.observation, now.mask)
             return [float(probs[int(a)]) for a in actions]
-        view = KlondikeView(observation)
-        return [score_klondike_action(view, int(a), self._greedy.stuck)[0] for a in actions]
+        return [score_klondike_action(now.view, int(a), self._greedy.stuck)[0] for a in actions]
 
 
 class IsmctsPlayer(HopPlayer):
@@ -483,5 +456,6 @@ class GuidedIsmctsPlayer(HopPlayer):
         super().__init__(variant, **options)
 
 
-__all__ = ["DEFAULT_DECISION_STATES", "DEFAULT_MAX_SAMPLES", "DEFAULT_STATES_PER_SOLVE", "GuidedIsmctsPlayer",
-           "HopPlayer", "IsmctsPlayer", "MoveValues", "hop_values", "safe_step"]
+__all__ = ["DEFAULT_DECISION_STATES", "DEFAULT_MAX_SAMPLES", "DEFAULT_STATES_PER_SOLVE", "LOOP_VISITS",
+           "Decision", "GuidedIsmctsPlayer", "HopPlayer", "IsmctsPlayer", "MoveValues", "PlannedLine",
+           "TreeValues", "hop_values", "safe_step", "tie_margin", "tree_values"]

@@ -226,6 +226,35 @@ class SampleTally:
     @property
     def stop_reason(self) -> StopReason: ...
 
+class KlondikeHopOptions:
+    """The options of :func:`klondike_hop`: keywords only, checked when built (ValueError naming
+    the option), then read-only."""
+
+    def __init__(
+        self, *, draw_count: int = 3, seed: int = 0, states_per_solve: int = 2000, max_samples: int = 32,
+        max_states: int = 0, time_limit_s: float = 0.0, threads: int = 1,
+    ) -> None: ...
+    @property
+    def draw_count(self) -> int: ...
+    @property
+    def seed(self) -> int:
+        """0 .. 2**64 - 1."""
+    @property
+    def states_per_solve(self) -> int:
+        """States each sample's solve may enter (>= 1)."""
+    @property
+    def max_samples(self) -> int:
+        """1 .. 2**20."""
+    @property
+    def max_states(self) -> int:
+        """States of the whole decision, 0 for none."""
+    @property
+    def time_limit_s(self) -> float:
+        """Seconds of the whole decision, 0 or less for none (finite)."""
+    @property
+    def threads(self) -> int:
+        """1 .. 256."""
+
 class KlondikeHopResult:
     """A Klondike planner decision: the tallies and each kept sample's winning line."""
 
@@ -236,13 +265,40 @@ class KlondikeHopResult:
 
 def klondike_hop(
     position: KlondikePosition, unknown: list[tuple[int, int]], candidates: list[ActionTuple],
-    draw_count: int,
-    seed: int, states_per_solve: int, max_samples: int, max_states: int, time_limit_s: float, threads: int,
-    cancel: CancelToken | None = None,
+    options: KlondikeHopOptions, cancel: CancelToken | None = None,
 ) -> KlondikeHopResult:
     """Hindsight-optimisation tallies of the candidates over samples of the unknown places
     (``(column, index)`` of a face-down card, ``(-1, index)`` of a stock card), and each kept
     sample's winning line from the position (empty when not won in budget); releases the GIL."""
+
+class KlondikeIsmctsOptions:
+    """The options of :func:`klondike_ismcts`: keywords only, checked when built (ValueError naming
+    the option), then read-only."""
+
+    def __init__(
+        self, *, draw_count: int = 3, seed: int = 0, states_per_solve: int = 2000, max_iterations: int = 400,
+        max_states: int = 0, time_limit_s: float = 0.0, exploration: float = 0.5, max_depth: int = 8,
+    ) -> None: ...
+    @property
+    def draw_count(self) -> int: ...
+    @property
+    def seed(self) -> int: ...
+    @property
+    def states_per_solve(self) -> int: ...
+    @property
+    def max_iterations(self) -> int:
+        """>= 1."""
+    @property
+    def max_states(self) -> int:
+        """States the leaves' solves may enter, 0 for none."""
+    @property
+    def time_limit_s(self) -> float: ...
+    @property
+    def exploration(self) -> float:
+        """UCB1's constant (finite, >= 0)."""
+    @property
+    def max_depth(self) -> int:
+        """Moves from the root before a leaf is solved (>= 1)."""
 
 class KlondikeIsmctsResult:
     """An information-set tree search's root statistics."""
@@ -264,16 +320,35 @@ class KlondikeIsmctsResult:
 
 def klondike_ismcts(
     position: KlondikePosition, unknown: list[tuple[int, int]], candidates: list[ActionTuple],
-    draw_count: int, seed: int, states_per_solve: int, max_iterations: int, max_states: int,
-    time_limit_s: float, exploration: float, max_depth: int, cancel: CancelToken | None = None,
+    options: KlondikeIsmctsOptions, cancel: CancelToken | None = None,
 ) -> KlondikeIsmctsResult:
     """Information-set Monte-Carlo tree search over the candidates, the solver at the leaves;
     releases the GIL."""
 
+class PyramidPimcOptions:
+    """The options of :func:`pyramid_pimc`: keywords only, checked when built (ValueError naming
+    the option), then read-only."""
+
+    def __init__(
+        self, *, seed: int = 0, states_per_solve: int = 20000, max_samples: int = 32, max_states: int = 0,
+        time_limit_s: float = 0.0, threads: int = 1,
+    ) -> None: ...
+    @property
+    def seed(self) -> int: ...
+    @property
+    def states_per_solve(self) -> int: ...
+    @property
+    def max_samples(self) -> int: ...
+    @property
+    def max_states(self) -> int: ...
+    @property
+    def time_limit_s(self) -> float: ...
+    @property
+    def threads(self) -> int: ...
+
 def pyramid_pimc(
-    position: PyramidPosition, unknown: list[int], candidates: list[MoveTuple], seed: int,
-    states_per_solve: int,
-    max_samples: int, max_states: int, time_limit_s: float, threads: int, cancel: CancelToken | None = None,
+    position: PyramidPosition, unknown: list[int], candidates: list[MoveTuple], options: PyramidPimcOptions,
+    cancel: CancelToken | None = None,
 ) -> SampleTally:
     """Sample-and-solve tallies of the candidate moves over samples of the unseen stock places
     (indices into the draw order); releases the GIL."""

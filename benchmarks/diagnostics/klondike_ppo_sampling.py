@@ -32,6 +32,7 @@ import _checkout  # noqa: F401  (stops if another checkout's code would load)
 
 from agents.base import Choice, Player, legal_actions, play_episode
 from agents.ppo import PpoPlayer
+from agents.seeding import Seed, new_generator
 from agents.variants import find_variant
 from training.benchmark import parse_deal_numbers
 
@@ -49,15 +50,19 @@ class RulePlayer(Player):
         self.rule = rule
         self.temperature = float(rule[2:]) if rule.startswith("T=") else 1.0
         self.policy = PpoPlayer(VARIANT, checkpoint=checkpoint)
-        self.rng = np.random.default_rng(0)
+        self._rng = np.random.default_rng(0)
         self.played: dict[bytes, set[int]] = {}
+
+    def reseed(self, seed: Seed) -> None:
+        """Sample from ``numpy.random.default_rng(seed)`` from now on."""
+        self._rng = new_generator(seed)
 
     def reset(self, env: Any) -> None:
         self.played = {}
 
     def _sample(self, legal: np.ndarray, weights: np.ndarray) -> int:
         p = weights ** (1.0 / self.temperature)
-        return int(legal[self.rng.choice(legal.size, p=p / p.sum())])
+        return int(legal[self._rng.choice(legal.size, p=p / p.sum())])
 
     def choose(self, observation: np.ndarray, mask: np.ndarray, info: dict[str, Any]) -> Choice:
         legal = legal_actions(mask)
@@ -88,7 +93,7 @@ def play(task: tuple[str, str | None, int]) -> tuple[str, bool, str]:
     if not _ENV:
         _ENV.append(VARIANT.make_env())
     player = _PLAYERS[rule]
-    player.rng = np.random.default_rng([0, number])
+    player.reseed([0, number])
     result = play_episode(_ENV[0], player, VARIANT.deal_id(number), VARIANT.cards_cleared)
     return rule, result.won, result.outcome
 

@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "common/planner_options.hpp"
 #include "klondike/replay.hpp"
 #include "klondike/solver.hpp"
 
@@ -18,14 +19,17 @@ Card& slot_card(Position& p, const UnknownSlot& slot) {
 
 }  // namespace
 
+void check_options(const HopOptions& options) {
+  require_option(options.draw_count >= 1, "hop", "draw_count must be at least 1");
+  check_states_per_solve(options.states_per_solve, "hop");
+  check_sample_budget(options.budget, "hop");
+}
+
 PlannerInput check_planner_input(const Position& base, const std::vector<UnknownSlot>& unknown,
-                                 const std::vector<Action>& candidates, int draw_count,
-                                 std::uint64_t states_per_solve, const char* who) {
+                                 const std::vector<Action>& candidates, int draw_count, const char* who) {
   const std::string name(who);
   const std::string error = validate(base);
   if (!error.empty()) throw std::invalid_argument(name + ": " + error);
-  if (draw_count < 1) throw std::invalid_argument(name + ": draw_count must be at least 1");
-  if (states_per_solve < 1) throw std::invalid_argument(name + ": states_per_solve must be at least 1");
   std::vector<bool> used_stock(base.stock.size(), false);
   std::vector<std::vector<bool>> used_down;
   for (const ColumnCards& col : base.columns) used_down.emplace_back(col.face_down.size(), false);
@@ -70,8 +74,8 @@ bool same_move(const Action& a, const Action& b) {
 
 HopResult hop_evaluate(const Position& base, const std::vector<UnknownSlot>& unknown,
                        const std::vector<Action>& candidates, const HopOptions& options) {
-  const PlannerInput input =
-      check_planner_input(base, unknown, candidates, options.draw_count, options.states_per_solve, "hop");
+  check_options(options);
+  const PlannerInput input = check_planner_input(base, unknown, candidates, options.draw_count, "hop");
   const std::vector<Action>& moves = input.moves;
   const std::vector<Card>& cards = input.cards;
 

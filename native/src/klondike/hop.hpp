@@ -26,12 +26,16 @@ struct UnknownSlot {
   int index = 0;
 };
 
+// Bound to Python as KlondikeHopOptions (keywords, these defaults, checked when built).
 struct HopOptions {
-  int draw_count = 3;
+  int draw_count = 3;                      // cards a draw turns (>= 1)
   std::uint64_t seed = 0;
   std::uint64_t states_per_solve = 2000;  // budget of each solve (>= 1)
-  SampleBudget budget;
+  SampleBudget budget;                     // max_samples, max_states, time_limit_s, threads, cancel
 };
+
+// Throws std::invalid_argument, naming the option, when one is out of range.
+void check_options(const HopOptions& options);
 
 // The tally, and for each kept sample the winning line its root solve found (empty when the root
 // was not won within the budget): the line a player can follow until it turns up an unknown card.
@@ -42,14 +46,13 @@ struct HopResult {
 
 // The checked input of a planner (hop, ismcts): the candidates (draws with their card count) and
 // the cards on the unknown places. Throws std::invalid_argument, naming `who`, when the position,
-// a slot or a candidate is invalid.
+// a slot or a candidate is invalid (`draw_count`, from options already checked, is >= 1).
 struct PlannerInput {
   std::vector<Action> moves;
   std::vector<Card> cards;
 };
 PlannerInput check_planner_input(const Position& base, const std::vector<UnknownSlot>& unknown,
-                                 const std::vector<Action>& candidates, int draw_count,
-                                 std::uint64_t states_per_solve, const char* who);
+                                 const std::vector<Action>& candidates, int draw_count, const char* who);
 
 // `deal` with `cards`, shuffled by `rng`, on the `unknown` places.
 void deal_sample(Position& deal, const std::vector<UnknownSlot>& unknown, std::vector<Card> cards,
@@ -61,7 +64,7 @@ bool same_move(const Action& a, const Action& b);
 // `base` holds the known cards where they are and the unknown cards, in any order, on the
 // unknown places; only the set of cards on those places is used, never their order. Every
 // candidate must be legal in `base` (its legality depends on known cards only). Throws
-// std::invalid_argument when the position, a slot or a candidate is invalid.
+// std::invalid_argument when an option, the position, a slot or a candidate is invalid.
 HopResult hop_evaluate(const Position& base, const std::vector<UnknownSlot>& unknown,
                        const std::vector<Action>& candidates, const HopOptions& options);
 

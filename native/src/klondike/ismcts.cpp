@@ -4,7 +4,9 @@
 #include <cmath>
 #include <ctime>
 #include <limits>
+#include <stdexcept>
 
+#include "common/planner_options.hpp"
 #include "common/random_deal.hpp"
 #include "common/sample_loop.hpp"
 #include "klondike/replay.hpp"
@@ -49,12 +51,20 @@ double leaf_value(Status status) {
 
 }  // namespace
 
+void check_options(const IsmctsOptions& options) {
+  require_option(options.draw_count >= 1, "ismcts", "draw_count must be at least 1");
+  check_states_per_solve(options.states_per_solve, "ismcts");
+  require_option(options.max_iterations >= 1, "ismcts", "max_iterations must be at least 1");
+  check_time_limit(options.time_limit_s, "ismcts");
+  require_option(std::isfinite(options.exploration) && options.exploration >= 0.0, "ismcts",
+                 "exploration must be a finite number, at least 0");
+  require_option(options.max_depth >= 1, "ismcts", "max_depth must be at least 1");
+}
+
 IsmctsResult ismcts_evaluate(const Position& base, const std::vector<UnknownSlot>& unknown,
                              const std::vector<Action>& candidates, const IsmctsOptions& options) {
-  const PlannerInput input =
-      check_planner_input(base, unknown, candidates, options.draw_count, options.states_per_solve, "ismcts");
-  if (options.max_iterations < 1) throw std::invalid_argument("ismcts: max_iterations must be at least 1");
-  if (options.max_depth < 1) throw std::invalid_argument("ismcts: max_depth must be at least 1");
+  check_options(options);
+  const PlannerInput input = check_planner_input(base, unknown, candidates, options.draw_count, "ismcts");
   using Clock = std::chrono::steady_clock;
   const auto start = Clock::now();
 

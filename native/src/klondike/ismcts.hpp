@@ -21,17 +21,21 @@
 
 namespace solitaire::klondike {
 
+// Bound to Python as KlondikeIsmctsOptions (keywords, these defaults, checked when built).
 struct IsmctsOptions {
-  int draw_count = 3;
+  int draw_count = 3;                      // cards a draw turns (>= 1)
   std::uint64_t seed = 0;
   std::uint64_t states_per_solve = 2000;  // budget of each leaf's solve (>= 1)
   int max_iterations = 400;                // iterations at most (>= 1)
   std::uint64_t max_states = 0;            // 0: none; else stop once the leaves entered this many
-  double time_limit_s = 0.0;               // <= 0: none
-  double exploration = 0.5;                // UCB1's constant
-  int max_depth = 8;                       // moves from the root at most before a leaf is solved
+  double time_limit_s = 0.0;               // <= 0: none (finite)
+  double exploration = 0.5;                // UCB1's constant (finite, >= 0)
+  int max_depth = 8;                       // moves from the root at most before a leaf is solved (>= 1)
   const CancelToken* cancel = nullptr;
 };
+
+// Throws std::invalid_argument, naming the option, when one is out of range.
+void check_options(const IsmctsOptions& options);
 
 struct IsmctsResult {
   std::vector<int> visits;         // per candidate: iterations that began with it
@@ -45,7 +49,7 @@ struct IsmctsResult {
 
 // `base`, `unknown` and `candidates` as for hop_evaluate (the root's moves are the candidates).
 // Single-threaded; with no time limit the result depends only on the arguments. Throws
-// std::invalid_argument when the position, a slot or a candidate is invalid.
+// std::invalid_argument when an option, the position, a slot or a candidate is invalid.
 IsmctsResult ismcts_evaluate(const Position& base, const std::vector<UnknownSlot>& unknown,
                              const std::vector<Action>& candidates, const IsmctsOptions& options);
 

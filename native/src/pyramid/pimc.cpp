@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "common/planner_options.hpp"
 #include "pyramid/queries.hpp"
 #include "pyramid/solver.hpp"
 
@@ -51,10 +52,15 @@ bool all_removed(const Position& p) {
 
 }  // namespace
 
+void check_options(const PimcOptions& options) {
+  check_states_per_solve(options.states_per_solve, "pimc");
+  check_sample_budget(options.budget, "pimc");
+}
+
 SampleTally pimc_evaluate(const Position& base, const std::vector<int>& unknown,
                           const std::vector<Move>& candidates, const PimcOptions& options) {
+  check_options(options);
   validate(base);
-  if (options.states_per_solve < 1) throw std::invalid_argument("pimc: states_per_solve must be at least 1");
   std::vector<bool> used(base.stock.size(), false);
   for (int i : unknown) {
     if (i < 0 || i >= static_cast<int>(base.stock.size())) throw std::invalid_argument("pimc: an unknown index is outside the stock");

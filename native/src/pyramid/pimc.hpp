@@ -17,18 +17,22 @@
 
 namespace solitaire::pyramid {
 
+// Bound to Python as PyramidPimcOptions (keywords, these defaults, checked when built).
 struct PimcOptions {
   std::uint64_t seed = 0;
   std::uint64_t states_per_solve = 20000;  // budget of each solve (>= 1)
-  SampleBudget budget;
+  SampleBudget budget;                      // max_samples, max_states, time_limit_s, threads, cancel
 };
+
+// Throws std::invalid_argument, naming the option, when one is out of range.
+void check_options(const PimcOptions& options);
 
 // The position after `move`, which must be legal in `position`.
 Position after_move(const Position& position, Move move);
 
 // `unknown` lists indices into `base.stock` (draw order) of the cards never seen; only the set
 // of ranks there is used, never their order. Every candidate must be legal in `base`. Throws
-// std::invalid_argument when the position, an index or a candidate is invalid.
+// std::invalid_argument when an option, the position, an index or a candidate is invalid.
 SampleTally pimc_evaluate(const Position& base, const std::vector<int>& unknown,
                           const std::vector<Move>& candidates, const PimcOptions& options);
 
