@@ -9,57 +9,25 @@ by a live game's, so the actions, hints and verdicts run on real games, not only
 
 from __future__ import annotations
 
-import threading
-import time
 from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
 import schemathesis
-import uvicorn
 from hypothesis import HealthCheck, settings
-from schemathesis.checks import not_a_server_error
-from schemathesis.specs.openapi.checks import (
-    content_type_conformance,
-    response_schema_conformance,
-    status_code_conformance,
-)
 
-from agents.solver import SearchLimits
-from play.server.advice import HintAdvisor, VerdictService
-from play.server.app import PlayServer, create_app
-from play.server.klondike_advice import KlondikeHintAdvisor, KlondikeVerdictService
-from play.server.klondike_api import KlondikeServer, mount_klondike
+from play.server.app import create_app
+from tests.play_openapi_helpers import CHECKS, make_app, served
 
-CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]
 EXAMPLES = 30
 """Generated requests per operation (twelve operations); 100 each took 31 s here, and found nothing more."""
 
 
 @pytest.fixture(scope="module")
 def base_url() -> Iterator[str]:
-    server = uvicorn.Server(uvicorn.Config(make_app(), host="127.0.0.1", port=0, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        assert time.monotonic() < deadline and thread.is_alive(), "the server did not start"
-        time.sleep(0.05)
-    port = server.servers[0].sockets[0].getsockname()[1]
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=30)
-
-
-def make_app() -> Any:
-    """The real application, with hints and verdicts that answer quickly."""
-    quick = SearchLimits(time_limit=0.5)
-    app = create_app(PlayServer(hints=HintAdvisor(planner_time=0.05, planner_threads=1),
-                                verdicts=VerdictService(limits=quick)))
-    return mount_klondike(app, KlondikeServer(
-        hints=KlondikeHintAdvisor(planner_time=0.05, planner_threads=1),
-        verdicts=KlondikeVerdictService(limits=quick)))
+    with served(make_app()) as url:
+        yield url
 
 
 PUBLISHED = create_app().openapi()
@@ -93,7 +61,7 @@ def test_the_schema_declares_every_error_in_the_projects_error_body(base_url: st
     error_ref = {"$ref": "#/components/schemas/ErrorBody"}
     assert set(spec["components"]["schemas"]["ErrorBody"]["required"]) == {"error", "message", "message_ja"}
     operations = [op for item in spec["paths"].values() for op in item.values()]
-    assert len(operations) == 16  # games, hints, verdicts, Klondike's chance, analysis viewer, daily deals
+    assert len(operations) == 17  # games, hints, verdicts, both games' chance, analysis viewer, daily deals
     for operation in operations:
         for status in ("400", "404", "409", "413", "422"):
             assert operation["responses"][status]["content"]["application/json"]["schema"] == error_ref

@@ -11,6 +11,28 @@ from typing import Any
 
 HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
+KEEP_ALIVE = 5
+"""Seconds an idle connection stays open after an answer (uvicorn's ``timeout_keep_alive``)."""
+MAX_CONNECTIONS = 256
+"""Connections and requests at once before uvicorn answers 503 (``limit_concurrency``)."""
+MAX_HEADER_BYTES = 16 * 1024
+"""The largest request line and headers; more is answered 400 (``h11_max_incomplete_event_size``)."""
+SHUTDOWN_WAIT = 5
+"""Seconds a stop waits for requests in progress (``timeout_graceful_shutdown``)."""
+
+
+def server_settings(request_timeout: float | None = None) -> dict[str, Any]:
+    """uvicorn's settings for the play server, bounds for slow and many clients included.
+
+    ``request_timeout``: seconds a request's headers and body may take to arrive (default
+    :data:`play.server.slow_clients.REQUEST_TIMEOUT`); the other bounds are this module's constants.
+    """
+    from play.server.slow_clients import REQUEST_TIMEOUT, timed_protocol
+
+    request_timeout = REQUEST_TIMEOUT if request_timeout is None else request_timeout
+    return {"host": HOST, "log_level": "warning", "http": timed_protocol(request_timeout),
+            "timeout_keep_alive": KEEP_ALIVE, "limit_concurrency": MAX_CONNECTIONS,
+            "h11_max_incomplete_event_size": MAX_HEADER_BYTES, "timeout_graceful_shutdown": SHUTDOWN_WAIT}
 
 
 def port_is_free(port: int) -> bool:
@@ -36,17 +58,20 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def serve_in_thread(app: Any = None, port: int = 0) -> tuple[Any, threading.Thread, str]:
+def serve_in_thread(app: Any = None, port: int = 0,
+                    request_timeout: float | None = None) -> tuple[Any, threading.Thread, str]:
     """Start the server (``app``, default a new one) in a daemon thread; return it, the thread and its URL.
 
-    Stop it with ``server.should_exit = True`` and ``thread.join()``. Used by tests and benchmarks.
+    Stop it with ``server.should_exit = True`` and ``thread.join()``. Used by tests and benchmarks;
+    the settings are :func:`server_settings`'s.
     """
     import uvicorn
 
     from play.server import create_app
 
     port = port or free_port()
-    server = uvicorn.Server(uvicorn.Config(app or create_app(), host=HOST, port=port, log_level="warning"))
+    config = uvicorn.Config(app or create_app(), port=port, **server_settings(request_timeout))
+    server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 30
@@ -79,8 +104,9 @@ def main(argv: list[str] | None = None) -> int:
           flush=True)
     if not args.no_browser:
         threading.Timer(1.0, webbrowser.open, args=(url,)).start()
-    uvicorn.run(create_app(), host=HOST, port=port, log_level="warning")
+    uvicorn.run(create_app(), port=port, **server_settings())
     return 0
 
 
-__all__ = ["DEFAULT_PORT", "HOST", "free_port", "main", "port_is_free", "serve_in_thread"]
+__all__ = ["DEFAULT_PORT", "HOST", "KEEP_ALIVE", "MAX_CONNECTIONS", "MAX_HEADER_BYTES", "SHUTDOWN_WAIT",
+           "free_port", "main", "port_is_free", "serve_in_thread", "server_settings"]

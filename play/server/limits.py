@@ -9,7 +9,7 @@ with its own ``Host``) or by a cross-origin form or ``fetch`` that changes a gam
 * 403 ``CROSS_ORIGIN``: a request that can change a game (any method but GET, HEAD and OPTIONS)
   sent by another site (an ``Origin`` of another host, or ``Sec-Fetch-Site: cross-site``).
 
-The server's other bounds: request bodies (:class:`play.server.app.BodyLimit`, 413), sessions
+The server's other bounds: request bodies (:class:`play.server.body_limits.BodyLimit`, 413 and 422), sessions
 (:class:`play.server.session.SessionStore`, least recently used evicted: 404 ``UNKNOWN_GAME``) and
 planner and solver work at once (:class:`play.server.work.WorkLimiter`, 503 ``BUSY``).
 """
