@@ -47,7 +47,8 @@ import _checkout  # stops if another checkout's code would load
 import uvicorn
 from play.server import create_app
 slots = None if sys.argv[2] == "auto" else int(sys.argv[2])
-uvicorn.run(create_app(work_slots=slots), host=sys.argv[3], port=int(sys.argv[1]), log_level="warning")
+from play.server.cli import server_settings  # the bounds python -m play runs with
+uvicorn.run(create_app(work_slots=slots), **{**server_settings(), "host": sys.argv[3], "port": int(sys.argv[1])})
 """
 GAMES = {"klondike": "/api/klondike/games", "pyramid": "/api/games"}
 
