@@ -28,8 +28,9 @@ import _checkout  # noqa: F401  (stops if another checkout's code would load)
 from agents.ppo import PpoPlayer
 from envs.klondike import KlondikeGame
 from envs.klondike.actions import move_of
+from envs.klondike.env import player_view
 from envs.klondike.moves import Move
-from play.server.klondike_advice import KlondikeHintAdvisor, observation_of
+from play.server.klondike_advice import KlondikeHintAdvisor
 from training.benchmark import parse_deal_numbers
 
 RULES = ("argmax", "hints")
@@ -46,7 +47,7 @@ def follow(task: tuple[str, int, int]) -> tuple[str, bool, bool, int]:
         if game.outcome() is not None:
             break
         if rule == "argmax":
-            obs, mask, _ = observation_of(game)
+            obs, mask, _ = player_view(game)
             action = int(np.argmax(player.action_probabilities(obs, mask)))
             game.push(move_of(game, action))
         else:

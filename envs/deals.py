@@ -24,6 +24,9 @@ from envs.errors import MalformedInputError
 from envs.rng import shuffled
 
 GAMES = ("pyramid", "klondike")
+DEAL_NUMBERS = 2**31
+"""Random deal numbers are ``range(DEAL_NUMBERS)``: what the envs draw on ``reset(seed=...)``, the
+play server deals and :mod:`training.splits` divides (a larger number is refused where it matters)."""
 """Games whose deals this module names."""
 
 DealGenerator = Callable[["DealId"], tuple[int, ...]]

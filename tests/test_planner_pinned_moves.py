@@ -17,7 +17,8 @@ from agents.seeding import reseed
 from agents.variants import find_variant
 from envs.klondike import KlondikeGame
 from envs.klondike.actions import move_of
-from play.server.klondike_advice import KlondikeHintAdvisor, observation_of
+from envs.klondike.env import player_view
+from play.server.klondike_advice import KlondikeHintAdvisor
 
 KLONDIKE_SMALL = {"max_states": 20_000, "states_per_solve": 1_000, "max_samples": 8}
 PIMC_SMALL = {"samples": 6, "max_states": 4_000, "decision_states": 40_000}
@@ -119,7 +120,7 @@ def test_the_hint_planner_plays_the_pinned_moves(search: str, deal: int) -> None
     game = KlondikeGame(f"klondike-random-v1-{deal}")
     played = []
     for _ in HINTS[search, deal]:
-        obs, mask, _ = observation_of(game)
+        obs, mask, _ = player_view(game)
         choice = advisor.planner_choice(game, obs, mask)
         assert choice is not None
         played.append(choice.action)

@@ -24,7 +24,7 @@ from typing import Any
 import gymnasium
 import numpy as np
 
-from envs.deals import DealId
+from envs.deals import DEAL_NUMBERS, DealId
 from envs.errors import MalformedInputError
 
 
@@ -51,7 +51,7 @@ class DealRange:
 
 BENCHMARK = DealRange("benchmark", 1, 100_000)
 EVAL = DealRange("eval", 100_001, 110_000)
-TRAIN = DealRange("train", 1_000_000, 2**31 - 1)
+TRAIN = DealRange("train", 1_000_000, DEAL_NUMBERS - 1)
 SPLITS = {s.name: s for s in (BENCHMARK, EVAL, TRAIN)}
 
 

@@ -10,14 +10,13 @@ import numpy as np
 from gymnasium import spaces
 
 from envs.contract import check_action, check_reset_options, renamed_keyword, require_reset
+from envs.deals import DEAL_NUMBERS
 from envs.errors import MalformedInputError
 from envs.human_window import HumanWindow
 from envs.klondike.actions import ACTION_INDEX, ACTION_NAMES, NUM_ACTIONS, move_of
 from envs.klondike.game import DRAW_COUNTS, KlondikeGame
 from envs.klondike.observer import OBS_DTYPE, OBS_NVEC, check_playable, observe
 
-DEAL_NUMBERS = 2**31
-"""``reset(seed=...)`` deals ``klondike-random-v1-N`` with ``N`` drawn from ``range(DEAL_NUMBERS)``."""
 DEFAULT_MAX_STEPS = 1000
 """The registration's ``max_episode_steps`` (Gymnasium's ``TimeLimit``) and the native batch's default."""
 RESET_OPTIONS = frozenset({"deal", "game"})
@@ -138,19 +137,10 @@ class KlondikeEnv(gymnasium.Env[np.ndarray, np.int64]):
         """The legal actions of ``game`` (default: the env's own, e.g. after a test undid a move)."""
         game = self.game if game is None else game
         assert game is not None
-        mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
-        index = ACTION_INDEX
-        mask[[index[m] for m in game.legal_moves()]] = True
-        return mask
+        return action_mask(game)
 
     def _info(self, game: KlondikeGame) -> dict[str, Any]:
-        return {
-            "deal_id": self._label,
-            "action_mask": self._mask.astype(np.int8),
-            "cards_cleared": game.cards_up,
-            "cards_up": game.cards_up,
-            "recycles": game.recycles,
-        }
+        return game_info(game, self._label, self._mask)
 
     def action_masks(self) -> np.ndarray:
         """Legal actions as ``np.bool_`` (what sb3-contrib's MaskablePPO asks for)."""
@@ -241,6 +231,39 @@ class KlondikeEnv(gymnasium.Env[np.ndarray, np.int64]):
             self._window = None
 
 
+def action_mask(game: KlondikeGame) -> np.ndarray:
+    """The legal actions of ``game`` as ``np.bool_``."""
+    mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
+    mask[[ACTION_INDEX[m] for m in game.legal_moves()]] = True
+    return mask
+
+
+def game_info(game: KlondikeGame, deal_label: str, mask: np.ndarray) -> dict[str, Any]:
+    """The ``info`` the env hands over at ``game`` (``mask``: its legal actions)."""
+    return {
+        "deal_id": deal_label,
+        "action_mask": mask.astype(np.int8),
+        "cards_cleared": game.cards_up,
+        "cards_up": game.cards_up,
+        "recycles": game.recycles,
+    }
+
+
+def player_view(game: KlondikeGame) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
+    """What ``Solitaire/Klondike-v0`` hands a player at ``game``: observation, mask (``np.bool_``)
+    and info; the play server's advisors ask their players with it."""
+    mask = action_mask(game)
+    label = game.deal.label if game.deal is not None else "position"
+    return observe(game), mask, game_info(game, label, mask)
+
+
 __all__ = [
-    "DEAL_NUMBERS", "DEFAULT_MAX_STEPS", "FOUNDATION_BONUS", "RESET_OPTIONS", "TURN_UP_BONUS", "KlondikeEnv",
+    "DEFAULT_MAX_STEPS",
+    "FOUNDATION_BONUS",
+    "RESET_OPTIONS",
+    "TURN_UP_BONUS",
+    "KlondikeEnv",
+    "action_mask",
+    "game_info",
+    "player_view",
 ]

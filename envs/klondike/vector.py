@@ -29,9 +29,10 @@ from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
 from envs.contract import check_action, check_max_episode_steps, check_reset_options, renamed_keyword
+from envs.deals import DEAL_NUMBERS
 from envs.errors import MalformedInputError
 from envs.klondike.actions import ACTION_NAMES, NUM_ACTIONS
-from envs.klondike.env import DEAL_NUMBERS, DEFAULT_MAX_STEPS
+from envs.klondike.env import DEFAULT_MAX_STEPS
 from envs.klondike.game import DEAD_END, DRAW_COUNTS, NO_PROGRESS, WIN, KlondikeGame, resolve_klondike_deal
 from envs.klondike.messages import Refusal
 from envs.klondike.observer import OBS_DTYPE, OBS_NVEC, OBS_SIZE, check_playable

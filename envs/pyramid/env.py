@@ -9,16 +9,14 @@ import numpy as np
 from gymnasium import spaces
 
 from envs.contract import check_action, check_reset_options, require_reset
-from envs.deals import Deal, DealId, resolve_deal
+from envs.deals import DEAL_NUMBERS, Deal, DealId, resolve_deal
 from envs.errors import IllegalMoveError, MalformedInputError
 from envs.human_window import HumanWindow
 from envs.pyramid.actions import NUM_ACTIONS, action_name, action_to_move, fill_action_mask
 from envs.pyramid.game import PyramidGame
 from envs.pyramid.layout import NUM_PYRAMID
-from envs.pyramid.observation import OBSERVATION_SIZE, PyramidObserver
+from envs.pyramid.observation import OBSERVATION_SIZE, PyramidObserver, observe
 
-DEAL_NUMBERS = 2**31
-"""``reset`` without a deal deals ``pyramid-random-v1-N`` with ``N`` drawn below this."""
 WIN_REWARD = 1.0
 SHAPING_PER_CARD = 0.02
 """Shaped reward per pyramid card removed, when ``reward_shaping=True`` (28 cards: 0.56)."""
@@ -205,11 +203,23 @@ class PyramidEnv(gymnasium.Env[np.ndarray, np.int64]):
         game = self.game
         require_reset(game is not None)
         assert game is not None
-        return {
-            "action_mask": self._mask.copy(),
-            "deal_id": self._deal_label,
-            "pass": game.pass_number,
-            "recycles": game.pass_number - 1,
-            "cards_left": game.cards_left,
-            "cards_cleared": NUM_PYRAMID - game.cards_left,
-        }
+        return game_info(game, self._deal_label, self._mask)
+
+
+def game_info(game: PyramidGame, deal_label: str, mask: np.ndarray) -> dict[str, Any]:
+    """The ``info`` the env hands over at ``game`` (``mask``: its legal actions, ``np.int8``)."""
+    return {
+        "action_mask": mask.astype(np.int8),
+        "deal_id": deal_label,
+        "pass": game.pass_number,
+        "recycles": game.pass_number - 1,
+        "cards_left": game.cards_left,
+        "cards_cleared": NUM_PYRAMID - game.cards_left,
+    }
+
+
+def player_view(game: PyramidGame) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
+    """What ``Solitaire/Pyramid-v0`` hands a player at ``game``: observation, mask (``np.bool_``)
+    and info; the play server's advisors ask their players with it."""
+    mask = fill_action_mask(game.legal_moves(), np.zeros(NUM_ACTIONS, np.int8))
+    return observe(game), mask.astype(np.bool_), game_info(game, game.deal.label, mask)

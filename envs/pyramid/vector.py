@@ -27,7 +27,7 @@ from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
 from envs.contract import check_action, check_max_episode_steps, check_reset_options
-from envs.deals import resolve_deal
+from envs.deals import DEAL_NUMBERS, resolve_deal
 from envs.errors import MalformedInputError
 from envs.native_batch import (
     AUTORESET_CODES,
@@ -38,7 +38,6 @@ from envs.native_batch import (
     native_core,
 )
 from envs.pyramid.actions import NUM_ACTIONS, action_name
-from envs.pyramid.env import DEAL_NUMBERS
 from envs.pyramid.game import DEAD_END, WIN
 from envs.pyramid.layout import NUM_PYRAMID
 from envs.pyramid.messages import Refusal
