@@ -24,6 +24,7 @@ from agents.solver.result import NOT_WINNABLE, WINNABLE
 from agents.variants import KLONDIKE_DRAW1, find_variant, klondike_variant
 from envs.errors import MalformedInputError
 from envs.klondike import WIN, KlondikeGame, Move
+from envs.klondike.env import player_view
 from envs.klondike.moves import DRAW
 from play.server import create_app
 from play.server.klondike_advice import (
@@ -32,7 +33,6 @@ from play.server.klondike_advice import (
     KlondikeHintAdvisor,
     KlondikeVerdictService,
     klondike_verdict,
-    observation_of,
 )
 from play.server.klondike_api import KlondikeServer, mount_klondike
 from play.server.session import SessionStore
@@ -256,7 +256,7 @@ def test_the_planners_sample_in_the_draw_they_play(name: str) -> None:
     wins = {}
     for draw in (1, 3):
         game = strait(draw)
-        obs, mask, _ = observation_of(game)
+        obs, mask, _ = player_view(game)
         planner = make_player(name, klondike_variant(draw), seed=1, time_limit=5.0)
         assert isinstance(planner, HopPlayer)
         knowledge = planner.knowledge(obs)

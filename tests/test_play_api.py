@@ -14,9 +14,10 @@ from fastapi.testclient import TestClient
 from agents.solver import SearchLimits
 from envs.deals import encode_deal_code, resolve_deal
 from envs.pyramid import Move, PyramidGame
+from envs.pyramid.env import player_view
 from envs.pyramid.observation import observe
 from play.server import PlayServer, create_app
-from play.server.advice import HintAdvisor, VerdictService, observation_of
+from play.server.advice import HintAdvisor, VerdictService
 from play.server.cli import main as cli_main
 from play.server.session import SessionStore
 from play.server.wording import describe_move
@@ -322,7 +323,7 @@ def test_hints_see_only_what_the_player_has_seen() -> None:
     advisor = HintAdvisor(planner_time=60.0)  # the state budget alone: the same answer every time
     for source in ("planner", "agent", "network", "guided"):
         assert advisor.hint(games[0], source)["move"] == advisor.hint(games[1], source)["move"]
-    _, mask, info = observation_of(games[0])
+    _, mask, info = player_view(games[0])
     assert mask.sum() == len(games[0].legal_moves()) and info["cards_left"] == 28
 
 

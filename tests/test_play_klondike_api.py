@@ -21,6 +21,7 @@ from agents.solver.klondike import solve_klondike
 from envs.cards import card_name, parse_card
 from envs.klondike import KlondikeGame, Move, to_solvitaire_json
 from envs.klondike.actions import ACTION_INDEX, NUM_ACTIONS, move_of
+from envs.klondike.env import player_view
 from play.server import create_app
 from play.server.klondike_advice import (
     KlondikeHintAdvisor,
@@ -30,7 +31,6 @@ from play.server.klondike_advice import (
     fresh_action,
     klondike_verdict,
     line_visits,
-    observation_of,
     verdict_json,
     visible_key,
     without_loops,
@@ -526,7 +526,7 @@ def test_a_ppo_hint_is_the_most_probable_move_even_from_a_sampling_checkpoint(
     player, _ = advisor.player()
     game = KlondikeGame(DEAL_1)
     game.replay(["draw"])
-    obs, mask, _ = observation_of(game)
+    obs, mask, _ = player_view(game)
     probs = player.action_probabilities(obs, mask)  # type: ignore[attr-defined]
     hints = {advisor.hint(game, "agent")["move"] for _ in range(20)}
     assert hints == {str(move_of(game, int(np.argmax(probs))))}
@@ -712,7 +712,7 @@ def test_moves_and_selections_are_told_in_words_naming_cards_and_places() -> Non
         "7 列目からクラブの A をクラブの組札へ")
     assert describe_klondike_move(game, Move.column_to_column(3, 4)) == (
         "Move the 8 of spades from column 4 onto the 9 of spades in column 5.",
-        "4 列目からスペードの 8 を5 列目のスペードの 9 の上へ")
+        "4 列目からスペードの 8 を 5 列目のスペードの 9 の上へ")
     assert describe_klondike_move(game, game.stock_move())[0] == "Draw 3 cards from the stock."
     en, ja = selected_words(game, "c4", [])
     assert en == "Selected the 8 of spades in column 4: it cannot move anywhere now."

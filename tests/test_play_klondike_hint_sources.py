@@ -69,7 +69,7 @@ def test_each_source_answers_a_legal_move_and_names_itself(client: TestClient, s
 def test_the_network_hint_gives_its_weight_and_win_chance_in_both_languages(client: TestClient) -> None:
     hint = ask(client, API.new_game(client, deal=DEAL_1), "network").json()["hint"]
     assert hint["reason"].startswith("the network's pick (") and "% likely; win chance " in hint["reason"]
-    assert hint["reason_ja"].startswith("ネットワークの選んだ手です（確率 ")
+    assert hint["reason_ja"].startswith("ネットワークの手（推す度合い ")
 
 
 @pytest.mark.parametrize("source", ["oracle", "", "Network", "solver"])

@@ -15,7 +15,8 @@ def readme_commands() -> list[str]:
 def test_readme_opens_with_install_and_test_commands() -> None:
     commands = readme_commands()
     assert commands[0].startswith('pip install -e ".[play]" && python -m play')
-    assert commands[1].startswith('pip install -e ".[test]"') and "pytest" in commands[1]
+    assert commands[1].startswith("sh tests/browser/chromium.sh && ")  # the browser tests' chromium
+    assert 'pip install -e ".[test]"' in commands[1] and "pytest" in commands[1]
 
 
 def test_ci_runs_exactly_readmes_test_command() -> None:

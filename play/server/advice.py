@@ -41,8 +41,9 @@ from agents.solver.verdict import PlayVerdict
 from agents.variants import Variant, find_variant
 from envs.errors import MalformedInputError
 from envs.pyramid import DRAW_MOVE, PyramidGame
-from envs.pyramid.actions import NUM_ACTIONS, action_to_move, fill_action_mask
-from envs.pyramid.observation import observe
+from envs.pyramid.actions import action_to_move
+from envs.pyramid.env import player_view
+from play.server.pyramid_chance import pyramid_chance
 from play.server.wording import describe_move, reason_ja
 from play.server.work import WorkLimiter
 
@@ -88,13 +89,6 @@ def expert_network(variant: Variant, checkpoint: Any = None) -> tuple[Any, str |
     except Exception as exc:  # no checkpoint for the variant, a broken one, or no torch
         return None, f"the expert network is unavailable: {exc}"
 
-
-def observation_of(game: PyramidGame) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
-    """What the environment would hand a player at ``game``: observation, mask and info."""
-    mask = fill_action_mask(game.legal_moves(), np.zeros(NUM_ACTIONS, np.int8))
-    info = {"action_mask": mask, "deal_id": game.deal.label, "pass": game.pass_number,
-            "cards_left": game.cards_left}
-    return observe(game), mask.astype(np.bool_), info
 
 
 class HintAdvisor:
@@ -151,7 +145,7 @@ class HintAdvisor:
         can see, or ``None`` when none is legal; ``requested`` is ``source``, ``hint_source`` and
         ``agent`` who answered, ``fallback_reason`` why another did."""
         check_source(source)
-        obs, mask, info = observation_of(game)
+        obs, mask, info = player_view(game)
         if not mask.any():
             return None
         asked, reasons = source, []
@@ -191,6 +185,12 @@ class HintAdvisor:
             "requested": asked,
             "reason": choice.reason, "reason_ja": reason_ja(choice.reason), "en": en, "ja": ja,
         }
+
+
+    def chance(self, game: PyramidGame) -> dict[str, Any]:
+        """The chance of clearing the pyramid from ``game`` as the player sees it
+        (:func:`play.server.pyramid_chance.pyramid_chance`), under the planner's time and threads."""
+        return pyramid_chance(game, time_limit=self.planner_time, threads=self.planner_threads)
 
 
 VERDICT_TEXT = {
@@ -347,4 +347,4 @@ class VerdictService:
 
 
 __all__ = ["HINT_SOURCES", "HintAdvisor", "VerdictJob", "VerdictService", "check_source", "expert_network",
-           "observation_of", "position_key", "verdict_json"]
+           "position_key", "verdict_json"]

@@ -32,7 +32,7 @@ from envs.klondike import KlondikeGame
 from envs.klondike.picture import klondike_picture, move_places
 from envs.pyramid.moves import DRAW, RECYCLE, STOCK
 from envs.pyramid.picture import pyramid_picture
-from play.server.analysis_words import VERDICT_WORDS, judgement_words, move_words, outcome_words
+from play.server.analysis_words import judgement_words, move_words, outcome_words, title_words, verdict_words
 from play.server.game_routes import UnknownGame, error_response, static_page
 from play.server.schemas import ERROR_RESPONSES, MoveText, Strict
 
@@ -101,7 +101,7 @@ def analysis_json(key: str, stored: StoredAnalysis) -> dict[str, Any]:
     moves = []
     for i, move in enumerate(report.moves):
         moves.append({"index": i, "text": move_words(positions[i], move), "verdict": report.verdicts[i + 1],
-                      "verdict_text": VERDICT_WORDS[report.verdicts[i + 1]],
+                      "verdict_text": verdict_words(report.verdicts[i + 1], report.verdicts[0]),
                       "losing": i == report.first_losing_move})
     losing = None
     if report.losing_move is not None:
@@ -113,7 +113,9 @@ def analysis_json(key: str, stored: StoredAnalysis) -> dict[str, Any]:
                   "judgement_text": judgement_words(lm.hindsight) if lm.hindsight else None}
     return {"id": key, "game": report.variant.split("-")[0], "variant": report.variant, "deal": report.deal,
             "agent": stored.agent, "outcome": report.outcome, "summary": outcome_words(report),
-            "start_verdict": report.verdicts[0], "start_text": VERDICT_WORDS[report.verdicts[0]],
+            "title": title_words(report),
+            "start_verdict": report.verdicts[0],
+            "start_text": verdict_words(report.verdicts[0], report.verdicts[0]),
             "moves": moves, "losing": losing, "frames": len(positions)}
 
 

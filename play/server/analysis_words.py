@@ -21,6 +21,32 @@ VERDICT_WORDS: dict[str, Words] = {
 }
 
 
+NEVER_WINNABLE_WORDS: Words = {"en": "cannot be won: no line wins this deal",
+                               "ja": "勝てない（この配りはどう打っても勝てません）"}
+"""A lost position of a deal lost from its start: it was never won, so it was not "no longer" won."""
+
+TITLE_WORDS: dict[str, Words] = {
+    "won": {"en": "How the game was won", "ja": "勝った局の振り返り"},
+    "lost_at_move": {"en": "Where was the win lost?", "ja": "どこで勝ちを逃したか"},
+    "never_winnable": {"en": "A deal that cannot be won", "ja": "どう打っても勝てない配り"},
+    "still_winnable": {"en": "A game stopped while it could be won", "ja": "まだ勝てる状態で終わった局"},
+    "undecided": {"en": "Game analysis", "ja": "局の振り返り"},
+}
+"""The viewer's title, by the analysis's outcome: only a game that lost its win asks where it was lost."""
+
+
+def verdict_words(verdict: str, start_verdict: str) -> Words:
+    """A position's verdict in words; in a deal lost from its start, "cannot be won" (never "no longer")."""
+    if verdict == "not_winnable" and start_verdict == "not_winnable":
+        return NEVER_WINNABLE_WORDS
+    return VERDICT_WORDS[verdict]
+
+
+def title_words(report: GameAnalysis) -> Words:
+    """The viewer's title for ``report``'s outcome."""
+    return TITLE_WORDS[report.outcome]
+
+
 def move_words(game: Any, move: Any) -> Words:
     """A move of ``game`` (before it is played) as a short sentence."""
     if isinstance(game, KlondikeGame):
@@ -80,4 +106,5 @@ def judgement_words(h: Hindsight) -> Words:
             "ja": "見て取れたかどうかは判定できませんでした（上限内に読み切れませんでした）。"}
 
 
-__all__ = ["VERDICT_WORDS", "judgement_words", "move_words", "outcome_words"]
+__all__ = ["NEVER_WINNABLE_WORDS", "TITLE_WORDS", "VERDICT_WORDS", "judgement_words", "move_words",
+           "outcome_words", "title_words", "verdict_words"]

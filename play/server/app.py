@@ -10,7 +10,8 @@ Every error answers with a specific status and a JSON body ``{"error": code, "me
 * 403 ``CROSS_ORIGIN`` and 421 ``MISDIRECTED``: a request from another site's page, or one
   addressed to a host other than this machine (:mod:`play.server.limits`);
 * 413 ``TOO_LARGE``: a request body over the size limit;
-* 422 ``INVALID_REQUEST``: a body that does not fit the schema;
+* 422 ``INVALID_REQUEST``: a body that does not fit the schema; ``DEAL_OUT_OF_RANGE``: a deal ID
+  whose number is out of its range (:mod:`play.server.deal_numbers`);
 * 503 ``BUSY`` with ``Retry-After``: a hint while the planner work of both games is at its bound
   (:class:`play.server.work.WorkLimiter`, ``create_app(work_slots=...)``);
 * 404 ``NOT_FOUND`` and 405 ``METHOD_NOT_ALLOWED`` for a path or method the API does not have.
@@ -40,11 +41,14 @@ from envs.errors import MalformedInputError
 from envs.pyramid import Move, PyramidGame, parse_place
 from play.server.advice import HintAdvisor, VerdictService
 from play.server.analysis_api import mount_analysis
+from play.server.body_limits import MAX_BODY_BYTES, BodyLimit
 from play.server.daily_api import mount_daily
+from play.server.deal_numbers import DealOutOfRange, check_deal_number, pyramid_variant
 from play.server.game_routes import (
     STATIC_DIR,
     GameServer,
     UnknownGame,
+    deal_out_of_range,
     error_response,
     game_router,
     new_deal_number,
@@ -59,42 +63,6 @@ from play.server.schemas import Action, NewGame, PyramidState
 from play.server.session import VARIANT_DEAL_TYPES, ActionRefused, PlaySession, SessionStore
 from play.server.view import state_json
 from play.server.work import QUEUE_WAIT, ServerBusy, WorkLimiter
-
-MAX_BODY_BYTES = 16 * 1024
-
-
-class BodyTooLarge(Exception):
-    pass
-
-
-class BodyLimit:
-    """ASGI middleware: refuse a request body over ``limit`` bytes with 413 before it is read whole."""
-
-    def __init__(self, app: Any, limit: int) -> None:
-        self.app, self.limit = app, limit
-
-    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        length = dict(scope.get("headers", [])).get(b"content-length")
-        if length is not None and (not length.isdigit() or int(length) > self.limit):
-            await _too_large(self.limit)(scope, receive, send)
-            return
-        seen = 0
-
-        async def limited_receive() -> dict:
-            nonlocal seen
-            message = await receive()
-            seen += len(message.get("body", b""))
-            if seen > self.limit:
-                raise BodyTooLarge
-            return message
-
-        try:
-            await self.app(scope, limited_receive, send)
-        except BodyTooLarge:
-            await _too_large(self.limit)(scope, receive, send)
 
 
 class ServerTiming:
@@ -119,11 +87,6 @@ class ServerTiming:
         await self.app(scope, receive, timed_send)
 
 
-def _too_large(limit: int) -> JSONResponse:
-    return error_response(413, "TOO_LARGE", f"A request body may hold at most {limit} bytes.",
-                          f"リクエストは {limit} バイトまでです")
-
-
 @dataclass
 class PlayServer(GameServer):
     """The server's state: sessions, hint players and verdict workers."""
@@ -133,21 +96,24 @@ class PlayServer(GameServer):
     verdicts: VerdictService = field(default_factory=VerdictService)
 
     def state(self, session: PlaySession) -> dict[str, Any]:
-        return state_json(session, self.verdicts.current(session))
+        return {**state_json(session, self.verdicts.current(session)), "revision": session.revision}
 
 
 def new_session(body: NewGame) -> PlaySession:
-    """A session for a new deal, a named deal or a saved game; raises before anything is stored."""
-    if body.deal_type not in VARIANT_DEAL_TYPES[body.variant]:
+    """A session for a new deal, a named deal or a saved game; raises before anything is stored
+    (:class:`play.server.deal_numbers.DealOutOfRange` for a deal number out of its range)."""
+    check_deal_number(body.deal)
+    variant = pyramid_variant(body.deal, body.variant)  # a winnable deal ID opens in 001, its variant
+    if body.deal_type not in VARIANT_DEAL_TYPES[variant]:
         raise MalformedInputError(
-            f"variant {body.variant} has one deal type, random; the winnable type belongs to variant 001")
+            f"variant {variant} has one deal type, random; the winnable type belongs to variant 001")
     if body.deal is None:
         deal_id = DealId("pyramid", body.deal_type, 1, new_deal_number())
         deal = resolve_deal(deal_id, "pyramid")
     else:
         deal = resolve_deal(body.deal, "pyramid")
     deal_type = deal.deal_id.kind if deal.deal_id is not None else "code"
-    game = PyramidGame(deal, stock_top_playable=body.variant == "000")
+    game = PyramidGame(deal, stock_top_playable=variant == "000")
     session = PlaySession(game, deal_type=deal_type, operations=body.operations, hints=body.hints)
     return resume(session, body, Move.parse)
 
@@ -230,6 +196,7 @@ def create_app(server: PlayServer | None = None, max_body_bytes: int = MAX_BODY_
 
     app.add_exception_handler(UnknownGame, unknown_game)
     app.add_exception_handler(ServerBusy, server_busy)
+    app.add_exception_handler(DealOutOfRange, deal_out_of_range)
 
     @app.get("/", include_in_schema=False)
     def index() -> FileResponse:

@@ -5,12 +5,15 @@ Pyramid (:mod:`play.server.app`, ``/api/games``) and Klondike (:mod:`play.server
 body becomes a session and how an action is carried out, and :func:`game_router` declares:
 
 * ``POST {prefix}`` (201): a new session, stored (evicted sessions lose their verdict jobs);
-* ``GET {prefix}/{id}``: the state; ``POST {prefix}/{id}/actions``: one intent;
+* ``GET {prefix}/{id}``: the state; ``POST {prefix}/{id}/actions``: one intent, refused (409
+  ``STALE_GAME``, nothing changed) when it names a ``revision`` the game has moved on from;
 * ``POST {prefix}/{id}/hint?source=planner|agent|network|guided``: advice from the planner
   (default: it searches for up to about a second), the trained agent, the expert network or the
   search it guides, kept only if the position did not change; another source is a 422; when the
   server's planner work is at its bound (:class:`play.server.work.WorkLimiter`), 503 ``BUSY`` with
   ``Retry-After`` and the game unchanged (:func:`server_busy`);
+* ``POST {prefix}/{id}/chance``: the chance of winning from the position as the player sees it
+  (``ChanceAnswer``, the game unchanged; 503 ``BUSY`` as for a hint);
 * ``POST {prefix}/{id}/verdict`` (202) starts a verdict, ``GET {prefix}/{id}/verdict?wait=`` reads it.
 
 An unknown session ID raises :class:`UnknownGame`: 404 ``UNKNOWN_GAME`` (:func:`unknown_game`).
@@ -28,15 +31,15 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import FileResponse, JSONResponse
 from pydantic import BaseModel
 
+from envs.deals import DEAL_NUMBERS
 from play.server.advice import VerdictService
-from play.server.schemas import ERROR_RESPONSES, ErrorBody, HintSource, VerdictAnswer
+from play.server.openapi_links import game_links
+from play.server.schemas import ERROR_RESPONSES, ChanceAnswer, ErrorBody, HintSource, VerdictAnswer
 from play.server.session import GameSession, SessionStore
 from play.server.work import ServerBusy, WorkLimiter
 
 STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
 """The pages: plain HTML, CSS and JavaScript, served as they are."""
-DEAL_NUMBERS = 2**31
-"""A new random deal's number is drawn from ``range(DEAL_NUMBERS)``."""
 
 SessionT = TypeVar("SessionT", bound=GameSession)
 
@@ -55,6 +58,11 @@ async def unknown_game(_: Request, exc: Exception) -> JSONResponse:
     return error_response(404, "UNKNOWN_GAME", "No such game on this server (it may have been closed to "
                           "make room): start a new deal or reload your saved game.",
                           "このゲームはサーバーにありません")
+
+
+async def deal_out_of_range(_: Request, exc: Exception) -> JSONResponse:
+    """The handler for :class:`play.server.deal_numbers.DealOutOfRange`: 422 ``DEAL_OUT_OF_RANGE``."""
+    return error_response(422, "DEAL_OUT_OF_RANGE", str(exc), getattr(exc, "ja", ""))
 
 
 async def server_busy(_: Request, exc: Exception) -> JSONResponse:
@@ -95,7 +103,8 @@ def resume(session: SessionT, body: Any, parse_move: Callable[[str], Any]) -> Se
 class GameServer:
     """One game's server state and what its endpoints do, once they have their input.
 
-    A subclass is a dataclass with ``sessions``, ``hints`` (``hint(game)``: advice or ``None``) and
+    A subclass is a dataclass with ``sessions``, ``hints`` (``hint(game)``: advice or ``None``;
+    ``chance(game)``: the ``ChanceAnswer`` body) and
     ``verdicts``, and defines :meth:`state`. Every session has ``lock``, ``game`` (with ``copy``
     and ``key``), ``hint``, ``hints`` and ``selected``.
     """
@@ -134,10 +143,13 @@ class GameServer:
         with session.lock:
             return self.state(session)
 
-    def act(self, session_id: str, apply: Callable[[Any], None]) -> dict[str, Any]:
-        """Carry out ``apply(session)``; a position it changes loses its verdict job."""
+    def act(self, session_id: str, apply: Callable[[Any], None],
+            revision: int | None = None) -> dict[str, Any]:
+        """Carry out ``apply(session)``; a position it changes loses its verdict job. A ``revision``
+        other than the session's is refused (409 ``STALE_GAME``) before anything changes."""
         session = self.session(session_id)
         with session.lock:
+            session.check_revision(revision)
             before = self.verdicts.position_key(session.game)
             apply(session)
             if self.verdicts.position_key(session.game) != before:
@@ -204,7 +216,8 @@ def game_router(prefix: str, server_of: Callable[[Request], GameServer], new_gam
 
     def state(status: int, more: dict[int | str, dict[str, Any]] | None = None) -> dict[str, Any]:
         return {"response_model": None, "status_code": status,
-                "responses": {status: {"model": state_model, "description": "the game's state"},
+                "responses": {status: {"model": state_model, "description": "the game's state",
+                                       "links": game_links(prefix)},
                               **(more or {})}}
 
     @router.post(prefix, **state(201))
@@ -218,12 +231,18 @@ def game_router(prefix: str, server_of: Callable[[Request], GameServer], new_gam
     @router.post(prefix + "/{session_id}/actions", **state(200))
     def act(request: Request, session_id: str,
             action: action_model) -> dict[str, Any]:  # type: ignore[valid-type]
-        return server_of(request).act(session_id, lambda session: apply_action(session, action))
+        return server_of(request).act(session_id, lambda session: apply_action(session, action),
+                                      getattr(action, "revision", None))
 
     @router.post(prefix + "/{session_id}/hint", **state(200, BUSY_RESPONSE))
     def hint(request: Request, session_id: str,
              source: HintSource = "planner") -> dict[str, Any]:
         return server_of(request).hint(session_id, source)
+
+    @router.post(prefix + "/{session_id}/chance", response_model=ChanceAnswer, responses=BUSY_RESPONSE)
+    def chance(request: Request, session_id: str) -> dict[str, Any]:
+        """The chance of winning from here, as the player sees the position (the game is unchanged)."""
+        return server_of(request).chance(session_id)
 
     @router.post(prefix + "/{session_id}/verdict", **state(202))
     def start_verdict(request: Request, session_id: str) -> dict[str, Any]:
@@ -238,5 +257,6 @@ def game_router(prefix: str, server_of: Callable[[Request], GameServer], new_gam
     return router
 
 
-__all__ = ["BUSY_RESPONSE", "DEAL_NUMBERS", "STATIC_DIR", "GameServer", "UnknownGame", "error_response",
+__all__ = ["BUSY_RESPONSE", "STATIC_DIR", "GameServer", "UnknownGame", "deal_out_of_range",
+           "error_response",
            "game_router", "new_deal_number", "resume", "server_busy", "static_page", "unknown_game"]

@@ -59,7 +59,13 @@ import numpy as np
 from agents.base import Choice, Player
 from agents.planner import NO_SAMPLE
 from agents.planner.escape import way_to_progress
-from agents.planner.hop import DEFAULT_DECISION_STATES, DEFAULT_MAX_SAMPLES, HopPlayer, hop_values
+from agents.planner.hop import (
+    DEFAULT_DECISION_STATES,
+    DEFAULT_MAX_SAMPLES,
+    HopPlayer,
+    PlannedLine,
+    hop_values,
+)
 from agents.planner.knowledge import klondike_knowledge, visible_after
 from agents.planner.knowledge import visible_key as planner_key
 from agents.ppo import PpoPlayer
@@ -70,7 +76,8 @@ from agents.solver.klondike_winnable import DRAW_COUNT
 from agents.solver.result import NOT_WINNABLE, WINNABLE
 from agents.variants import find_variant, klondike_variant
 from envs.klondike import DEAD_END, NO_PROGRESS, WIN, KlondikeGame, Move
-from envs.klondike.actions import ACTION_INDEX, NUM_ACTIONS, move_of
+from envs.klondike.actions import ACTION_INDEX, move_of
+from envs.klondike.env import player_view
 from envs.klondike.messages import Notice
 from envs.klondike.observer import VIEWS, observe
 from play.server.advice import (
@@ -121,15 +128,6 @@ def draw_tag(game: KlondikeGame) -> bytes:
     turns, and a line found for draw 3 is no line in draw 1."""
     return bytes([game.draw_count])
 
-
-def observation_of(game: KlondikeGame) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
-    """What ``Solitaire/Klondike-v0`` would hand a player at ``game``: observation, mask, info."""
-    mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
-    legal = [ACTION_INDEX[m] for m in game.legal_moves()]
-    mask[legal] = True
-    info = {"deal_id": game.deal.label if game.deal else "position", "action_mask": mask.astype(np.int8),
-            "cards_up": game.cards_up, "recycles": game.recycles}
-    return observe(game), mask, info
 
 
 def visible_key(game: KlondikeGame) -> bytes:
@@ -337,13 +335,14 @@ class KlondikeHintAdvisor:
         planner.remember(obs)
         here = planner_key(obs)
         with self._lock:
-            if tag + here in plans:
-                planner.plan_moves, planner.plan_at = list(plans[tag + here]), here
+            if plans.get(tag + here):
+                planner.resume(PlannedLine(tuple(plans[tag + here]), here))
         choice = planner.plan(obs, mask)
-        if planner.plan_moves and planner.plan_at is not None:
+        line = planner.planned_line
+        if line is not None:
             with self._lock:
-                plans[tag + planner.plan_at] = list(planner.plan_moves)
-                plans.move_to_end(tag + planner.plan_at)
+                plans[tag + line.at] = list(line.moves)
+                plans.move_to_end(tag + line.at)
                 while len(plans) > MAX_PLANS:
                     plans.popitem(last=False)
         if planner.looping:  # the way out: the planner's move if it is progress, else the line to some
@@ -370,7 +369,7 @@ class KlondikeHintAdvisor:
             return None
         if outcome == NO_PROGRESS:
             return no_progress_hint()
-        obs, mask, info = observation_of(game)
+        obs, mask, info = player_view(game)
         if game.draw_count != DRAW_COUNT:
             return {**self.draw1_hint(game, obs, mask, info, source), "requested": source}
         late: str | None = None
@@ -533,7 +532,7 @@ def klondike_chance(game: KlondikeGame, *, time_limit: float | None = PLANNER_TI
         return chance_json(1.0, 0, 0, 0, "over", *CHANCE_TEXT["won"])
     if outcome in (DEAD_END, NO_PROGRESS):
         return chance_json(0.0, 0, 0, 0, "over", *CHANCE_TEXT[outcome])
-    obs, mask, _ = observation_of(game)
+    obs, mask, _ = player_view(game)
     knowledge = klondike_knowledge(obs, game.draw_count)
     if all_known(game):
         result = solve_klondike(knowledge.game, time_limit=ENDGAME_TIME, max_states=ENDGAME_STATES)
@@ -671,7 +670,6 @@ __all__ = [
     "klondike_verdict",
     "line_visits",
     "no_progress_hint",
-    "observation_of",
     "position_key",
     "proved_at_start",
     "verdict_json",

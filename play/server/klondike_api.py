@@ -20,10 +20,11 @@ from fastapi.responses import FileResponse
 from envs.deals import DealId
 from envs.errors import MalformedInputError
 from envs.klondike import KlondikeGame, Move, resolve_klondike_deal
+from play.server.deal_numbers import DealOutOfRange, check_deal_number
 from play.server.game_routes import (
-    BUSY_RESPONSE,
     GameServer,
     UnknownGame,
+    deal_out_of_range,
     game_router,
     new_deal_number,
     resume,
@@ -34,7 +35,7 @@ from play.server.game_routes import (
 from play.server.klondike_advice import KlondikeHintAdvisor, KlondikeVerdictService, proved_at_start
 from play.server.klondike_session import KlondikeSession, parse_place
 from play.server.klondike_view import state_json
-from play.server.schemas import ERROR_RESPONSES, ChanceAnswer, KlondikeAction, KlondikeNewGame, KlondikeState
+from play.server.schemas import KlondikeAction, KlondikeNewGame, KlondikeState
 from play.server.session import SessionStore
 from play.server.work import ServerBusy
 
@@ -49,7 +50,7 @@ class KlondikeServer(GameServer):
     hint_clears_notice = True
 
     def state(self, session: KlondikeSession) -> dict[str, Any]:
-        return state_json(session, self.verdicts.current(session))
+        return {**state_json(session, self.verdicts.current(session)), "revision": session.revision}
 
     def create(self, session: KlondikeSession) -> dict[str, Any]:
         """Store a new session; a winnable deal at its start comes with its verdict, proved already."""
@@ -65,6 +66,7 @@ def new_session(body: KlondikeNewGame) -> KlondikeSession:
     """A session for a new deal, a named deal, a position or a save; raises before anything is stored."""
     if body.deal is not None and body.position is not None:
         raise MalformedInputError("give a deal or a position, not both")
+    check_deal_number(body.deal)  # DealOutOfRange: 422
     if body.position is not None:
         p = body.position
         game = KlondikeGame.from_position(p.columns, p.hidden, p.stock, p.waste, p.foundations,
@@ -124,12 +126,6 @@ def build_router() -> APIRouter:
     router.include_router(game_router("/api/klondike/games", server_of, KlondikeNewGame, KlondikeAction,
                                       new_session, apply_action, KlondikeState))
 
-    @router.post("/api/klondike/games/{session_id}/chance", response_model=ChanceAnswer,
-                 responses={**ERROR_RESPONSES, **BUSY_RESPONSE})
-    def chance(request: Request, session_id: str) -> dict[str, Any]:
-        """The chance of winning from here, as the player sees the position (the game is unchanged)."""
-        return server_of(request).chance(session_id)
-
     return router
 
 
@@ -149,6 +145,7 @@ def mount_klondike(app: FastAPI, server: KlondikeServer | None = None) -> FastAP
 
     app.add_exception_handler(UnknownGame, unknown_game)
     app.add_exception_handler(ServerBusy, server_busy)
+    app.add_exception_handler(DealOutOfRange, deal_out_of_range)
     app.include_router(build_router())
     outer = app.router.lifespan_context
 

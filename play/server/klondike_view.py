@@ -16,6 +16,7 @@ from envs.klondike.moves import DRAW, RECYCLE, WASTE_COLUMN, WASTE_FOUNDATION
 from play.server.klondike_session import KlondikeSession, legal_targets
 from play.server.session import refusal_notice
 from play.server.view import card_json, notice_json
+from play.server.wording import hint_words
 
 FACE_DOWN = {"face_down": True, "spoken": "face-down card"}
 SUIT_WORDS = ("clubs", "diamonds", "hearts", "spades")
@@ -115,7 +116,7 @@ def state_json(session: KlondikeSession, verdict: dict[str, Any] | None = None) 
         "finish": {"available": finish, "label": KlondikeNotice.FINISH.en,
                    "label_ja": KlondikeNotice.FINISH.ja},
         "message": notice_json(session.notice),
-        "hint": session.hint,
+        "hint": hint_words(session.hint),
         "verdict": verdict,
     }
 

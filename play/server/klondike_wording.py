@@ -16,7 +16,7 @@ from envs.klondike.moves import (
     WASTE_COLUMN,
     WASTE_FOUNDATION,
 )
-from play.server.wording import SUIT_WORDS, SUIT_WORDS_JA, spoken, spoken_ja
+from play.server.wording import SUIT_WORDS, SUIT_WORDS_JA, spoken, spoken_ja, tidy_ja
 
 
 def the_card(card: int) -> str:
@@ -87,7 +87,8 @@ def _moving(game: KlondikeGame, move: Move) -> tuple[list[int], str, str]:
 
 
 def describe_klondike_move(game: KlondikeGame, move: Move) -> tuple[str, str]:
-    """A legal move of ``game`` (before it is played) as a sentence: ``(English, Japanese)``.
+    """A legal move of ``game`` (before it is played) as a sentence: ``(English, Japanese)``, the
+    Japanese spaced as the seed writes (:func:`tidy_ja`).
 
     ``Move the 8 of clubs from column 5 onto the 9 of hearts in column 2.``
     """
@@ -108,7 +109,7 @@ def describe_klondike_move(game: KlondikeGame, move: Move) -> tuple[str, str]:
     if len(cards) > 1:
         what_en += f" and the {len(cards) - 1} card{'s' if len(cards) > 2 else ''} on it"
         what_ja += f"から {len(cards)} 枚"
-    return (f"Move {what_en} {origin_en} {dest_en}.", f"{origin_ja}{what_ja} を{dest_ja}")
+    return f"Move {what_en} {origin_en} {dest_en}.", tidy_ja(f"{origin_ja}{what_ja}を{dest_ja}")
 
 
 def selected_words(game: KlondikeGame, source: str, moves: list[Move]) -> tuple[str, str]:
@@ -116,7 +117,7 @@ def selected_words(game: KlondikeGame, source: str, moves: list[Move]) -> tuple[
     what_en, what_ja = place_words(game, source)
     if not moves:
         return (f"Selected {what_en}: it cannot move anywhere now.",
-                f"{what_ja} を選びました。今は置ける場所がありません")
+                tidy_ja(f"{what_ja}を選びました。今は置ける場所がありません"))
     targets_en: list[str] = []
     targets_ja: list[str] = []
     for move in moves:
@@ -130,7 +131,7 @@ def selected_words(game: KlondikeGame, source: str, moves: list[Move]) -> tuple[
         targets_ja.append(ja)
     where_en = targets_en[0] if len(targets_en) == 1 else ", ".join(targets_en[:-1]) + " or " + targets_en[-1]
     return (f"Selected {what_en}: it can go {where_en}.",
-            f"{what_ja} を選びました。置き先（{'、'.join(targets_ja)}）が光っています")
+            tidy_ja(f"{what_ja}を選びました。置き先（{'、'.join(targets_ja)}）が光っています"))
 
 
 def foundation_detail(card: int) -> str:

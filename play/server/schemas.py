@@ -14,6 +14,9 @@ SeenCards = Annotated[list[Annotated[int, Field(ge=0, le=51)]], Field(max_length
 """A save's cards seen so far (stock cards turned up), as card numbers."""
 Count = Annotated[int, Field(ge=0, le=10**9)]
 """A save's ``operations`` or ``hints``."""
+Revision = Annotated[int, Field(ge=0, le=10**9, strict=True)]
+"""The game's revision a request was made on (the state's ``revision``): an older one is refused,
+409 ``STALE_GAME``; absent, it is not checked."""
 Place = Annotated[str, Field(min_length=1, max_length=8)] | Annotated[int, Field(ge=0, le=29)]
 
 
@@ -35,9 +38,11 @@ class ErrorBody(BaseModel):
 ERROR_RESPONSES: dict[int | str, dict[str, object]] = {
     400: {"model": ErrorBody, "description": "MALFORMED: a deal, move, place or save that cannot be read"},
     404: {"model": ErrorBody, "description": "UNKNOWN_GAME: no such game (never created, or evicted)"},
-    409: {"model": ErrorBody, "description": "the rules refuse the action (the rule's code and message)"},
+    409: {"model": ErrorBody, "description": "the rules refuse the action (the rule's code and message), or "
+                                             "STALE_GAME: the action names an older revision of the game"},
     413: {"model": ErrorBody, "description": "TOO_LARGE: a request body over the size limit"},
-    422: {"model": ErrorBody, "description": "INVALID_REQUEST: a body or query that does not fit the schema"},
+    422: {"model": ErrorBody, "description": "INVALID_REQUEST: a body or query that does not fit the schema; "
+                                             "DEAL_OUT_OF_RANGE: a deal ID whose number is out of its range"},
 }
 """The error responses every game endpoint declares in the OpenAPI schema."""
 
@@ -115,6 +120,8 @@ class GameState(Open):
     message: NoticeBody | None
     hint: dict[str, object] | None
     verdict: VerdictBody | None
+    revision: Annotated[int, Field(ge=0)]
+    """Bumped by every move, undo, redo, restart and restore; an action may name it (``revision``)."""
 
 
 class PyramidState(GameState):
@@ -186,6 +193,8 @@ class Action(Strict):
     """For ``tap``: ``r7c1``, ``stock``, ``waste``, or a place number 0..29."""
     move: MoveText | None = None
     """For ``move``: ``r7c1+r7c2``, ``r7c3``, ``stock+waste``, ``draw``, ``recycle``."""
+    revision: Revision | None = None
+    """The state's ``revision`` the page shows; another one: 409 ``STALE_GAME``, nothing changed."""
 
 
 # ---------------------------------------------------------------- Klondike
@@ -246,7 +255,10 @@ class KlondikeAction(Strict):
     target: PlaceText | None = None
     """For ``move`` (a drag): source and target places; or ``move`` in the engine's text."""
     move: MoveText | None = None
+    revision: Revision | None = None
+    """The state's ``revision`` the page shows; another one: 409 ``STALE_GAME``, nothing changed."""
 
 
 __all__ = ["KLONDIKE_MAX_SAVED_MOVES", "MAX_SAVED_MOVES", "Action", "ChanceAnswer", "Count", "HandPosition",
-           "HintSource", "KlondikeAction", "KlondikeNewGame", "MoveText", "NewGame", "SeenCards", "Strict"]
+           "HintSource", "KlondikeAction", "KlondikeNewGame", "MoveText", "NewGame", "Revision",
+           "SeenCards", "Strict"]

@@ -44,6 +44,9 @@ class Notice:
 
 NOTHING_TO_UNDO = Notice("NOTHING_TO_UNDO", "There is no move to undo.", "戻せる手がありません")
 NOTHING_TO_REDO = Notice("NOTHING_TO_REDO", "There is no move to redo.", "やり直せる手がありません")
+STALE_GAME = Notice("STALE_GAME", "This game was changed in another tab or window, so this action was not "
+                    "carried out: this page now shows the latest position.",
+                    "この局は別のタブかウィンドウで進められていたため、この操作は行いませんでした。最新の局面を表示します")
 
 
 def refusal_notice(refusal: Refusal, detail: tuple[str, str] = ("", "")) -> Notice:
@@ -107,6 +110,9 @@ class GameSession(Generic[GameT, SelectionT]):
     hints: int = 0
     notice: Notice | None = None
     hint: dict | None = None
+    revision: int = 0
+    """Bumped by every change to the game (move, undo, redo, restart, restore): a request that names
+    an older one comes from a page showing a stale game (another tab moved meanwhile)."""
     lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
 
     def undo(self) -> None:
@@ -151,6 +157,13 @@ class GameSession(Generic[GameT, SelectionT]):
             game.pop()
         for card in seen:
             game.seen |= 1 << card
+        self.revision += 1
+
+    def check_revision(self, revision: int | None) -> None:
+        """Refuse (:data:`STALE_GAME`, nothing changed) a request made on an older ``revision`` of the
+        game; ``None`` (a client that sends none) is not checked."""
+        if revision is not None and revision != self.revision:
+            raise ActionRefused(STALE_GAME)
 
     def _play(self, move: Any) -> None:
         self.game.push(move)
@@ -158,6 +171,7 @@ class GameSession(Generic[GameT, SelectionT]):
 
     def _changed(self) -> None:
         self.operations += 1
+        self.revision += 1
         self.selected = None
         self.hint = None
         self.notice = None
@@ -279,6 +293,7 @@ class SessionStore:
 
 
 __all__ = [
-    "DEAL_TYPES", "NOTHING_TO_REDO", "NOTHING_TO_UNDO", "VARIANT_DEAL_TYPES", "ActionRefused", "GameSession",
-    "Notice", "PlaySession", "SessionStore", "covered_detail", "covering_places", "refusal_notice",
+    "DEAL_TYPES", "NOTHING_TO_REDO", "NOTHING_TO_UNDO", "STALE_GAME", "VARIANT_DEAL_TYPES", "ActionRefused",
+    "GameSession", "Notice", "PlaySession", "SessionStore", "covered_detail", "covering_places",
+    "refusal_notice",
 ]

@@ -8,7 +8,7 @@ from envs.cards import card_name, rank
 from envs.pyramid import DRAW_MOVE, MAX_PASSES, RECYCLE_MOVE, STOCK, WASTE, place_name
 from envs.pyramid.layout import NUM_PYRAMID, ROW_COL
 from play.server.session import Notice, PlaySession, covered_detail, refusal_notice
-from play.server.wording import place_label, place_label_ja, spoken, spoken_ja
+from play.server.wording import hint_words, place_label, place_label_ja, spoken, spoken_ja
 
 SUIT_SYMBOLS = "♣♦♥♠"
 
@@ -82,7 +82,7 @@ def state_json(session: PlaySession, verdict: dict[str, Any] | None = None) -> d
         "all_stock_seen": game.all_stock_seen(),
         "outcome": game.outcome(),
         "message": notice_json(session.notice),
-        "hint": session.hint,
+        "hint": hint_words(session.hint),
         "verdict": verdict,
     }
 

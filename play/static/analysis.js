@@ -7,7 +7,7 @@
 const LANG_KEY = "solitaire-rl.lang";  // the language choice, shared with the game pages
 const WORDS = {
   en: {
-    title: "Where was the win lost?", pageTitle: "Game analysis — solitaire-rl", lang: "日本語",
+    colon: ": ", title: "Game analysis", pageTitle: "Game analysis — solitaire-rl", lang: "日本語",
     chooserTitle: "Watch an agent's game",
     chooserHelp: "Open a benchmark result file (python -m training.benchmark --json), choose a game and watch it move by move with the solver's verdicts.",
     file: "Benchmark file", row: "Game", watch: "Watch this game", other: "Watch another game",
@@ -25,7 +25,7 @@ const WORDS = {
     playerVerdict: (v) => v,
   },
   ja: {
-    title: "どこで勝ちを逃したか", pageTitle: "局の振り返り — solitaire-rl", lang: "English",
+    colon: "：", title: "局の振り返り", pageTitle: "局の振り返り — solitaire-rl", lang: "English",
     chooserTitle: "エージェントの対局を見る",
     chooserHelp: "ベンチマークの結果ファイル（python -m training.benchmark --json）を開き、対局を選ぶと、ソルバーの判定つきで 1 手ずつ見られます。",
     file: "ベンチマークの結果ファイル", row: "対局", watch: "この対局を見る", other: "別の対局を見る",
@@ -53,7 +53,7 @@ function tx(obj) { return obj ? (view.lang === "ja" && obj.ja ? obj.ja : obj.en)
 function applyLanguage() {
   document.documentElement.lang = view.lang;
   document.title = w("pageTitle");
-  $("title").textContent = w("title");
+  $("title").textContent = view.data && view.data.title ? tx(view.data.title) : w("title");
   $("lang").textContent = w("lang");
   $("lang").lang = view.lang === "ja" ? "en" : "ja";
   $("games-nav").setAttribute("aria-label", w("games"));
@@ -134,12 +134,13 @@ function moveList() {
 function render(rebuild = false) {
   const d = view.data;
   if (rebuild) moveList();
+  $("title").textContent = d.title ? tx(d.title) : w("title");  // by the outcome: a won game lost nothing
   $("summary").textContent = (d.agent ? w("agentGame", d.agent) + " " : "") + tx(d.summary);
   $("judgement").textContent = d.losing && d.losing.judgement_text ? tx(d.losing.judgement_text) : "";
   const total = d.moves.length, pos = view.pos;
   const showAlt = view.alt && d.losing && pos === d.losing.index;
   const verdictText = pos === 0 ? d.start_text : d.moves[pos - 1].verdict_text;
-  const where = pos === 0 ? w("atDeal", total) : `${w("afterMove", pos, total)}: ${tx(d.moves[pos - 1].text)}`;
+  const where = pos === 0 ? w("atDeal", total) : `${w("afterMove", pos, total)}${w("colon")}${tx(d.moves[pos - 1].text)}`;
   const img = $("board");
   img.src = `/api/analysis/${d.id}/frames/${pos}.png${showAlt ? "?show=alternative" : ""}`;
   img.width = d.game === "klondike" ? 560 : 640;

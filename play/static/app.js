@@ -11,6 +11,10 @@ const app = pageApp({
   errorDetail: true,      // a malformed input's Japanese message is followed by what was read
   showFirstStep: false,
   notices: {},            // id -> () => [text, buttons], redrawn when the language changes
+  chanceAsk: 0,           // the number of the latest chance request; an older one's answer is dropped
+  chancePending: false,   // an asked-for chance is being estimated for the current position
+  chanceNote: null,       // the chance line shown for a position: {key, en, ja}
+  chancing: Promise.resolve(),  // the chance request in flight (tests wait on it)
 });
 
 // ------------------------------------------------------------------ words
@@ -38,9 +42,11 @@ function applyLanguage() {
 // ------------------------------------------------------------------ server
 async function send(action, retry = true) {
   if (!app.state || app.paused) return;
+  app.chanceNote = null;  // the chance line stays until the player does something
   try {
-    setState(await api("POST", `/api/games/${app.state.session}/actions`, action));
+    setState(await api("POST", `/api/games/${app.state.session}/actions`, {...action, revision: app.state.revision}));
   } catch (e) {
+    if (e.code === "STALE_GAME") await reloadStale();  // another tab played on: the latest game, and why
     if (e.status === 404 && retry) {  // the server forgot this game: restore it from the moves, then act
       await recoverLostGame();
       return send(action, false);
@@ -80,6 +86,7 @@ async function recoverLostGame() {  // the server forgot this game (restarted or
 function setState(state) {
   const previous = app.state;
   noteState(previous, state);
+  if (app.chancePending && positionKey(previous) !== positionKey(state)) { app.chancePending = false; app.chanceAsk++; }
   app.state = state;
   if (!state) return;
   if (!previous || previous.session !== state.session || previous.history.length !== state.history.length ||
@@ -192,10 +199,14 @@ function render() {
   $("deal-type").querySelector('[value="winnable"]').disabled = s.variant !== "001";
 
   // message: a selection shows the needed rank; a hint its move
+  const note = app.chanceNote && app.chanceNote.key === positionKey(s) ? app.chanceNote : null;
   if (app.hintPending) message(ct("checking"), "info");
+  else if (app.chancePending) message(t("chanceAsking"), "info");
+  else if (note) message(tx(note), "info", note.ja);  // the latest asked: a hint clears it (hintArrived)
   else if (s.hint) message(hintLine(s.hint), "info");
   else if (s.message) message(tx(s.message), s.message.kind);
   else if (s.outcome === "win") message(t("wonNote"), "info");
+  else if (s.outcome === "dead_end") message(t("deadNote"), "info");  // after View the board
   else message("");
   renderVerdict();
 
@@ -305,7 +316,7 @@ function showDeadEnd() {
   const played = app.state.moves > 0;
   openPanel(t("deadTitle"), [para(t("deadBody"))],
     [...(played ? [[t("exitUndo"), () => act({type: "undo"})], [t("exitRestart"), () => act({type: "restart"})]] : []),
-     [t("newDealExit"), () => newDeal({force: true})], analyseExit("pyramid")], "dead-end");
+     [t("newDealExit"), () => newDeal({force: true})], [t("viewBoard"), () => {}], analyseExit("pyramid")], "dead-end");
 }
 
 // ------------------------------------------------------------------ deals
@@ -331,7 +342,30 @@ function replayDeal() {
   return queue(() => startGame({variant: s.variant, deal: s.deal.id || s.deal.code}));
 }
 
-function hintArrived() {}  // the hint is framed on the table by render()
+function hintArrived() { if (app.chanceNote) { app.chanceNote = null; render(); } }  // the hint's line shows
+
+// Chance (C): the planner's estimate for the position as the player sees it, in the message line
+// until the position changes (asked beside the queue, after its last action, as a hint is).
+function chance() {
+  if (!app.state || app.paused) return;
+  const s = app.state, key = positionKey(s), ask = ++app.chanceAsk;
+  app.chancePending = true;
+  render();
+  app.chancing = (async () => {
+    try {
+      await app.busy;
+      if (ask !== app.chanceAsk || positionKey(app.state) !== key) return;
+      const answer = await api("POST", `${GAMES}/${s.session}/chance`);
+      if (ask !== app.chanceAsk || positionKey(app.state) !== key) return;
+      app.chancePending = false;
+      app.chanceNote = {key, en: answer.en, ja: answer.ja};
+      render();
+    } catch (e) {
+      if (ask === app.chanceAsk) { app.chancePending = false; render(); showError(e); }
+    }
+  })();
+  return app.chancing;
+}
 
 // ------------------------------------------------------------------ pause
 function resume() {
@@ -425,7 +459,7 @@ function onKey(event) {
   if (panelOrRulesKey(event, ["records", "confirm", "result"])) return;
   const key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
   const handlers = {
-    u: () => act({type: "undo"}), h: hint, n: () => newDeal(), d: () => act({type: "draw"}),
+    u: () => act({type: "undo"}), h: hint, c: chance, n: () => newDeal(), d: () => act({type: "draw"}),
     r: () => act({type: "recycle"}), Escape: () => { app.showFirstStep = false; act({type: "clear"}); },
     ArrowLeft: () => moveFocus("ArrowLeft"), ArrowRight: () => moveFocus("ArrowRight"),
     ArrowUp: () => moveFocus("ArrowUp"), ArrowDown: () => moveFocus("ArrowDown"),
@@ -436,6 +470,7 @@ function onKey(event) {
 // ------------------------------------------------------------------ start
 function wire() {
   $("draw").addEventListener("click", () => act({type: "draw"}));
+  $("chance").addEventListener("click", chance);
   $("recycle").addEventListener("click", () => act({type: "recycle"}));
   $("stock").addEventListener("click", () => {
     if (app.state && app.state.variant === "000" && app.state.stock.top) act({type: "tap", place: STOCK});
@@ -477,6 +512,8 @@ async function main() {
   if (!s) return queue(() => startGame({variant: "000"}));
   return queue(async () => {
     try {
+      const live = await liveGame(s);  // the server still has it: its latest state (moves from other tabs kept)
+      if (live) return void adoptGame(live, {paused: true, activeMs: Math.max(0, s.active_ms)});
       await startGame({variant: s.variant, deal: s.deal_type === "code" ? s.deal : s.label,
                        history: s.history, redo: s.redo, seen: s.seen.filter((c) => Number.isInteger(c) && c >= 0 && c < 52),
                        operations: Math.max(0, s.operations), hints: Math.max(0, s.hints)},

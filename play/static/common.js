@@ -60,6 +60,8 @@ function tx(obj) { return app.lang === "ja" && obj && obj.ja ? obj.ja : obj.en; 
 
 const COMMON_WORDS = {
   en: {
+    reasonJoin: " — ", moreMessage: "… more", lessMessage: "less", moreMessageLabel: "Show the whole message",
+    lessMessageLabel: "Show the message in its line again",
     menu: "Menu", hintSource: "Hints from", fromPlanner: "the planner (stronger)",
     fromAgent: "the trained agent (instant)", checking: "Checking…",
     fromNetwork: "the expert network", fromGuided: "the network-guided search",
@@ -97,6 +99,8 @@ const COMMON_WORDS = {
     plannerLate: ", the planner ran out of time",
   },
   ja: {
+    reasonJoin: "。", moreMessage: "…続き", lessMessage: "閉じる", moreMessageLabel: "メッセージ全体を表示",
+    lessMessageLabel: "メッセージを元の行に戻す",
     menu: "メニュー", hintSource: "ヒントの出どころ", fromPlanner: "プランナー（強い）",
     fromAgent: "学習済みエージェント（すぐ答える）", checking: "確認中…",
     fromNetwork: "エキスパートネットワーク", fromGuided: "ネットワークが導く探索",
@@ -139,7 +143,9 @@ function ct(key, ...args) {  // the shared words, in the page's language (a page
 }
 
 function applyCommonLanguage() {  // the menu's shared labels
-  $("menu-button").textContent = ct("menu");
+  $("menu-button").setAttribute("aria-label", ct("menu"));  // the button shows ☰ and, where there is room, the word
+  $("menu-button").title = ct("menu");
+  wordMore();
   for (const el of document.querySelectorAll("[data-c]")) el.textContent = ct(el.dataset.c);
 }
 
@@ -156,6 +162,44 @@ function message(text, kind = "info", ja = "") {  // the dock's message line (tw
   m.textContent = text;
   m.className = `message ${kind}`;
   m.title = ja || "";
+}
+
+// A message longer than its box (a hint with its reason on a phone) is never cut for good: "… more" at
+// the box's end opens the whole text over the table, above the dock, until tapped again or the text
+// changes. The box keeps its height, so nothing on the table moves.
+function wireMessage() {
+  const m = $("message"), box = document.createElement("div"), more = document.createElement("button");
+  box.className = "message-box";
+  m.before(box);
+  more.id = "message-more"; more.type = "button"; more.className = "message-more"; more.hidden = true;
+  more.setAttribute("aria-controls", "message"); more.setAttribute("aria-expanded", "false");
+  box.append(m, more);
+  let shown = "";
+  const expand = (open) => {
+    box.style.height = open ? `${box.offsetHeight}px` : "";
+    m.classList.toggle("expanded", open);
+    more.setAttribute("aria-expanded", String(open));
+    wordMore();
+  };
+  const check = () => {
+    if (m.textContent !== shown) { shown = m.textContent; if (m.classList.contains("expanded")) expand(false); }
+    if (m.classList.contains("expanded")) return;
+    m.classList.remove("clipped");
+    const clipped = m.scrollHeight > m.clientHeight + 1;
+    m.classList.toggle("clipped", clipped);
+    more.hidden = !clipped;
+  };
+  more.addEventListener("click", () => expand(!m.classList.contains("expanded")));
+  new MutationObserver(check).observe(m, {childList: true, characterData: true, subtree: true});
+  new ResizeObserver(check).observe(box);
+}
+
+function wordMore() {  // the "… more" button's words, in the page's language
+  const more = $("message-more");
+  if (!more) return;
+  const open = more.getAttribute("aria-expanded") === "true";
+  more.textContent = ct(open ? "lessMessage" : "moreMessage");
+  more.setAttribute("aria-label", ct(open ? "lessMessageLabel" : "moreMessageLabel"));
 }
 
 function showError(e) {
@@ -242,6 +286,7 @@ function noteState(previous, state) {  // a new position drops the hint request 
 function hint() {  // asks for a hint beside the request queue: taps and draws go on meanwhile
   if (!app.state || app.paused) return;
   if (app.state.outcome === "win") { showResult(); return; }  // after View the board: the result again
+  if (app.state.outcome === "dead_end") { showDeadEnd(); return; }  // after View the board: the exits again
   const s = app.state, key = positionKey(s), ask = ++app.hintAsk;
   app.hintPending = true;
   render();
@@ -287,13 +332,13 @@ function hintReason(h) {  // the hint's reason, in the page's language when the 
   if (!r) return "";
   if (typeof r === "object") return tx(r) || "";
   if (app.lang === "ja") return h.reason_ja || "";
-  return r;
+  return h.reason_en || r;  // the server's words for a player (0 wins said plainly; a preference is no chance)
 }
 
 function hintLine(h) {  // "Hint (planner): Move the 8 of clubs ... — why"
   const reason = hintReason(h);
   const who = hintWho(h) + fallbackNote(h);
-  return `${ct("hintBy", who)}${tx(h)}${reason ? ` — ${reason}` : ""}`;
+  return `${ct("hintBy", who)}${tx(h)}${reason ? ct("reasonJoin") + reason : ""}`;
 }
 
 // ------------------------------------------------------------------ clock
@@ -440,7 +485,8 @@ async function checkedDeal(body, what) {  // the new game's state, or null with 
   } catch (e) {
     if (e.status === undefined || e.status >= 500) { showError(e); return null; }
     const text = body.deal.length > 40 ? body.deal.slice(0, 37) + "…" : body.deal;
-    message(ct("badDeal", text, what), "error");
+    if (e.code === "DEAL_OUT_OF_RANGE") message(tx({en: e.message, ja: e.ja}), "error");  // says the range
+    else message(ct("badDeal", text, what), "error");
     $("message").title = e.message || "";
     $("deal-input").focus();
     return null;
@@ -475,9 +521,21 @@ function notice(id, make) {  // make() -> [text, buttons]; kept in app.notices, 
 
 function savable() { return !!(app.state && app.storage && app.saving); }
 
-function writeSave(data) {
-  try { app.storage.setItem(SAVE_KEY, JSON.stringify(data)); }
+function writeSave(data) {  // with the server's session and revision: a reload takes the game up there
+  try { app.storage.setItem(SAVE_KEY, JSON.stringify({...data, server_session: app.state.session, revision: app.state.revision})); }
   catch (e) { notice("storage-notice", () => [t("saveFailed")]); }
+}
+
+async function liveGame(s) {  // the saved game's state on the server, if it still has it (another tab may have played on)
+  if (typeof s.server_session !== "string") return null;
+  try {
+    const state = await api("GET", `${GAMES}/${encodeURIComponent(s.server_session)}`);
+    return state.deal.label === s.label && state.revision >= (s.revision || 0) ? state : null;
+  } catch (e) { return null; }  // forgotten (restarted, evicted): the save is replayed instead
+}
+
+async function reloadStale() {  // 409 STALE_GAME: another tab moved this game on; show its latest state
+  setState(await api("GET", `${GAMES}/${app.state.session}`));
 }
 
 function readSave(validGame) {  // {save}, {absent: true} or {problem: () => text}
@@ -605,6 +663,7 @@ function openPage(language) {  // wires the page, finds its storage and shows it
 }
 
 function wireCommon() {  // the buttons, events and timers both pages wire the same way
+  wireMessage();
   $("undo").addEventListener("click", () => act({type: "undo"}));
   $("redo").addEventListener("click", () => act({type: "redo"}));
   $("hint").addEventListener("click", hint);

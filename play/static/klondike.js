@@ -99,7 +99,7 @@ const WORDS = {
     moves: (n) => `手数 ${n}`, recycles: (n) => `組み直し ${n}`, up: (n) => `組札 ${n}/52`,
     counts: (d, o, h) => `裏向き ${d} · 操作 ${o} 回 · ヒント ${h} 回`, copyTitle: (l) => `${l} をコピー`,
     verdict: (text) => `判定：${text}`,
-    newDeal: "新しい配り", sameDeal: "この配りをもう一度", viewBoard: "盤面を見る", undo: "取り消す",
+    newDeal: "新しい配り", sameDeal: "この配りをもう一度", viewBoard: "盤面を見る", undo: "取り消し",
     code: "コード", won: "勝ちました！",
     wonNote: "勝ちました！ヒント（H）で結果をもう一度表示し、この局を分析できます。N で新しい配りを始めます。",
     resultLine: (time, moves, rec, up) => `時間 ${time} · 手数 ${moves} · 組み直し ${rec} 回 · 上がった枚数 52 枚中 ${up} 枚`,
@@ -161,9 +161,10 @@ function applyLanguage() {  // the static labels (data-en / data-ja attributes) 
 async function send(action, {quiet = false, retry = true} = {}) {
   if (!app.state || app.paused) return false;
   try {
-    setState(await api("POST", `/api/klondike/games/${app.state.session}/actions`, action));
+    setState(await api("POST", `/api/klondike/games/${app.state.session}/actions`, {...action, revision: app.state.revision}));
     return true;
   } catch (e) {
+    if (e.code === "STALE_GAME") await reloadStale();  // another tab played on: the latest game, and why
     if (e.status === 404) {  // the server forgot this game (restarted): restore it, then carry out the action
       if (await recoverLostGame() && retry) return send(action, {quiet, retry: false});
       return false;
@@ -271,6 +272,7 @@ function render() {
     stock.setAttribute("aria-label", t("stockRecycle", s.recycles + 1));
   } else {
     stock.textContent = t("empty");
+    stock.classList.add("spent");  // a word, not a symbol: sized to stay inside the slot
     stock.setAttribute("aria-label", t("stockBoth", s.stock.refusal ? tx(s.stock.refusal) : ""));
   }
   if (hint && hint.source === "stock") stock.classList.add("hinted");
@@ -426,15 +428,23 @@ function stepPx(name) {  // the vertical offset of a face-down or face-up card i
   return Math.round(h * (name === "--down-step" ? 0.12 : 0.3));
 }
 
-function columnSteps(col) {  // the column's steps, the face-up one squeezed so that its last card stays in view
+// The column's steps, squeezed so that its last card stays in view: first the face-up step, down to
+// the height of a card's corner (rank and suit), then the face-down cards' step, then the face-up
+// step again, down to 14% of a card's height.
+function columnSteps(col) {
   const h = ($("stock").offsetWidth || 60) * 1.4;
-  const down = stepPx("--down-step"), natural = stepPx("--up-step");
+  const natural = {down: stepPx("--down-step"), up: stepPx("--up-step")};
   const up = col.cards.filter((c) => !c.face_down).length, hidden = col.face_down;
   const area = document.querySelector(".play-area");
   const top = $("columns").getBoundingClientRect().top - area.getBoundingClientRect().top + area.scrollTop;
   const room = area.clientHeight - top - h - 8;
-  if (up < 2 || hidden * down + (up - 1) * natural <= room) return {down, up: natural};
-  return {down, up: Math.max(Math.round(h * 0.14), Math.floor((room - hidden * down) / (up - 1)))};
+  const fits = (down, upStep) => hidden * down + Math.max(up - 1, 0) * upStep <= room;
+  if (up < 2 || fits(natural.down, natural.up)) return natural;
+  const corner = Math.round(h * 0.2);  // the corner's rank and suit (one line beside each other, or two)
+  const squeezed = (down) => Math.floor((room - hidden * down) / (up - 1));
+  if (squeezed(natural.down) >= corner) return {down: natural.down, up: squeezed(natural.down)};
+  const down = Math.max(Math.round(h * 0.04), Math.min(natural.down, Math.floor((room - (up - 1) * corner) / Math.max(hidden, 1))));
+  return {down, up: Math.max(Math.round(h * 0.14), Math.min(natural.up, squeezed(down)))};
 }
 
 function hintFrom(h) {  // the place a move hint takes its card from (the server's hint source has its own name)
@@ -951,16 +961,8 @@ function storedWarn() {
   try { return !!app.storage && app.storage.getItem(WARN_KEY) === "1"; } catch (e) { return false; }
 }
 
-function placeWarn(narrow) {  // in the menu on a phone; on a desktop beside the deal ID, where the header's
-  const label = $("warn-drop").closest("label");  // first row has room (its second row has none)
-  if (narrow) $("menu").insertBefore(label, $("lang")); else $("copy-deal").after(label);
-}
-
 function wireChance() {
   $("chance").addEventListener("click", chance);
-  const narrow = matchMedia("(max-width: 899px)");  // common.css's phone layout, with the menu button
-  placeWarn(narrow.matches);
-  narrow.addEventListener("change", () => placeWarn(narrow.matches));
   const box = $("warn-drop");
   app.warnDrop = box.checked = storedWarn();
   box.addEventListener("change", () => {
@@ -1142,6 +1144,8 @@ async function main() {
         return;
       }
       body.deal = s.deal;
+      const live = await liveGame(s);  // the server still has it: its latest state (moves from other tabs kept)
+      if (live) return void adoptGame(live, {paused: !s.won, activeMs: Math.max(0, s.active_ms)});
       await startGame(body, {paused: !s.won, activeMs: Math.max(0, s.active_ms)});
     } catch (e) {
       blockSaving(() => t("noReplay", e.message));

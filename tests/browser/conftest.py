@@ -48,7 +48,7 @@ def browser() -> Iterator[Any]:
     from playwright import sync_api  # the test extra installs it
     executable = CHROMIUM if Path(CHROMIUM).exists() else shutil.which("chromium")
     if executable is None:
-        pytest.fail(f"no chromium at {CHROMIUM}: apt-get install -y chromium (.ci/run does)")
+        pytest.fail(f"no chromium at {CHROMIUM}: sh tests/browser/chromium.sh installs it")
     with sync_api.sync_playwright() as p:
         browser = p.chromium.launch(
             executable_path=executable,

@@ -1,0 +1,74 @@
+"""A hint's reason as a player reads it (issue 37): a planner move that wins no sample is said plainly
+to be no winning advice; the trained agent's and the network's probability is named as the preference
+it is, never as a chance of winning; Japanese move sentences are spaced as the seeds write them. The
+agents' own reason stays in the hint's ``reason``; the page reads ``reason_en`` / ``reason_ja``."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from fastapi.testclient import TestClient
+
+from envs.klondike import KlondikeGame, Move
+from play.server.app import create_app
+from play.server.klondike_wording import describe_klondike_move, selected_words
+from play.server.wording import hint_words, reason_en, reason_ja, tidy_ja
+from tests.play_api_helpers import LOCAL
+
+JA = "ぁ-んァ-ヶ一-龥"
+GLITCH = re.compile(f"[{JA}] [{JA}]|[{JA}][0-9A-Za-z]|[0-9A-Za-z][{JA}]")
+"""A space between two Japanese characters, or none between Japanese and a Latin letter or digit."""
+
+
+@pytest.mark.parametrize(("reason", "en", "ja"), [
+    ("wins in 0 of 32 sampled deals",
+     "no sampled deal is won from here (0 of 32): a rule-of-thumb move",
+     "見えていない札の並びを 32 通り試しましたが、勝てる並びはありません。経験則で選んだ手です"),
+    ("wins in 0 of 24 sampled stocks (3 more undecided)",
+     "no sampled stock is won for sure (0 of 24; 3 undecided): a rule-of-thumb move",
+     "見えていない札の並びを 24 通り試しましたが、勝てると確かめられた並びはありません"
+     "（判定できなかったものが 3 通り）。経験則で選んだ手です"),
+    ("the trained policy's pick (100% likely)",
+     "the trained agent's pick (preference 100%, not a win chance)",
+     "学習済みエージェントの手（推す度合い 100%、勝てる見込みではありません）"),
+    ("the network's pick (80% likely; win chance 40%)",
+     "the network's pick (preference 80%; its win estimate 40%)",
+     "ネットワークの手（推す度合い 80%、ネットワークの見積もる勝てる見込み 40%）"),
+    ("wins in 26 of 32 sampled deals", "wins in 26 of 32 sampled deals",
+     "見えていない札の並びを 32 通り試して 26 通りで勝てる手です"),
+])
+def test_reasons_say_what_they_are(reason: str, en: str, ja: str) -> None:
+    assert (reason_en(reason), reason_ja(reason)) == (en, ja)
+    assert "0 of" not in en or en.startswith("no sampled")
+    assert "likely" not in reason_en(reason) and "確率" not in reason_ja(reason)
+
+
+def test_a_reason_we_do_not_know_is_left_as_it_is() -> None:
+    assert reason_en("something new") == "something new" and reason_ja("something new") is None
+    hint = {"kind": "move", "reason": "wins in 0 of 32 sampled deals"}
+    shown = hint_words(hint)
+    assert shown["reason"] == hint["reason"] and shown["reason_en"].startswith("no sampled deal is won")
+    assert hint_words(None) is None
+
+
+def test_japanese_moves_are_spaced_as_the_seeds_write() -> None:
+    assert tidy_ja("5 列目からダイヤの Q から 4 枚 を2 列目") == "5 列目からダイヤの Q から 4 枚を 2 列目"
+    game = KlondikeGame("klondike-random-v1-1")
+    for move in game.legal_moves():
+        ja = describe_klondike_move(game, move)[1]
+        assert not GLITCH.search(ja), ja
+        assert ja.endswith(("へ", "ましょう")), ja
+    for place in ("c1", "c4", "waste"):
+        assert not GLITCH.search(selected_words(game, place, [Move.column_to_column(3, 4)])[1])
+
+
+def test_the_state_carries_the_players_words_for_the_agents_hint() -> None:
+    client = TestClient(create_app(), base_url=LOCAL)
+    game = client.post("/api/games", json={"variant": "000", "deal": "pyramid-random-v1-7"}).json()
+    s = client.post(f"/api/games/{game['session']}/hint", params={"source": "agent"}).json()
+    hint = s["hint"]
+    assert hint["agent"] == "ppo", hint  # agents/checkpoints/pyramid-000.zip
+    assert hint["reason"].endswith("likely)")  # the agent's own words stay in the API's field
+    assert hint["reason_en"].startswith("the trained agent's pick (preference ")
+    assert hint["reason_ja"].startswith("学習済みエージェントの手（推す度合い ")

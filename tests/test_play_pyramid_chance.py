@@ -1,0 +1,143 @@
+"""The chance of clearing the pyramid from here (issue 37): ``POST /api/games/{id}/chance`` answers the
+``pimc`` planner's estimate for the position as the player sees it (samples of the stock order the
+player has not seen, each solved exactly: an upper bound, worded "at most about"), through the work
+limiter as a hint, and changes nothing in the game; shuffling the unseen stock cards leaves it alone."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+import pytest
+
+pytest.importorskip("fastapi")
+from fastapi.testclient import TestClient
+
+from agents.pimc import unseen_places
+from agents.solver import SearchLimits
+from envs.deals import encode_deal_code, resolve_deal
+from envs.pyramid import PyramidGame
+from play.server import PlayServer, create_app
+from play.server.advice import HintAdvisor, VerdictService
+from play.server.pyramid_chance import pyramid_chance
+from play.server.schemas import ChanceAnswer
+from play.server.work import WorkLimiter
+from tests.conftest import DRAW_ONLY_PYRAMID, DRAW_ONLY_STOCK, WIN_LINE, WIN_PYRAMID, build_pyramid_deal
+from tests.play_api_helpers import LOCAL, GameApi, server_fixture
+
+MIDDLING = "pyramid-random-v1-28"
+"""In variant 001 from its start: about 80%, neither certain nor hopeless."""
+API = GameApi("/api/games")
+
+server = server_fixture(lambda: PlayServer(hints=HintAdvisor(planner_time=30.0, planner_threads=1),
+                                           verdicts=VerdictService(SearchLimits(time_limit=2.0))))
+
+
+@pytest.fixture
+def client(server: PlayServer) -> Iterator[TestClient]:
+    with TestClient(create_app(server, work_slots=2, work_queue_wait=0.1), base_url=LOCAL) as c:
+        yield c
+
+
+def chance(client: TestClient, state: dict) -> ChanceAnswer:
+    r = client.post(f"{API.games}/{state['session']}/chance")
+    assert r.status_code == 200, r.text
+    return ChanceAnswer.model_validate(r.json())
+
+
+def test_the_chance_is_the_best_moves_share_of_its_samples_and_changes_nothing(client: TestClient) -> None:
+    state = API.new_game(client, variant="001", deal=MIDDLING)
+    url = f"{API.games}/{state['session']}"
+    before = client.get(url).json()
+    answer = chance(client, state)
+    assert answer.basis == "sampled" and answer.samples == 32
+    assert answer.won + answer.unknown <= answer.samples
+    assert answer.share == pytest.approx((answer.won + 0.5 * answer.unknown) / answer.samples)
+    assert 0.0 < answer.share < 1.0
+    percent = 5 * round(answer.share * 20)
+    assert answer.en.startswith(f"Chance of clearing the pyramid from here: at most about {percent}% ")
+    assert f"a line that clears it exists in {answer.won} of 32 sampled orders of the stock" in answer.en
+    assert f"多くて約 {percent}%" in answer.ja and "32 通り試し" in answer.ja
+    assert f"{answer.won} 通りで全消しの手順あり" in answer.ja
+    assert client.get(url).json() == before, "asking the chance changes nothing in the game"
+    assert chance(client, state) == answer, "the same position, the same estimate"
+
+
+def shuffled_unseen(game: PyramidGame, rng: random.Random) -> PyramidGame:
+    """The same game, its stock cards never seen face up shuffled among their places."""
+    cards = list(game.deal.cards)
+    hidden = [i for i in range(28, 52) if not (game.seen >> cards[i]) & 1]
+    moved = [cards[i] for i in hidden]
+    while [cards[i] for i in hidden] == moved:
+        rng.shuffle(moved)
+    for i, card in zip(hidden, moved, strict=True):
+        cards[i] = card
+    other = PyramidGame(encode_deal_code(cards), stock_top_playable=game.stock_top_playable)
+    other.replay([str(m) for m in game.history])
+    return other
+
+
+@pytest.mark.parametrize(("variant", "draws"), [("001", 0), ("001", 3), ("000", 2)])
+def test_shuffling_the_unseen_stock_cards_does_not_change_the_answer(variant: str, draws: int) -> None:
+    game = PyramidGame(resolve_deal(MIDDLING, "pyramid"), stock_top_playable=variant == "000")
+    game.replay(["draw"] * draws)
+    first = pyramid_chance(game, time_limit=None)
+    assert first["basis"] == "sampled" and unseen_places(game)
+    rng = random.Random(11)
+    for _ in range(3):
+        other = shuffled_unseen(game, rng)
+        assert other.stock_order() != game.stock_order(), "the shuffle moved an unseen card"
+        assert pyramid_chance(other, time_limit=None) == first
+
+
+def test_every_stock_card_seen_gives_the_solvers_certain_answer() -> None:
+    won = PyramidGame(build_pyramid_deal(WIN_PYRAMID))
+    won.replay(["draw"] * 24)  # every stock card face up once: nothing is sampled
+    answer = ChanceAnswer.model_validate(pyramid_chance(won, time_limit=None))
+    assert (answer.share, answer.basis) == (1.0, "certain") and "certain" in answer.en and "確実" in answer.ja
+    lost = PyramidGame(build_pyramid_deal(DRAW_ONLY_PYRAMID, DRAW_ONLY_STOCK))
+    lost.replay(["draw"] * 24)
+    answer = ChanceAnswer.model_validate(pyramid_chance(lost, time_limit=None))
+    assert (answer.share, answer.basis) == (0.0, "certain") and "no line clears it" in answer.en
+
+
+def test_a_finished_game_needs_no_sampling(client: TestClient) -> None:
+    state = API.new_game(client, deal=build_pyramid_deal(WIN_PYRAMID))
+    for move in WIN_LINE:
+        state = API.act(client, state, type="move", move=move)
+    assert state["outcome"] == "win"
+    answer = chance(client, state)
+    assert (answer.share, answer.samples, answer.basis) == (1.0, 0, "over") and answer.ja
+    stuck = PyramidGame(build_pyramid_deal(DRAW_ONLY_PYRAMID, DRAW_ONLY_STOCK))
+    stuck.replay((["draw"] * 24 + ["recycle"]) * 2 + ["draw"] * 24)
+    assert stuck.outcome() == "dead_end"
+    answer = ChanceAnswer.model_validate(pyramid_chance(stuck, time_limit=None))
+    assert (answer.share, answer.basis) == (0.0, "over") and "no move is left" in answer.en
+
+
+def test_a_busy_server_answers_503_as_for_a_hint_and_changes_nothing(client: TestClient) -> None:
+    state = API.new_game(client, variant="001", deal=MIDDLING)
+    url = f"{API.games}/{state['session']}"
+    before = client.get(url).json()
+    work: WorkLimiter = client.app.state.work  # type: ignore[attr-defined]
+    for _ in range(work.slots):
+        assert work.try_acquire()
+    try:
+        r = client.post(f"{url}/chance")
+    finally:
+        for _ in range(work.slots):
+            work.release()
+    assert r.status_code == 503, r.text
+    assert int(r.headers["retry-after"]) >= 1
+    assert r.json()["error"] == "BUSY" and r.json()["message_ja"]
+    assert client.get(url).json() == before
+    assert work.busy == 0
+    assert chance(client, state).samples == 32  # room again: the estimate comes
+
+
+def test_an_unknown_game_is_404_and_a_get_is_405(client: TestClient) -> None:
+    r = client.post(f"{API.games}/no-such-game/chance")
+    assert r.status_code == 404 and r.json()["error"] == "UNKNOWN_GAME" and r.json()["message_ja"]
+    state = API.new_game(client)
+    r = client.get(f"{API.games}/{state['session']}/chance")
+    assert r.status_code == 405 and r.json()["error"] == "METHOD_NOT_ALLOWED"
