@@ -48,7 +48,8 @@ import uvicorn
 from play.server import create_app
 slots = None if sys.argv[2] == "auto" else int(sys.argv[2])
 from play.server.cli import server_settings  # the bounds python -m play runs with
-uvicorn.run(create_app(work_slots=slots), **{**server_settings(), "host": sys.argv[3], "port": int(sys.argv[1])})
+settings = {**server_settings(), "host": sys.argv[3], "port": int(sys.argv[1])}
+uvicorn.run(create_app(work_slots=slots), **settings)
 """
 GAMES = {"klondike": "/api/klondike/games", "pyramid": "/api/games"}
 
