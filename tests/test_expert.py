@@ -28,8 +28,7 @@ from agents.variants import find_variant
 from envs.deals import DealId
 from envs.errors import MalformedInputError
 from envs.klondike import KlondikeGame
-from envs.klondike.actions import legal_actions as klondike_legal_actions
-from envs.klondike.actions import move_of
+from envs.klondike.actions import legal_actions_in, move_of
 from envs.klondike.layout import DEAL_SLOTS
 from envs.klondike.observer import observe
 from envs.klondike.symmetry import SUIT_SYMMETRIES
@@ -320,7 +319,7 @@ def test_the_value_guide_rates_each_move_by_the_position_it_leads_to(checkpoint:
         after.push(move_of(game, action))
         if after.seen == game.seen:  # shows nothing new: exactly the network's value there
             after_mask = np.zeros(KLONDIKE.num_actions, bool)
-            after_mask[klondike_legal_actions(after)] = True
+            after_mask[legal_actions_in(after)] = True
             assert chances[k] == pytest.approx(network.policy(observe(after), after_mask)[1])
     # a sampled world keeps every known card where it is and puts the unknown ones on the unknown places
     world = sampled_game(knowledge, np.asarray([_card(game, p) for p in knowledge.unknown][::-1]))

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from envs.klondike import KlondikeGame
-from envs.klondike.actions import ACTION_INDEX, NUM_ACTIONS, legal_actions, move_of
+from envs.klondike.actions import ACTION_INDEX, NUM_ACTIONS, legal_actions_in, move_of
 from envs.klondike.observer import OBS_NVEC, VIEWS, observe
 
 games = st.builds(
@@ -79,7 +79,7 @@ def test_the_mask_is_the_legal_moves_and_illegal_actions_change_nothing(
     game: KlondikeGame, picks: list[int], probe: int
 ) -> None:
     for _ in play(game, picks[:60]):
-        legal = set(legal_actions(game))
+        legal = set(legal_actions_in(game))
         assert len(legal) == len(game.legal_moves()), "each legal move is one action"
         for action in (probe, (probe * 7919) % NUM_ACTIONS, 0):
             move = move_of(game, action)

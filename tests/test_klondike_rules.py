@@ -6,7 +6,7 @@ import pytest
 
 from envs.cards import card_name, parse_card
 from envs.errors import IllegalMoveError, MalformedInputError
-from envs.klondike import DRAW_MOVE, RECYCLE_MOVE, KlondikeGame, Move, Notice, Refusal
+from envs.klondike import DRAW_MOVE, RECYCLE_MOVE, Announcement, KlondikeGame, Move, Refusal
 from envs.klondike.game import DEAD_END, WIN
 from envs.klondike.moves import (
     COLUMN_COLUMN,
@@ -266,7 +266,7 @@ def test_no_legal_move_at_all_is_a_dead_end() -> None:
     game = KlondikeGame.from_position(columns, [len(c) - 1 for c in columns], stock=[])
     assert game.legal_moves() == [] and game.outcome() == DEAD_END
     assert not game.progress_possible()
-    assert Notice.NO_LEGAL_MOVE.ja and Notice.NO_LEGAL_MOVE.en
+    assert Announcement.NO_LEGAL_MOVE.ja and Announcement.NO_LEGAL_MOVE.en
 
 
 # ------------------------------------------------------------------ moves, order, undo
@@ -355,13 +355,13 @@ def test_known_information_records_seen_stock_and_revealed_cards() -> None:
 def test_refusal_and_notice_messages_exist_in_english_and_japanese() -> None:
     for reason in Refusal:
         assert reason.en.endswith(".") and reason.ja and reason.ja != reason.en
-    for notice in Notice:
+    for notice in Announcement:
         assert notice.en and notice.ja
     # sentences taken from seed 002
     assert Refusal.KING_ONLY.ja == "空いた列に置けるのは K だけ、または K で始まる一続きだけです"
     assert "同じスートの次の札だけを重ねられます" in Refusal.FOUNDATION_ORDER.ja
     assert "1 つ小さく、色が反対" in Refusal.BUILD_DOWN.ja
-    assert Notice.NO_PROGRESS.ja == "手は残っていますが、どれを選んでも前に進みません"
+    assert Announcement.NO_PROGRESS.ja == "手は残っていますが、どれを選んでも前に進みません"
 
 
 def test_hand_built_positions_are_checked() -> None:

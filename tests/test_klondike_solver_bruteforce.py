@@ -15,7 +15,7 @@ import random
 import pytest
 
 from agents.solver import solve_klondike
-from agents.solver.klondike import KlondikePosition, move_of
+from agents.solver.klondike import KlondikePosition, native_move
 
 SUITS = "CDHS"
 RANKS = {"A": 1, "J": 11, "Q": 12, "K": 13}
@@ -187,7 +187,7 @@ def test_verdicts_on_reduced_deals_agree_with_brute_force(draw: int, big: bool) 
             native = _native.klondike_solve(KlondikePosition.from_solvitaire(deal).to_native(), options,
                                             SearchLimits().to_native())
             status = native.status.name
-            line = [str(move_of(a)) for a in native.line]
+            line = [str(native_move(a)) for a in native.line]
         else:
             result = solve_klondike(deal, draw_count=draw, time_limit=None, max_states=1_000_000)
             status = result.status

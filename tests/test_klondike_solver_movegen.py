@@ -22,7 +22,7 @@ from agents.solver.klondike import (
     klondike_forced_move,
     klondike_generated_moves,
     klondike_legal_actions,
-    move_of,
+    native_move,
 )
 from envs.klondike import DRAW_MOVE, RECYCLE_MOVE, KlondikeGame, Move
 from envs.klondike.moves import (
@@ -99,21 +99,21 @@ def engine_moves_as_the_search_sees_them(game: KlondikeGame) -> set[tuple]:
 
 def native_moves(game: KlondikeGame, dominances: bool) -> list[list[Move]]:
     generated = klondike_generated_moves(game, game.draw_count, dominances=dominances)
-    return [[move_of(a) for a in actions] for actions in generated], generated
+    return [[native_move(a) for a in actions] for actions in generated], generated
 
 
 def signature(actions: list[tuple]) -> tuple:
     kind, _src, dst, _count, card = actions[-1]
     if kind in (2, WASTE_COLUMN):
         return ("talon", card, kind, dst)
-    return tuple(move_of(actions[-1]))
+    return tuple(native_move(actions[-1]))
 
 
 @pytest.mark.parametrize("draw", [3, 1])
 def test_native_replayer_actions_are_the_engines_legal_moves(draw: int) -> None:
     checked = 0
     for game in random_positions(draw, 1500, seed=draw):
-        native = sorted(tuple(move_of(a)) for a in klondike_legal_actions(game, draw))
+        native = sorted(tuple(native_move(a)) for a in klondike_legal_actions(game, draw))
         engine = sorted(tuple(m) for m in game.legal_moves())
         assert native == engine, (str(game), native, engine)
         checked += 1
@@ -158,7 +158,7 @@ def test_search_moves_with_dominances_are_legal_and_forced_moves_are_safe(draw: 
         actions = klondike_forced_move(game, draw)
         if actions:
             forced_seen += 1
-            forced = [move_of(a) for a in actions]
+            forced = [native_move(a) for a in actions]
             last, card = forced[-1], actions[-1][4]
             copy = game.copy()
             for move in forced:

@@ -31,8 +31,8 @@ from play.server.klondike_advice import (
     fresh_action,
     klondike_verdict,
     line_visits,
+    table_key,
     verdict_json,
-    visible_key,
     without_loops,
 )
 from play.server.klondike_api import KlondikeServer, mount_klondike
@@ -541,12 +541,12 @@ def after(game: KlondikeGame, action: int) -> KlondikeGame:
 def test_a_hint_never_goes_back_to_a_position_met_before_while_another_move_is_new() -> None:
     columns = [["6H", "5S"], ["JC"], [], [], [], [], []]  # the other 21 cards in the stock
     game = KlondikeGame.from_position(columns, [0] * 7, None, foundations=(10, 10, 5, 4))
-    start = visible_key(game)
+    start = table_key(game)
     game.replay(["c1>f"])  # 5S up; the only way back is fS>c1
     legal = [ACTION_INDEX[m] for m in game.legal_moves()]
     back = ACTION_INDEX[Move.parse("fS>c1")]
-    assert back in legal and visible_key(after(game, back)) == start
-    assert line_visits(game) == {start: 1, visible_key(game): 1}
+    assert back in legal and table_key(after(game, back)) == start
+    assert line_visits(game) == {start: 1, table_key(game): 1}
     probs = np.zeros(NUM_ACTIONS)
     probs[legal] = np.linspace(0.1, 0.2, len(legal))
     probs[back] = 0.9  # the policy's first choice goes back
@@ -572,18 +572,18 @@ def test_following_the_shipped_hints_goes_where_the_game_has_been_least(server: 
     passed_over = 0
     for deal in (DEAL_1, "klondike-random-v1-2", "klondike-random-v1-3"):
         game = KlondikeGame(deal)
-        visits = Counter([visible_key(game)])
+        visits = Counter([table_key(game)])
         for _ in range(120):
             hint = server.hints.hint(game, "agent")
             if hint is None or hint["kind"] != "move":
                 break
             move = Move.parse(hint["move"])
             assert hint["agent"] == "ppo" and move in game.legal_moves()
-            met = {m: visits[visible_key(after(game, ACTION_INDEX[m]))] for m in game.legal_moves()}
+            met = {m: visits[table_key(after(game, ACTION_INDEX[m]))] for m in game.legal_moves()}
             assert met[move] == min(met.values())
             passed_over += "its first choice goes back to a position met before" in hint["reason"]
             game.push(move)
-            visits[visible_key(game)] += 1
+            visits[table_key(game)] += 1
     assert passed_over > 0
 
 
@@ -607,14 +607,14 @@ def test_with_every_card_known_the_hints_win_without_ever_coming_back(server: Kl
     these deals (12 and 11 positions met twice). Followed now, the hints win and no visible
     position of the game comes up twice."""
     game = known_endgame(deal)
-    met = {visible_key(game)}
+    met = {table_key(game)}
     for _ in range(200):
         hint = server.hints.hint(game)
         assert hint is not None and hint["kind"] == "move"
         assert hint["reason"] == "every card is known: the solver's winning line" and hint["reason_ja"]
         game.push(Move.parse(hint["move"]))
-        assert visible_key(game) not in met, f"back to a position already met after {hint['move']}"
-        met.add(visible_key(game))
+        assert table_key(game) not in met, f"back to a position already met after {hint['move']}"
+        met.add(table_key(game))
         if game.is_won():
             break
     assert game.is_won()
@@ -624,14 +624,14 @@ def test_an_endgame_line_never_goes_back_to_the_path_when_another_move_wins() ->
     """After a card came down from its foundation, the line found does not put it straight back
     (the position before is on the game's path) and wins in the engine."""
     game = known_endgame("klondike-random-v1-9")
-    came_from = visible_key(game)
+    came_from = table_key(game)
     game.push(next(m for m in game.legal_moves() if str(m).startswith("f")))
     line = endgame_line(game, set(line_visits(game)))
     assert line is not None
     walk = game.copy()
     for move in line:
         walk.push(move)
-        assert visible_key(walk) != came_from
+        assert table_key(walk) != came_from
     assert walk.is_won()
 
 
@@ -643,9 +643,9 @@ def test_without_loops_cuts_a_stretch_that_undoes_itself() -> None:
     assert line is not None
     down = next(m for m in game.legal_moves() if str(m).startswith("f"))
     after = pushed(game, down)
-    back = next(m for m in after.legal_moves() if visible_key(pushed(after, m)) == visible_key(game))
+    back = next(m for m in after.legal_moves() if table_key(pushed(after, m)) == table_key(game))
     assert without_loops(game, [down, back, *line], set()) == (line, False)
-    assert without_loops(game, line, {visible_key(pushed(game, line[0]))}) == (line, True)
+    assert without_loops(game, line, {table_key(pushed(game, line[0]))}) == (line, True)
 
 
 def pushed(game: KlondikeGame, move: Move) -> KlondikeGame:

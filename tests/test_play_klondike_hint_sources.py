@@ -28,7 +28,7 @@ from play.server.klondike_advice import (
     HINT_SOURCES,
     KlondikeHintAdvisor,
     KlondikeVerdictService,
-    visible_key,
+    table_key,
 )
 from play.server.klondike_api import KlondikeServer, mount_klondike
 from tests.play_api_helpers import LOCAL, GameApi, server_fixture
@@ -126,7 +126,7 @@ def test_the_new_sources_do_not_depend_on_hidden_cards(server: KlondikeServer, d
     rng = random.Random(11)
     for _ in range(2):
         other = shuffled_hidden(deal, rng)
-        assert visible_key(other) == visible_key(KlondikeGame(deal))
+        assert table_key(other) == table_key(KlondikeGame(deal))
         for source in ("network", "guided"):
             a = server.hints.hint(KlondikeGame(deal), source)
             b = server.hints.hint(other, source)
@@ -136,14 +136,14 @@ def test_the_new_sources_do_not_depend_on_hidden_cards(server: KlondikeServer, d
 def after(game: KlondikeGame, move: Move) -> bytes:
     walk = game.copy()
     walk.push(move)
-    return visible_key(walk)
+    return table_key(walk)
 
 
 def test_the_guided_hint_does_not_lead_back_where_the_game_has_been() -> None:
     """5S goes up from column 1; fS>c1 would bring back the start: neither search hints it."""
     columns = [["6H", "5S"], ["JC"], [], [], [], [], []]  # the other 21 cards in the stock, unseen
     game = KlondikeGame.from_position(columns, [0] * 7, None, foundations=(10, 10, 5, 4))
-    start = visible_key(game)
+    start = table_key(game)
     game.replay(["c1>f"])
     back = Move.parse("fS>c1")
     assert back in game.legal_moves() and after(game, back) == start
@@ -155,7 +155,7 @@ def test_the_guided_hint_does_not_lead_back_where_the_game_has_been() -> None:
 
 def test_following_network_hints_goes_where_the_game_has_been_least(server: KlondikeServer) -> None:
     game = KlondikeGame(DEAL_1)
-    visits = Counter([visible_key(game)])
+    visits = Counter([table_key(game)])
     for _ in range(80):
         hint = server.hints.hint(game, "network")
         if hint is None or hint["kind"] != "move":
@@ -165,4 +165,4 @@ def test_following_network_hints_goes_where_the_game_has_been_least(server: Klon
         assert hint["agent"] == "expert-net" and met[move] == min(met.values())
         assert ACTION_INDEX[move] >= 0
         game.push(move)
-        visits[visible_key(game)] += 1
+        visits[table_key(game)] += 1

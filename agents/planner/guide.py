@@ -19,7 +19,7 @@ import numpy as np
 from agents.planner.knowledge import KlondikeKnowledge
 from envs.cards import NUM_CARDS
 from envs.klondike import KlondikeGame
-from envs.klondike.actions import legal_actions, move_of
+from envs.klondike.actions import legal_actions_in, move_of
 from envs.klondike.observer import observe
 from envs.pyramid.actions import ACTION_MOVES as PYRAMID_MOVES
 from envs.pyramid.actions import fill_action_mask
@@ -66,7 +66,7 @@ def klondike_afterstate_win_chances(network: Any, knowledge: KlondikeKnowledge, 
                 after.push(move_of(world, int(action)))
                 afters.append(after)
         for after in afters:
-            legal = legal_actions(after)
+            legal = legal_actions_in(after)
             if not legal:  # decided: won when every card is up
                 decided.append((k, float(sum(after.foundations) == NUM_CARDS)))
                 continue

@@ -78,7 +78,7 @@ def hop_values(knowledge: KlondikeKnowledge, actions: np.ndarray, *, seed: int =
                threads: int = 1, cancel: Any = None) -> MoveValues:
     """Sample-and-solve values of ``actions`` (legal action indices) in the known position."""
     from agents.solver import _native
-    from agents.solver.klondike import move_of as move_of_native
+    from agents.solver.klondike import native_move
 
     game = knowledge.game
     candidates = native_candidates(game, actions)
@@ -91,7 +91,7 @@ def hop_values(knowledge: KlondikeKnowledge, actions: np.ndarray, *, seed: int =
     result = _native.klondike_hop(position, list(knowledge.unknown), candidates, options, cancel)
     tally = result.tally
     reason = None if tally.stop_reason == _native.StopReason.none else tally.stop_reason.name
-    lines = tuple(tuple(move_of_native(a) for a in line) for line in result.lines)
+    lines = tuple(tuple(native_move(a) for a in line) for line in result.lines)
     return MoveValues(np.asarray(actions), np.asarray(tally.won, float), np.asarray(tally.lost, float),
                       np.asarray(tally.unknown, float), np.asarray(tally.first, float), tally.samples,
                       tally.states, tally.seconds, reason, lines)

@@ -198,7 +198,7 @@ def native_actions(moves: Sequence[Move]) -> list[ActionTuple]:
     return [(NATIVE_KIND[m.kind], m.src, m.dst, m.count, -1) for m in moves]
 
 
-def move_of(action: ActionTuple) -> Move:
+def native_move(action: ActionTuple) -> Move:
     """The engine's :class:`Move` for a native atomic action."""
     code, src, dst, count, _card = action
     kind = KIND_OF_NATIVE[code]
@@ -256,7 +256,7 @@ def solve_klondike(
     status = _STATUS[native.status]
     return SolveResult(
         status=status,
-        line=tuple(move_of(a) for a in native.line) if status == WINNABLE else None,
+        line=tuple(native_move(a) for a in native.line) if status == WINNABLE else None,
         states=native.states,
         seconds=native.seconds,
         reason=native.stop_reason.name if status == UNKNOWN else None,
@@ -316,5 +316,5 @@ def solvitaire_deals(text: str) -> list[KlondikePosition]:
 __all__ = [
     "CancelToken", "KlondikePosition", "as_position", "check_draw_count", "klondike_forced_move",
     "klondike_generated_moves", "klondike_legal_actions", "klondike_proved_lost_without_search",
-    "move_of", "solve_klondike", "solvitaire_deals",
+    "native_move", "solve_klondike", "solvitaire_deals",
 ]

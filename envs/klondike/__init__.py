@@ -13,12 +13,27 @@ engine), :mod:`~envs.klondike.progress` (the exact "no progress possible" check)
 
 from envs.klondike.game import DEAD_END, NO_PROGRESS, WIN, KlondikeGame, resolve_klondike_deal
 from envs.klondike.layout import NUM_COLUMNS, NUM_STOCK, NUM_TABLEAU, deal_order, deal_table
-from envs.klondike.messages import Notice, Refusal
+from envs.klondike.messages import Announcement, Refusal
 from envs.klondike.moves import DRAW_MOVE, RECYCLE_MOVE, Move
 from envs.klondike.solvitaire import parse_solvitaire, to_solvitaire, to_solvitaire_json
 
 __all__ = [
-    "DEAD_END", "DRAW_MOVE", "NO_PROGRESS", "NUM_COLUMNS", "NUM_STOCK", "NUM_TABLEAU", "RECYCLE_MOVE", "WIN",
-    "KlondikeGame", "Move", "Notice", "Refusal", "deal_order", "deal_table", "parse_solvitaire",
-    "resolve_klondike_deal", "to_solvitaire", "to_solvitaire_json",
+    "DEAD_END",
+    "DRAW_MOVE",
+    "NO_PROGRESS",
+    "NUM_COLUMNS",
+    "NUM_STOCK",
+    "NUM_TABLEAU",
+    "RECYCLE_MOVE",
+    "WIN",
+    "Announcement",
+    "KlondikeGame",
+    "Move",
+    "Refusal",
+    "deal_order",
+    "deal_table",
+    "parse_solvitaire",
+    "resolve_klondike_deal",
+    "to_solvitaire",
+    "to_solvitaire_json",
 ]

@@ -59,11 +59,12 @@ def move_of(game: KlondikeGame, action: int) -> Move:
     return game.stock_move() if action == STOCK_ACTION else ACTION_MOVES[action]
 
 
-def legal_actions(game: KlondikeGame) -> list[int]:
-    """Indices of the legal actions, in the engine's legal-move order."""
+def legal_actions_in(game: KlondikeGame) -> list[int]:
+    """Indices of the legal actions in ``game``, in the engine's legal-move order (from a mask:
+    :func:`agents.base.legal_actions`)."""
     index = ACTION_INDEX
     return [index[m] for m in game.legal_moves()]
 
 
-__all__ = ["ACTION_INDEX", "ACTION_MOVES", "ACTION_NAMES", "NUM_ACTIONS", "STOCK_ACTION", "legal_actions",
+__all__ = ["ACTION_INDEX", "ACTION_MOVES", "ACTION_NAMES", "NUM_ACTIONS", "STOCK_ACTION", "legal_actions_in",
            "move_of"]

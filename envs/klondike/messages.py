@@ -1,6 +1,6 @@
 """Player-facing Klondike messages in English and Japanese, worded after seed 002.
 
-:class:`Refusal` says why an action was refused (the position is unchanged); :class:`Notice` is a
+:class:`Refusal` says why an action was refused (the position is unchanged); :class:`Announcement` is a
 status the play page shows on its own (no legal move, no progress possible, the finish button).
 """
 
@@ -53,7 +53,7 @@ class Refusal(Enum):
         self.ja = ja
 
 
-class Notice(Enum):
+class Announcement(Enum):
     """Statuses the play page announces; ``.en`` and ``.ja`` are the texts."""
 
     NO_LEGAL_MOVE = (
@@ -75,4 +75,4 @@ class Notice(Enum):
         self.ja = ja
 
 
-__all__ = ["Notice", "Refusal"]
+__all__ = ["Announcement", "Refusal"]

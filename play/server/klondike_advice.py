@@ -33,7 +33,7 @@ is not led round in circles: the policy's most probable move alone can move a ca
 forth, or tap through the stock, for ever (following it on eval deals 100,001..100,100, 73 of
 100 games were still going after 1,000 moves and 2 were won; with this rule 8 and 11:
 ``python benchmarks/klondike_hints.py --deals 100001-100100``). Positions are compared as the
-player sees them (:func:`visible_key`), never by a hidden card.
+player sees them (:func:`table_key`), never by a hidden card.
 
 **Verdicts** (seed 002, issue 8): "a winning line exists" when the solver finds one; "not
 winnable" only when it follows from what the player knows: no legal move, the no-progress check,
@@ -78,7 +78,7 @@ from agents.variants import find_variant, klondike_variant
 from envs.klondike import DEAD_END, NO_PROGRESS, WIN, KlondikeGame, Move
 from envs.klondike.actions import ACTION_INDEX, move_of
 from envs.klondike.env import player_view
-from envs.klondike.messages import Notice
+from envs.klondike.messages import Announcement
 from envs.klondike.observer import VIEWS, observe
 from play.server.advice import (
     AGENT,
@@ -130,20 +130,22 @@ def draw_tag(game: KlondikeGame) -> bytes:
 
 
 
-def visible_key(game: KlondikeGame) -> bytes:
-    """The position as the player sees it: the columns, waste, stock and foundations of the
+def table_key(game: KlondikeGame) -> bytes:
+    """The table as the player sees it: the columns, waste, stock and foundations of the
     observation (not the foundation records or the recycle count, so a pass through the stock
-    that changes nothing comes back to the same key)."""
+    that changes nothing comes back to the same key). Unlike the planner's
+    :func:`agents.planner.knowledge.visible_key`, columns are not sorted: a King moved to another
+    empty column is another table here."""
     return observe(game)[: VIEWS["best"].start].astype(np.uint8).tobytes()
 
 
 def line_visits(game: KlondikeGame) -> Counter[bytes]:
     """How often each visible position occurs in the game's line of play, the current one included."""
     walk = game.copy()
-    visits = Counter([visible_key(walk)])
+    visits = Counter([table_key(walk)])
     while walk.moves_played:
         walk.pop()
-        visits[visible_key(walk)] += 1
+        visits[table_key(walk)] += 1
     return visits
 
 
@@ -155,7 +157,7 @@ def fresh_action(game: KlondikeGame, legal: np.ndarray, probs: np.ndarray) -> in
     def key(action: int) -> tuple[int, float, int]:
         after = game.copy()
         after.push(move_of(after, action))
-        return visits[visible_key(after)], -float(probs[action]), action
+        return visits[table_key(after)], -float(probs[action]), action
 
     return min((int(a) for a in legal), key=key)
 
@@ -165,11 +167,11 @@ def without_loops(game: KlondikeGame, line: list[Move], path: set[bytes]) -> tup
     passed cut out, and whether what is left still comes back to a position of ``path`` (the
     game's line of play); the line as given when the cut one does not replay to a win."""
     walk = game.copy()
-    keys = [visible_key(walk)]
+    keys = [table_key(walk)]
     kept: list[Move] = []
     for move in line:
         walk.push(move)
-        key = visible_key(walk)
+        key = table_key(walk)
         if key in keys:  # back where the line has been: the stretch in between undoes itself
             del kept[keys.index(key):]
             del keys[keys.index(key) + 1:]
@@ -207,11 +209,11 @@ def endgame_line(game: KlondikeGame, path: set[bytes], time_limit: float = ENDGA
             break
         after = game.copy()
         after.push(move)
-        if visible_key(after) in path:
+        if table_key(after) in path:
             continue
         found = solve_klondike(after, time_limit=left, max_states=max_states)
         if found.status == WINNABLE and found.line is not None:
-            rest, back = without_loops(after, list(found.line), path | {visible_key(after)})
+            rest, back = without_loops(after, list(found.line), path | {table_key(after)})
             if not back:
                 return [move, *rest]
     return line
@@ -237,7 +239,7 @@ LOOPING_TEXT = ("You have been in this position several times already: the plann
 
 
 def no_progress_hint() -> dict[str, Any]:
-    return {"kind": "no_progress", "en": Notice.NO_PROGRESS.en, "ja": Notice.NO_PROGRESS.ja,
+    return {"kind": "no_progress", "en": Announcement.NO_PROGRESS.en, "ja": Announcement.NO_PROGRESS.ja,
             "agent": None, "fallback_reason": None, "move": None, "source": None, "target": None}
 
 
@@ -291,13 +293,13 @@ class KlondikeHintAdvisor:
         ``None`` when the solver finds no win."""
         path = set(line_visits(game))
         tag = draw_tag(game)
-        here = tag + visible_key(game)
+        here = tag + table_key(game)
         with self._lock:
             line = self._endgames.get(here)
         if line and game.refusal(line[0]) is None:
             after = game.copy()
             after.push(line[0])
-            if visible_key(after) in path:
+            if table_key(after) in path:
                 line = None
         else:
             line = None
@@ -310,7 +312,7 @@ class KlondikeHintAdvisor:
             after = game.copy()
             after.push(move)
             with self._lock:
-                self._endgames[tag + visible_key(after)] = line[1:]
+                self._endgames[tag + table_key(after)] = line[1:]
                 while len(self._endgames) > MAX_PLANS:
                     self._endgames.popitem(last=False)
         return Choice(ACTION_INDEX[move], ENDGAME_REASON)
@@ -672,7 +674,7 @@ __all__ = [
     "no_progress_hint",
     "position_key",
     "proved_at_start",
+    "table_key",
     "verdict_json",
-    "visible_key",
     "without_loops",
 ]

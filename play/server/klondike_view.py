@@ -11,7 +11,7 @@ from typing import Any
 
 from envs.cards import SUITS
 from envs.klondike import DRAW_MOVE, KlondikeGame
-from envs.klondike.messages import Notice as KlondikeNotice
+from envs.klondike.messages import Announcement
 from envs.klondike.moves import DRAW, RECYCLE, WASTE_COLUMN, WASTE_FOUNDATION
 from play.server.klondike_session import KlondikeSession, legal_targets
 from play.server.session import refusal_notice
@@ -113,8 +113,8 @@ def state_json(session: KlondikeSession, verdict: dict[str, Any] | None = None) 
         "seen": [c for c in range(52) if (game.seen >> c) & 1],
         "outcome": outcome,
         "outcome_text": _outcome_text(outcome),
-        "finish": {"available": finish, "label": KlondikeNotice.FINISH.en,
-                   "label_ja": KlondikeNotice.FINISH.ja},
+        "finish": {"available": finish, "label": Announcement.FINISH.en,
+                   "label_ja": Announcement.FINISH.ja},
         "message": notice_json(session.notice),
         "hint": hint_words(session.hint),
         "verdict": verdict,
@@ -122,8 +122,8 @@ def state_json(session: KlondikeSession, verdict: dict[str, Any] | None = None) 
 
 
 def _outcome_text(outcome: str | None) -> dict[str, str] | None:
-    notice = {"win": KlondikeNotice.WON, "dead_end": KlondikeNotice.NO_LEGAL_MOVE,
-              "no_progress": KlondikeNotice.NO_PROGRESS}.get(outcome or "")
+    notice = {"win": Announcement.WON, "dead_end": Announcement.NO_LEGAL_MOVE,
+              "no_progress": Announcement.NO_PROGRESS}.get(outcome or "")
     return {"en": notice.en, "ja": notice.ja} if notice else None
 
 

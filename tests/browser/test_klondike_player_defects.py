@@ -19,7 +19,7 @@ import pytest
 
 from agents.solver import SearchLimits
 from envs.klondike import Move
-from play.server.klondike_advice import KlondikeVerdictService, visible_key
+from play.server.klondike_advice import KlondikeVerdictService, table_key
 from play.server.klondike_api import KlondikeServer, mount_klondike
 from tests.browser.test_klondike_page import selector, settle, state
 from tests.test_play_klondike_api import DEAL_1, FINISH, known_endgame
@@ -177,7 +177,7 @@ def test_following_the_hints_with_every_card_known_never_comes_back(
     deal = "klondike-random-v1-9"
     game = known_endgame(deal)
     page = open_session(page_at, served, {"deal": deal, "history": [str(m) for m in game.history]})
-    met = {visible_key(game)}
+    met = {table_key(game)}
     for _ in range(120):
         page.keyboard.press("h")
         settle(page)
@@ -188,8 +188,8 @@ def test_following_the_hints_with_every_card_known_never_comes_back(
         settle(page)
         game.push(Move.parse(hint["move"]))
         assert state(page)["history"] == [str(m) for m in game.history]
-        assert visible_key(game) not in met, f"{hint['move']} goes back to a position met before"
-        met.add(visible_key(game))
+        assert table_key(game) not in met, f"{hint['move']} goes back to a position met before"
+        met.add(table_key(game))
         if game.is_won():
             break
     page.wait_for_selector("#overlay[data-kind='result']")
