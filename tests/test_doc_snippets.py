@@ -74,6 +74,7 @@ SMALL: dict[str, dict[str, str | Default | First]] = {
     "benchmarks/ppo_steps.py": {"--steps": "64", "--repeats": "1", "--n-envs": "2", "--n-steps": "32",
                                 "--batch-size": "64"},
     "benchmarks/follow_hints.py": {"--deals": First(1), "--max-moves": "10"},
+    "benchmarks/chance_latency.py": {"--deals": First(1), "--every": "25"},
     "benchmarks/fuzz_native.py": {"--examples": "3", "-k": Default("random_deal")},
     "benchmarks/play_server.py": {"--deals": Default("1"), "--actions": Default("5")},
     "benchmarks/diagnostics/pyramid_value_net.py generate": {"--deals": First(10)},

@@ -581,6 +581,9 @@ function onStorage(event) {
   let writer = null;
   try { writer = JSON.parse(event.newValue).writer; } catch (e) { /* an unreadable write is still another tab's */ }
   if (writer === tabId) return;
+  // Before this page shows a game, a save is what it is about to load: the last words of the page
+  // this one replaces (a reload saves on pagehide, which Chromium may run after this page starts).
+  if (!app.state) return;
   if (sameGameSaved(event.newValue)) return;  // another tab opened (and saved) this same game: nothing changed
   app.saving = false;
   notice("tab-notice", () => [t("otherTab"), [[t("reload"), () => location.reload()]]]);

@@ -51,6 +51,7 @@ const WORDS = {
     draw: "Draw", recycle: "Recycle", drawLabel: (n = 3) => `Draw ${n} from the stock`, recycleLabel: "Recycle the waste",
     moves: (n) => `Moves ${n}`, recycles: (n) => `Recycles ${n}`, up: (n) => `Up ${n}/52`,
     counts: (d, o, h) => `Face down ${d} · Operations ${o} · Hints ${h}`, copyTitle: (l) => `Copy ${l}`,
+    handBuilt: "hand-built position", codeChip: (c) => `code ${c}…`,
     verdict: (text) => `Verdict: ${text}`,
     newDeal: "New deal", sameDeal: "Same deal again", viewBoard: "View the board", undo: "Undo",
     code: "code", won: "You won!",
@@ -98,6 +99,7 @@ const WORDS = {
     draw: "めくる", recycle: "組み直す", drawLabel: (n = 3) => `山札から ${n} 枚めくる`, recycleLabel: "めくり札を組み直す",
     moves: (n) => `手数 ${n}`, recycles: (n) => `組み直し ${n}`, up: (n) => `組札 ${n}/52`,
     counts: (d, o, h) => `裏向き ${d} · 操作 ${o} 回 · ヒント ${h} 回`, copyTitle: (l) => `${l} をコピー`,
+    handBuilt: "手作りの局面", codeChip: (c) => `コード ${c}…`,
     verdict: (text) => `判定：${text}`,
     newDeal: "新しい配り", sameDeal: "この配りをもう一度", viewBoard: "盤面を見る", undo: "取り消し",
     code: "コード", won: "勝ちました！",
@@ -395,8 +397,10 @@ function render() {
   $("status-recycles").textContent = t("recycles", s.recycles);
   $("status-up").textContent = t("up", s.cards_up);
   $("status-counts").textContent = t("counts", s.face_down, s.operations, s.hints);
-  $("copy-deal").textContent = s.deal.label.length > 40 ? `code ${s.deal.label.slice(0, 12)}…` : s.deal.label;
-  $("copy-deal").title = t("copyTitle", s.deal.label);
+  const handBuilt = !s.deal.id && !s.deal.code;  // the server names it in English: say it in the page's language
+  const chip = handBuilt ? t("handBuilt") : s.deal.label;
+  $("copy-deal").textContent = chip.length > 40 ? t("codeChip", chip.slice(0, 12)) : chip;
+  $("copy-deal").title = t("copyTitle", chip);
   $("deal-type").value = MENU_DEAL_TYPES.includes(s.deal.type) ? s.deal.type : "random";
   renderDraw(s);
 
