@@ -201,8 +201,7 @@ VERDICT_TEXT = {
     "unverified": ("Unverified: the search reached its limit before deciding. This is not a loss; "
                    "play on with the hint.",
                    "未確認：探索の上限までに確認できませんでした（解なしではありません）"),
-    UNSEEN_STOCK: ("Some stock cards have not been seen yet, so no verdict is given: "
-                   "the hint advises from what you can see.",
+    UNSEEN_STOCK: ("Some stock cards have not been seen yet: no verdict; hints advise from what you see.",
                    "山札にまだ見ていないカードがあるため、見えている範囲の助言だけを返します"),
 }
 

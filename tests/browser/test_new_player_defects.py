@@ -164,8 +164,10 @@ LONG_LINE = {
     "(3 more undecided); this position has come up before: this move leads on to something new",
     "ja": "ヒント（プランナー、学習済みエージェントは 3 枚めくり専用）：5 列目からダイヤの Q から 4 枚を "
     "2 列目のスペードの K の上へ。見えていない札の並びを 32 通り試して 26 通りで勝てる手です"
-    "（ほかに判定できなかったものが 3 通り）。この局面は前にも出ています。この手から新しい展開につながります。"
-    "見えていない札は山札の 18 枚と裏向きの 21 枚で、ここからの勝ち筋は引く札しだいです（確かな手順ではありません）",
+    "（ほかに判定できなかったものが 3 通り）。この局面は前にも出ています。"
+    "この手から新しい展開につながります。"
+    "見えていない札は山札の 18 枚と裏向きの 21 枚で、"
+    "ここからの勝ち筋は引く札しだいです（確かな手順ではありません）",
 }
 """Longer than a phone's message box in any font (without Japanese fonts the glyphs are narrower)."""
 MESSAGE = """() => { const m = document.getElementById("message"), r = m.getBoundingClientRect();
