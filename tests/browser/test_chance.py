@@ -54,6 +54,9 @@ def page_at(browser: Any, base_url: str) -> Iterator[Callable[..., Page]]:
 def wait_chance(page: Page) -> None:
     settle(page)
     page.evaluate("() => window.klondikeApp.chancing")
+    # the verdict line is asked for each new position and fills in on its own time (slower on a busy
+    # machine): the layout checks look at it once it says something
+    page.wait_for_function("() => document.getElementById('verdict').textContent.trim() !== ''")
 
 
 def draw(page: Page, touch: bool) -> None:

@@ -6,6 +6,7 @@ is shown, and axe-core finds nothing serious. Screenshots: ``tests/artifacts/pyr
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -70,6 +71,9 @@ def open_in_001(page: Page) -> None:
 def wait_chance(page: Page) -> None:
     settle(page)
     page.evaluate("() => window.pyramidApp.chancing")
+    # the verdict line fills in on its own time (slower on a busy machine): the layout checks look
+    # at it once it says something
+    page.wait_for_function("() => document.getElementById('verdict').textContent.trim() !== ''")
 
 
 @pytest.mark.parametrize("lang", ["en", "ja"])
@@ -111,4 +115,79 @@ def test_chance_shows_the_estimate_and_changes_nothing(page_at: Callable[..., Pa
         page.keyboard.press("d")
     settle(page)
     assert state(page)["moves"] == 1 and not LINE[lang].match(page.inner_text("#message"))
+    assert not page.errors
+
+
+WARN_KEY = "solitaire-rl.pyramid.warn-drop"
+WARNING = {"en": "That move lowered your chance of clearing the pyramid from about 60% to about 30%; "
+                 "Undo takes it back.",
+           "ja": "今の手で全消しできる見込みが約 60% から約 30% に下がりました。「取り消し」で戻せます"}
+
+
+def fixed(share: float) -> dict[str, Any]:
+    """A chance answer of ``share`` (the server's words are not what this test reads)."""
+    won = round(share * 32)
+    return {"share": share, "won": won, "unknown": 0, "samples": 32, "basis": "sampled",
+            "en": f"Chance of clearing the pyramid from here: at most about {round(share * 100)}%",
+            "ja": f"ここから全消しできる見込み：多くて約 {round(share * 100)}%"}
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize("size", list(SIZES))
+def test_the_sharp_drop_warning_is_off_by_default_kept_and_said_after_a_move(
+        page_at: Callable[..., Page], size: str, lang: str) -> None:
+    page = page_at(size, lang)
+    touch = size == "phone"
+    where = f"{size}-{lang}"
+    answers: list[dict[str, Any] | None] = [fixed(0.6), fixed(0.3), None, fixed(0.2)]  # None: busy (503)
+    asked: list[str] = []
+
+    def answer(route: Any) -> None:
+        asked.append(route.request.url)
+        body = answers.pop(0) if answers else fixed(0.2)
+        if body is None:
+            route.fulfill(status=503, content_type="application/json", headers={"Retry-After": "1"},
+                          body=json.dumps({"error": "BUSY", "message": "busy", "message_ja": "混雑"}))
+        else:
+            route.fulfill(status=200, content_type="application/json", body=json.dumps(body))
+
+    page.route("**/chance", answer)
+    assert page.evaluate("(k) => localStorage.getItem(k)", WARN_KEY) is None
+    open_menu(page)
+    assert not page.is_checked("#warn-drop"), f"{where}: the warning is on by default"
+    check_axe(page, f"{where}: the menu with the warning")
+    if touch:
+        page.tap("#warn-drop")
+    else:
+        page.focus("#warn-drop")
+        page.keyboard.press(" ")  # the keyboard reaches it
+    wait_chance(page)
+    assert page.is_checked("#warn-drop") and page.evaluate("(k) => localStorage.getItem(k)", WARN_KEY) == "1"
+    if page.is_visible("#menu-button") and page.get_attribute("#menu-button", "aria-expanded") == "true":
+        page.click("#menu-button")
+    assert len(asked) == 1, "turning the warning on asks the estimate to compare with"
+
+    def draw() -> None:
+        if touch:
+            page.tap("#draw")
+        else:
+            page.focus("#draw")
+            page.keyboard.press("d")
+        wait_chance(page)
+
+    draw()
+    assert len(asked) == 2 and state(page)["moves"] == 1
+    assert page.inner_text("#message") == WARNING[lang], where
+    assert "warning" in page.get_attribute("#message", "class")
+    check_layout(page, [*SEEN, "#message"], f"{where}: the warning")
+    check_axe(page, f"{where}: the warning")
+    draw()  # busy: no warning, no error
+    assert len(asked) == 3 and "error" not in page.get_attribute("#message", "class")
+    assert page.inner_text("#message") != WARNING[lang]
+    draw()  # 30% -> 20%: 10 points, no warning
+    assert len(asked) == 4 and "warning" not in page.get_attribute("#message", "class")
+    page.reload()  # the setting is kept (the box read as it is, in the menu on a phone)
+    page.wait_for_selector("#pyramid .card")
+    settle(page)
+    assert page.is_checked("#warn-drop")
     assert not page.errors
