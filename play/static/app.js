@@ -7,18 +7,11 @@ const RECORDS_KEY = "solitaire-rl.pyramid.records";
 const STOCK = 28, WASTE = 29;
 const GAMES = "/api/games";
 const WARN_KEY = "solitaire-rl.pyramid.warn-drop";  // "1": warn after a move that lowers the chance sharply
-const SHARP_DROP = 0.2;  // a drop of 20 points or more in the chance of clearing is worth a warning
 
 const app = pageApp({
   errorDetail: true,      // a malformed input's Japanese message is followed by what was read
   showFirstStep: false,
   notices: {},            // id -> () => [text, buttons], redrawn when the language changes
-  chanceAsk: 0,           // the number of the latest chance request; an older one's answer is dropped
-  chancePending: false,   // an asked-for chance is being estimated for the current position
-  chanceNote: null,       // the chance line shown for a position: {key, en, ja, kind}
-  warnDrop: false,        // the menu's "Warn after a move that lowers my chance sharply" (off by default)
-  lastChance: null,       // the latest estimate: {key: positionKey(state), share, session}
-  chancing: Promise.resolve(),  // the chance request in flight (tests wait on it)
 });
 
 // ------------------------------------------------------------------ words
@@ -207,7 +200,7 @@ function render() {
   const note = app.chanceNote && app.chanceNote.key === positionKey(s) ? app.chanceNote : null;
   if (app.hintPending) message(ct("checking"), "info");
   else if (app.chancePending) message(t("chanceAsking"), "info");
-  else if (note) message(tx(note), note.kind || "info", note.ja);  // the latest asked: a hint clears it (hintArrived)
+  else if (note) message(tx(note), note.kind, note.ja);  // the latest asked: a hint clears it (hintArrived)
   else if (s.hint) message(hintLine(s.hint), "info");
   else if (s.message) message(tx(s.message), s.message.kind);
   else if (s.outcome === "win") message(t("wonNote"), "info");
@@ -349,72 +342,7 @@ function replayDeal() {
 
 function hintArrived() { if (app.chanceNote) { app.chanceNote = null; render(); } }  // the hint's line shows
 
-// Chance (C): the planner's estimate for the position as the player sees it, in the message line
-// until the position changes (asked beside the queue, after its last action, as a hint is).
-// With the menu's warning on, every new position is asked quietly (a busy server's 503 is ignored),
-// and a drop of SHARP_DROP or more from the last estimate of the same game is said, with Undo.
-function chancePercent(share) { return 5 * Math.round(share * 20); }  // as the server words it
-
-function askChance(s) {  // the estimate for s's position, after the queue's last action
-  return (async () => {
-    await app.busy;
-    if (positionKey(app.state) !== positionKey(s)) return null;
-    return api("POST", `${GAMES}/${s.session}/chance`);
-  })();
-}
-
-function keepChance(s, answer) {  // the estimate of s's position becomes the last one; the previous one
-  if (answer.basis === "none") return null;  // no sample finished in time: nothing to compare, nothing kept
-  const key = positionKey(s), before = app.lastChance;
-  app.lastChance = {key, share: answer.share, session: s.session};
-  return before && before.session === s.session && before.key !== key ? before : null;
-}
-
-function chance() {
-  if (!app.state || app.paused) return;
-  const s = app.state, key = positionKey(s), ask = ++app.chanceAsk;
-  app.chancePending = true;
-  render();
-  app.chancing = (async () => {
-    try {
-      const answer = await askChance(s);
-      if (ask !== app.chanceAsk || !answer || positionKey(app.state) !== key) return;
-      app.chancePending = false;
-      keepChance(s, answer);
-      app.chanceNote = {key, en: answer.en, ja: answer.ja};
-      render();
-    } catch (e) {
-      if (ask === app.chanceAsk) { app.chancePending = false; render(); showError(e); }
-    }
-  })();
-  return app.chancing;
-}
-
-function watchChance() {  // the warning's quiet estimate of the position just reached
-  const s = app.state, key = positionKey(s);
-  app.chancing = (async () => {
-    let answer;
-    try { answer = await askChance(s); } catch (e) { return; }  // busy or offline: no warning this time
-    if (!answer || positionKey(app.state) !== key) return;
-    const before = keepChance(s, answer);
-    if (before && before.share - answer.share >= SHARP_DROP - 1e-9) {
-      const [a, b] = [chancePercent(before.share), chancePercent(answer.share)];
-      app.chanceNote = {key, kind: "warning", en: TEXT.en.chanceDrop(a, b), ja: TEXT.ja.chanceDrop(a, b)};
-      render();
-    }
-  })();
-  return app.chancing;
-}
-
-function wireWarning() {
-  const box = $("warn-drop");
-  try { app.warnDrop = box.checked = !!app.storage && app.storage.getItem(WARN_KEY) === "1"; } catch (e) { /* none */ }
-  box.addEventListener("change", () => {
-    app.warnDrop = box.checked;
-    try { if (app.storage) app.storage.setItem(WARN_KEY, box.checked ? "1" : "0"); } catch (e) { /* not kept */ }
-    if (app.warnDrop && app.state) watchChance();  // the estimate the next move is compared with
-  });
-}
+function chanceDrop(a, b) { return {en: TEXT.en.chanceDrop(a, b), ja: TEXT.ja.chanceDrop(a, b)}; }  // the warning
 
 // ------------------------------------------------------------------ pause
 function resume() {
@@ -519,7 +447,6 @@ function onKey(event) {
 // ------------------------------------------------------------------ start
 function wire() {
   $("draw").addEventListener("click", () => act({type: "draw"}));
-  $("chance").addEventListener("click", chance);
   $("recycle").addEventListener("click", () => act({type: "recycle"}));
   $("stock").addEventListener("click", () => {
     if (app.state && app.state.variant === "000" && app.state.stock.top) act({type: "tap", place: STOCK});
@@ -557,7 +484,7 @@ function wire() {
 
 async function main() {
   openPage(browserLanguage);
-  wireWarning();  // after openPage: it reads the stored setting
+  wireChance();  // after openPage: it reads the stored setting
   const s = savedGame(validSave);
   if (!s) return queue(() => startGame({variant: "000"}));
   return queue(async () => {

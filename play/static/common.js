@@ -7,6 +7,7 @@
 //   SAVE_KEY, RECORDS_KEY    its localStorage keys
 //   t(key, ...args)          its words (the messages about the game come from the server: tx)
 //   GAMES                    its API's games URL (/api/games, /api/klondike/games)
+//   WARN_KEY, chanceDrop(a, b)   where the chance warning's setting is kept; the warning's {en, ja}
 //   wire, applyLanguage, render, setState, message, showError, renderVerdict, resume, save, act,
 //   newDeal, onKey, recordGroup(r), recordsTable(items)   its own versions of these
 //   behindPanel(), refocus(el)   what the open panel makes inert, and how focus goes back
@@ -50,6 +51,12 @@ function pageApp(own) {  // a page's app object: the fields used here, then the 
     hintAsk: 0,             // the number of the latest hint request; an older one's answer is dropped
     hintPending: false,     // a hint request is in flight for the current position
     hinting: Promise.resolve(),  // the hint request in flight (tests wait on it)
+    chanceAsk: 0,           // the number of the latest chance request; an older one's answer is dropped
+    chancePending: false,   // an asked-for chance is being estimated for the current position
+    chanceNote: null,       // the chance line shown for a position: {key, en, ja, kind}
+    warnDrop: false,        // the menu's "Warn after a move that lowers my chance sharply" (off by default)
+    lastChance: null,       // the latest estimate: {key: positionKey(state), share, session}
+    chancing: Promise.resolve(),  // the chance request in flight (tests wait on it)
     returnFocus: null,
     ...own,
   };
@@ -363,6 +370,78 @@ function pause() {
   stopClock();
   app.paused = true;
   openPanel(t("pausedTitle"), [para(t("pausedBody"))], [[t("resume"), resume]], "paused");
+}
+
+// ------------------------------------------------------------------ the chance of winning
+// Chance (C) asks the planner's estimate for the position as the player sees it (beside the queue,
+// after its last action, as a hint is) and shows it in the message line until the position changes.
+// With the menu's warning on, every new position is asked quietly (a busy server's 503 is ignored),
+// and a drop of SHARP_DROP or more from the last estimate of the same game is said (the page's
+// chanceDrop words), with Undo as the way back.
+const SHARP_DROP = 0.2;  // a drop of 20 points or more in the chance is worth a warning
+
+function chancePercent(share) { return 5 * Math.round(share * 20); }  // as the server words it: 32 samples tell no finer
+
+function askChance(s) {  // the estimate for s's position, after the queue's last action
+  return (async () => {
+    await app.busy;
+    if (positionKey(app.state) !== positionKey(s)) return null;
+    return api("POST", `${GAMES}/${s.session}/chance`);
+  })();
+}
+
+function keepChance(s, answer) {  // the estimate of s's position becomes the last one; the previous one
+  if (answer.basis === "none") return null;  // no sample finished in time: nothing to compare, nothing kept
+  const key = positionKey(s), before = app.lastChance;
+  app.lastChance = {key, share: answer.share, session: s.session};
+  return before && before.session === s.session && before.key !== key ? before : null;
+}
+
+function chance() {
+  if (!app.state || app.paused) return;
+  const s = app.state, key = positionKey(s), ask = ++app.chanceAsk;
+  app.chancePending = true;
+  render();
+  app.chancing = (async () => {
+    try {
+      const answer = await askChance(s);
+      if (ask !== app.chanceAsk || !answer || positionKey(app.state) !== key) return;
+      app.chancePending = false;
+      keepChance(s, answer);
+      app.chanceNote = {key, en: answer.en, ja: answer.ja, kind: "info"};
+      render();
+    } catch (e) {
+      if (ask === app.chanceAsk) { app.chancePending = false; render(); showError(e); }
+    }
+  })();
+  return app.chancing;
+}
+
+function watchChance() {  // the warning's quiet estimate of the position just reached
+  const s = app.state, key = positionKey(s);
+  app.chancing = (async () => {
+    let answer;
+    try { answer = await askChance(s); } catch (e) { return; }  // busy or offline: no warning this time
+    if (!answer || positionKey(app.state) !== key) return;
+    const before = keepChance(s, answer);
+    if (before && before.share - answer.share >= SHARP_DROP - 1e-9) {
+      app.chanceNote = {key, kind: "warning", ...chanceDrop(chancePercent(before.share), chancePercent(answer.share))};
+      render();
+    }
+  })();
+  return app.chancing;
+}
+
+function wireChance() {  // the Chance button and the warning's box (after openPage: it reads the stored setting)
+  $("chance").addEventListener("click", chance);
+  const box = $("warn-drop");
+  try { box.checked = !!app.storage && app.storage.getItem(WARN_KEY) === "1"; } catch (e) { box.checked = false; }
+  app.warnDrop = box.checked;
+  box.addEventListener("change", () => {
+    app.warnDrop = box.checked;
+    try { if (app.storage) app.storage.setItem(WARN_KEY, box.checked ? "1" : "0"); } catch (e) { /* not kept */ }
+    if (app.warnDrop && app.state) watchChance();  // the estimate the next move is compared with
+  });
 }
 
 // ------------------------------------------------------------------ cards

@@ -6,7 +6,6 @@ const SAVE_KEY = "solitaire-rl.klondike.save";
 const RECORDS_KEY = "solitaire-rl.klondike.records";
 const DRAW_KEY = "solitaire-rl.klondike.draw";  // the draw (1 or 3) of the latest game started
 const WARN_KEY = "solitaire-rl.klondike.warn-drop";  // "1": warn after a move that lowers the chance sharply
-const SHARP_DROP = 0.2;  // a drop of 20 points or more in the chance of winning is worth a warning
 const GAMES = "/api/klondike/games";
 const LONG_PRESS_MS = 450;
 const DRAG_PX = 8;
@@ -19,12 +18,6 @@ const app = pageApp({
   lastPointerTap: 0,
   focusKey: null,
   keepMessage: false,     // true: the next render keeps the message (a copied deal ID)
-  warnDrop: false,        // the menu's "Warn after a move that lowers my chance sharply" (off by default)
-  chanceAsk: 0,           // the number of the latest chance request; an older one's answer is dropped
-  chancePending: false,   // an asked-for chance is being estimated for the current position
-  lastChance: null,       // the latest estimate: {key: positionKey(state), share}
-  chanceNote: null,       // the line shown for a position: {key, en, ja, kind}
-  chancing: Promise.resolve(),  // the chance request in flight (tests wait on it)
 });
 
 
@@ -903,78 +896,7 @@ function recordsTable(items) {
   return table;
 }
 
-// ------------------------------------------------------------------ the chance of winning
-// Chance (C) asks the planner's estimate for the position as the player sees it and shows it in the
-// message line until the position changes. With the menu's warning on, every new position is asked
-// quietly (a busy server's 503 is ignored), and a drop of SHARP_DROP or more from the last estimate
-// of the same game is said, with Undo as the way back.
-function chancePercent(share) { return 5 * Math.round(share * 20); }  // as the server words it: 32 samples tell no finer
-
-function askChance(s) {  // the estimate for s's position, after the queue's last action
-  return (async () => {
-    await app.busy;
-    if (positionKey(app.state) !== positionKey(s)) return null;
-    return api("POST", `${GAMES}/${s.session}/chance`);
-  })();
-}
-
-function keepChance(s, answer) {  // the estimate of s's position becomes the last one; the previous one
-  if (answer.basis === "none") return null;  // no sample finished in time: nothing to compare, nothing kept
-  const key = positionKey(s), before = app.lastChance;
-  app.lastChance = {key, share: answer.share, session: s.session};
-  return before && before.session === s.session && before.key !== key ? before : null;
-}
-
-function chance() {
-  if (!app.state || app.paused) return;
-  const s = app.state, key = positionKey(s), ask = ++app.chanceAsk;
-  app.chancePending = true;
-  render();
-  app.chancing = (async () => {
-    try {
-      const answer = await askChance(s);
-      if (ask !== app.chanceAsk || !answer || positionKey(app.state) !== key) return;
-      app.chancePending = false;
-      keepChance(s, answer);
-      app.chanceNote = {key, en: answer.en, ja: answer.ja, kind: "info"};
-      render();
-    } catch (e) {
-      if (ask === app.chanceAsk) { app.chancePending = false; render(); showError(e); }
-    }
-  })();
-  return app.chancing;
-}
-
-function watchChance() {  // the warning's quiet estimate of the position just reached
-  const s = app.state, key = positionKey(s);
-  app.chancing = (async () => {
-    let answer;
-    try { answer = await askChance(s); } catch (e) { return; }  // busy or offline: no warning this time
-    if (!answer || positionKey(app.state) !== key) return;
-    const before = keepChance(s, answer);
-    if (before && before.share - answer.share >= SHARP_DROP - 1e-9) {
-      app.chanceNote = {key, kind: "warning", en: WORDS.en.chanceDrop(chancePercent(before.share), chancePercent(answer.share)),
-                        ja: WORDS.ja.chanceDrop(chancePercent(before.share), chancePercent(answer.share))};
-      render();
-    }
-  })();
-  return app.chancing;
-}
-
-function storedWarn() {
-  try { return !!app.storage && app.storage.getItem(WARN_KEY) === "1"; } catch (e) { return false; }
-}
-
-function wireChance() {
-  $("chance").addEventListener("click", chance);
-  const box = $("warn-drop");
-  app.warnDrop = box.checked = storedWarn();
-  box.addEventListener("change", () => {
-    app.warnDrop = box.checked;
-    try { if (app.storage) app.storage.setItem(WARN_KEY, box.checked ? "1" : "0"); } catch (e) { /* not kept */ }
-    if (app.warnDrop && app.state) watchChance();  // the estimate the next move is compared with
-  });
-}
+function chanceDrop(a, b) { return {en: WORDS.en.chanceDrop(a, b), ja: WORDS.ja.chanceDrop(a, b)}; }  // the warning
 
 // ------------------------------------------------------------------ draw 1
 // The menu's draw (1 or 3) beside the deal type: it shows the game in play's draw, a change deals a
