@@ -98,6 +98,7 @@ from play.server.advice import (
     check_source,
     expert_network,
 )
+from play.server.chance_words import chance_json, rounded_percent
 from play.server.klondike_session import move_source, move_target
 from play.server.klondike_wording import describe_klondike_move
 from play.server.wording import reason_ja
@@ -479,17 +480,6 @@ CHANCE_SAMPLES = DEFAULT_MAX_SAMPLES
 """Samples of the hidden cards a chance estimate draws (32, as a hint's)."""
 CHANCE_STATES = DEFAULT_DECISION_STATES
 """States the estimate may spend over all its samples (the same answer on every machine)."""
-
-
-def rounded_percent(share: float) -> int:
-    """``share`` as the page says it: to the nearest 5%, since 32 samples cannot tell finer."""
-    return int(5 * round(share * 20))
-
-
-def chance_json(share: float, won: int, unknown: int, samples: int, basis: str, en: str,
-                ja: str) -> dict[str, Any]:
-    return {"share": share, "won": won, "unknown": unknown, "samples": samples, "basis": basis,
-            "en": en, "ja": ja}
 
 
 def sampled_chance(share: float, won: int, unknown: int, samples: int) -> dict[str, Any]:

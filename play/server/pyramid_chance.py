@@ -23,6 +23,7 @@ from agents.variants import find_variant
 from envs.pyramid import PyramidGame
 from envs.pyramid.actions import NUM_ACTIONS, fill_action_mask
 from envs.pyramid.observation import observe
+from play.server.chance_words import chance_json, rounded_percent
 
 CHANCE_SAMPLES = 32
 """Sampled stock orders an estimate draws (as Klondike's; a Pyramid sample is solved in milliseconds)."""
@@ -42,18 +43,6 @@ CHANCE_TEXT = {
     "none": ("Chance of clearing the pyramid from here: no estimate, no sample finished in time; ask again.",
              "ここから全消しできる見込み：時間内に試行が終わりませんでした。もう一度どうぞ"),
 }
-
-
-def rounded_percent(share: float) -> int:
-    """``share`` as the page says it: to the nearest 5%, since 32 samples cannot tell finer."""
-    return int(5 * round(share * 20))
-
-
-def chance_json(share: float, won: int, unknown: int, samples: int, basis: str, en: str,
-                ja: str) -> dict[str, Any]:
-    """The ``ChanceAnswer`` body."""
-    return {"share": share, "won": won, "unknown": unknown, "samples": samples, "basis": basis,
-            "en": en, "ja": ja}
 
 
 def sampled_chance(share: float, won: int, unknown: int, samples: int) -> dict[str, Any]:
@@ -96,5 +85,4 @@ def pyramid_chance(game: PyramidGame, *, time_limit: float | None, threads: int 
                           int(tally.samples))
 
 
-__all__ = ["CHANCE_SAMPLES", "CHANCE_STATES", "CHANCE_TEXT", "pyramid_chance", "rounded_percent",
-           "sampled_chance"]
+__all__ = ["CHANCE_SAMPLES", "CHANCE_STATES", "CHANCE_TEXT", "pyramid_chance", "sampled_chance"]
