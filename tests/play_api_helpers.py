@@ -12,6 +12,8 @@ from typing import Any, TypeVar
 import pytest
 from fastapi.testclient import TestClient
 
+from play.server.work import WorkLimiter
+
 ServerT = TypeVar("ServerT")
 
 ENGINE_CODE = re.compile(
@@ -47,6 +49,40 @@ class GameApi:
         r = client.post(f"{self.games}/{state['session']}/actions", json=action)
         assert r.status_code == status, r.text
         return r.json()
+
+
+def work_of(client: TestClient) -> WorkLimiter:
+    """The play server's one bound on searches (hints, chances, verdicts)."""
+    return client.app.state.work  # type: ignore[attr-defined]
+
+
+def fill(work: WorkLimiter) -> None:
+    """Take every place of ``work``, as searches in flight would."""
+    for _ in range(work.slots):
+        assert work.try_acquire()
+
+
+def drain(work: WorkLimiter) -> None:
+    """Give back the places :func:`fill` took."""
+    for _ in range(work.slots):
+        work.release()
+
+
+def busy_chance_is_refused(client: TestClient, game_url: str) -> None:
+    """With every search place taken, the chance of the game at ``game_url`` is a 503 with
+    Retry-After, the game unchanged and every place given back."""
+    before = client.get(game_url).json()
+    work = work_of(client)
+    fill(work)
+    try:
+        r = client.post(f"{game_url}/chance")
+    finally:
+        drain(work)
+    assert r.status_code == 503, r.text
+    assert int(r.headers["retry-after"]) >= 1
+    assert r.json()["error"] == "BUSY" and r.json()["message_ja"]
+    assert client.get(game_url).json() == before
+    assert work.busy == 0
 
 
 def server_fixture(make: Callable[[], ServerT]) -> Callable[[], Iterator[ServerT]]:

@@ -18,8 +18,7 @@ from play.server import create_app
 from play.server.klondike_advice import KlondikeHintAdvisor, KlondikeVerdictService, klondike_chance
 from play.server.klondike_api import KlondikeServer, mount_klondike
 from play.server.schemas import ChanceAnswer
-from play.server.work import WorkLimiter
-from tests.play_api_helpers import LOCAL, GameApi, server_fixture
+from tests.play_api_helpers import LOCAL, GameApi, busy_chance_is_refused, server_fixture
 
 DEAL = "klondike-random-v1-1"
 API = GameApi("/api/klondike/games")
@@ -110,21 +109,7 @@ def test_shuffling_the_hidden_cards_does_not_change_the_answer() -> None:
 
 def test_a_busy_server_answers_503_as_for_a_hint_and_changes_nothing(client: TestClient) -> None:
     state = API.new_game(client, deal=DEAL)
-    url = f"{API.games}/{state['session']}"
-    before = client.get(url).json()
-    work: WorkLimiter = client.app.state.work  # type: ignore[attr-defined]
-    for _ in range(work.slots):
-        assert work.try_acquire()
-    try:
-        r = client.post(f"{url}/chance")
-    finally:
-        for _ in range(work.slots):
-            work.release()
-    assert r.status_code == 503, r.text
-    assert int(r.headers["retry-after"]) >= 1
-    assert r.json()["error"] == "BUSY" and r.json()["message_ja"]
-    assert client.get(url).json() == before
-    assert work.busy == 0
+    busy_chance_is_refused(client, f"{API.games}/{state['session']}")
     assert chance(client, state).samples >= 1  # room again: the estimate comes
 
 

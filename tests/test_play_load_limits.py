@@ -20,7 +20,7 @@ from play.server.klondike_advice import KlondikeHintAdvisor, KlondikeVerdictServ
 from play.server.klondike_api import KlondikeServer, mount_klondike
 from play.server.session import SessionStore
 from play.server.work import WorkLimiter
-from tests.play_api_helpers import LOCAL, GameApi, server_fixture
+from tests.play_api_helpers import LOCAL, GameApi, drain, fill, server_fixture, work_of
 
 PYRAMID, KLONDIKE = GameApi("/api/games"), GameApi("/api/klondike/games")
 KLONDIKE_DEAL = "klondike-random-v1-1"
@@ -41,20 +41,6 @@ def client(server: PlayServer, klondike: KlondikeServer) -> Iterator[TestClient]
     app = create_app(server, work_slots=SLOTS, work_queue_wait=QUEUE)
     with TestClient(mount_klondike(app, klondike), base_url=LOCAL) as c:
         yield c
-
-
-def work_of(client: TestClient) -> WorkLimiter:
-    return client.app.state.work  # type: ignore[attr-defined]
-
-
-def fill(work: WorkLimiter) -> None:
-    for _ in range(work.slots):
-        assert work.try_acquire()
-
-
-def drain(work: WorkLimiter) -> None:
-    for _ in range(work.slots):
-        work.release()
 
 
 def test_both_games_share_one_bound(client: TestClient, server: PlayServer, klondike: KlondikeServer) -> None:

@@ -21,9 +21,8 @@ from play.server import PlayServer, create_app
 from play.server.advice import HintAdvisor, VerdictService
 from play.server.pyramid_chance import pyramid_chance
 from play.server.schemas import ChanceAnswer
-from play.server.work import WorkLimiter
 from tests.conftest import DRAW_ONLY_PYRAMID, DRAW_ONLY_STOCK, WIN_LINE, WIN_PYRAMID, build_pyramid_deal
-from tests.play_api_helpers import LOCAL, GameApi, server_fixture
+from tests.play_api_helpers import LOCAL, GameApi, busy_chance_is_refused, server_fixture
 
 MIDDLING = "pyramid-random-v1-28"
 """In variant 001 from its start: about 80%, neither certain nor hopeless."""
@@ -117,21 +116,7 @@ def test_a_finished_game_needs_no_sampling(client: TestClient) -> None:
 
 def test_a_busy_server_answers_503_as_for_a_hint_and_changes_nothing(client: TestClient) -> None:
     state = API.new_game(client, variant="001", deal=MIDDLING)
-    url = f"{API.games}/{state['session']}"
-    before = client.get(url).json()
-    work: WorkLimiter = client.app.state.work  # type: ignore[attr-defined]
-    for _ in range(work.slots):
-        assert work.try_acquire()
-    try:
-        r = client.post(f"{url}/chance")
-    finally:
-        for _ in range(work.slots):
-            work.release()
-    assert r.status_code == 503, r.text
-    assert int(r.headers["retry-after"]) >= 1
-    assert r.json()["error"] == "BUSY" and r.json()["message_ja"]
-    assert client.get(url).json() == before
-    assert work.busy == 0
+    busy_chance_is_refused(client, f"{API.games}/{state['session']}")
     assert chance(client, state).samples == 32  # room again: the estimate comes
 
 

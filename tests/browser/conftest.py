@@ -6,6 +6,7 @@ chromium``), headless, without the sandbox (CI runs as root) and without backgro
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 from collections.abc import Callable, Iterator
@@ -94,6 +95,25 @@ def settle(page: Any) -> None:
     """Wait until every request the page has queued has been answered and rendered."""
     page.evaluate("() => window.pyramidApp.busy.then(() => window.pyramidApp.hinting)"
                   ".then(() => window.pyramidApp.busy).then(() => true)")
+
+
+def answer_chances(page: Any, answers: list[dict[str, Any] | None], then: dict[str, Any]) -> list[str]:
+    """Answer the page's chance requests with ``answers`` in turn (``None``: the server is busy, a 503
+    with Retry-After), then with ``then``; returns the list the requests' URLs are added to."""
+    asked: list[str] = []
+    left = list(answers)
+
+    def answer(route: Any) -> None:
+        asked.append(route.request.url)
+        body = left.pop(0) if left else then
+        if body is None:
+            route.fulfill(status=503, content_type="application/json", headers={"Retry-After": "1"},
+                          body=json.dumps({"error": "BUSY", "message": "busy", "message_ja": "混雑"}))
+        else:
+            route.fulfill(status=200, content_type="application/json", body=json.dumps(body))
+
+    page.route("**/chance", answer)
+    return asked
 
 
 @pytest.fixture(scope="session")

@@ -8,13 +8,13 @@ axe-core finds nothing serious. Screenshots: ``/tmp/chance-{size}-{lang}-{line,w
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 
+from tests.browser.conftest import answer_chances
 from tests.browser.test_klondike_page import open_menu, settle, state
 from tests.browser.test_klondike_winnable_page import MUST_SEE, SIZES, close_menu, klondike_pages
 from tests.browser.test_layout import check_axe, check_layout, check_words
@@ -102,19 +102,7 @@ def test_chance_line_and_the_sharp_drop_warning(page_at: Callable[..., Page], si
     page.screenshot(path=f"/tmp/chance-{where}-line.png")
 
     # the warning: off by default; on, a drop of 30 points after a move is said, with Undo
-    answers = [fixed(0.6), fixed(0.3), None, fixed(0.2)]  # None: the server is busy (503)
-    asked: list[str] = []
-
-    def answer(route: Any) -> None:
-        asked.append(route.request.url)
-        body = answers.pop(0) if answers else fixed(0.2)
-        if body is None:
-            route.fulfill(status=503, content_type="application/json", headers={"Retry-After": "1"},
-                          body=json.dumps({"error": "BUSY", "message": "busy", "message_ja": "混雑"}))
-        else:
-            route.fulfill(status=200, content_type="application/json", body=json.dumps(body))
-
-    page.route("**/chance", answer)
+    asked = answer_chances(page, [fixed(0.6), fixed(0.3), None, fixed(0.2)], fixed(0.2))  # None: busy (503)
     assert page.evaluate("(k) => localStorage.getItem(k)", WARN_KEY) is None
     open_menu(page)
     assert not page.is_checked("#warn-drop"), f"{where}: the warning is on by default"

@@ -219,6 +219,21 @@ def test_a_hint_longer_than_its_box_opens_whole_on_a_phone(
     assert page.errors == []
 
 
+def klondike_position(context: Any, base_url: str, lang: str, position: dict[str, Any]) -> Page:
+    """A new page of ``context`` on the Klondike page, ``lang`` stored as the choice, playing the
+    hand-built ``position`` (made through the API, opened by its session)."""
+    page = context.new_page()
+    page.goto(base_url + "/static/common.css")
+    page.evaluate("(lang) => localStorage.setItem('solitaire-rl.lang', lang)", lang)
+    r = page.request.post(base_url + "/api/klondike/games", data=json.dumps({"position": position}),
+                          headers={"content-type": "application/json"})
+    assert r.status == 201, r.text()
+    page.goto(f"{base_url}/klondike?session={r.json()['session']}")
+    page.wait_for_selector("#columns .card")
+    settle(page, "klondikeApp")
+    return page
+
+
 def long_columns() -> dict[str, Any]:
     """A position a game reaches: two long runs (King to 2) on 5 and 4 face-down cards, the rest of the
     cards in the stock but for 5 face-down ones under the Queen of clubs in column 7."""
@@ -276,18 +291,7 @@ def test_a_phone_held_sideways_uses_the_width_and_long_columns_show_rank_and_sui
 ) -> None:
     context = browser.new_context(viewport={"width": 844, "height": 390}, has_touch=True, is_mobile=True)
     try:
-        page = context.new_page()
-        page.goto(base_url + "/static/common.css")
-        page.evaluate("(lang) => localStorage.setItem('solitaire-rl.lang', lang)", lang)
-        r = page.request.post(
-            base_url + "/api/klondike/games",
-            data=json.dumps({"position": long_columns()}),
-            headers={"content-type": "application/json"},
-        )
-        assert r.status == 201, r.text()
-        page.goto(f"{base_url}/klondike?session={r.json()['session']}")
-        page.wait_for_selector("#columns .card")
-        settle(page, "klondikeApp")
+        page = klondike_position(context, base_url, lang, long_columns())
         found = page.evaluate(SIDEWAYS)
         page.screenshot(path=str(artifacts / f"defects-sideways-{lang}.png"))
         assert found["card"] >= 46, f"cards {found['card']}px wide: the table does not use the width"
@@ -394,18 +398,7 @@ def test_klondike_empty_stock_word_stays_inside_its_slot(
     for viewport in (SIZES[size]["viewport"], {"width": 844, "height": 390}):
         context = browser.new_context(**{**SIZES[size], "viewport": viewport})
         try:
-            page = context.new_page()
-            page.goto(base_url + "/static/common.css")
-            page.evaluate("(lang) => localStorage.setItem('solitaire-rl.lang', lang)", lang)
-            r = page.request.post(
-                base_url + "/api/klondike/games",
-                data=json.dumps({"position": KLONDIKE_SPENT}),
-                headers={"content-type": "application/json"},
-            )
-            assert r.status == 201, r.text()
-            page.goto(f"{base_url}/klondike?session={r.json()['session']}")
-            page.wait_for_selector("#columns .card")
-            settle(page, "klondikeApp")
+            page = klondike_position(context, base_url, lang, KLONDIKE_SPENT)
             assert page.inner_text("#stock") == ("empty" if lang == "en" else "空")
             fits = page.evaluate("""() => {
               const s = document.getElementById("stock"), r = document.createRange();

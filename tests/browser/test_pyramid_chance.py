@@ -6,15 +6,14 @@ is shown, and axe-core finds nothing serious. Screenshots: ``tests/artifacts/pyr
 
 from __future__ import annotations
 
-import json
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.browser.conftest import settle
+from tests.browser.conftest import answer_chances, settle
 from tests.browser.test_layout import PAGES, SIZES, check_axe, check_layout, check_words
 from tests.browser.test_pyramid_page import open_menu, state
 
@@ -34,27 +33,9 @@ SEEN = [*PAGES["pyramid"]["must_see"], "#chance"]
 
 
 @pytest.fixture
-def page_at(browser: Any, base_url: str) -> Iterator[Callable[..., Page]]:
+def page_at(new_page: Callable[..., Page]) -> Callable[..., Page]:
     """``page_at(size, lang)``: the Pyramid page in a fresh context, ``lang`` stored as the choice."""
-    contexts = []
-
-    def make(size: str, lang: str) -> Page:
-        context = browser.new_context(**SIZES[size])
-        context.set_default_timeout(15_000)
-        contexts.append(context)
-        page = context.new_page()
-        page.errors = []
-        page.on("pageerror", lambda e: page.errors.append(str(e)))
-        page.goto(base_url + "/static/style.css")
-        page.evaluate("(lang) => localStorage.setItem('solitaire-rl.lang', lang)", lang)
-        page.goto(base_url + "/")
-        page.wait_for_selector("#pyramid .card")
-        settle(page)
-        return page
-
-    yield make
-    for context in contexts:
-        context.close()
+    return lambda size, lang: new_page(storage={"solitaire-rl.lang": lang}, **SIZES[size])
 
 
 def open_in_001(page: Page) -> None:
@@ -139,19 +120,7 @@ def test_the_sharp_drop_warning_is_off_by_default_kept_and_said_after_a_move(
     page = page_at(size, lang)
     touch = size == "phone"
     where = f"{size}-{lang}"
-    answers: list[dict[str, Any] | None] = [fixed(0.6), fixed(0.3), None, fixed(0.2)]  # None: busy (503)
-    asked: list[str] = []
-
-    def answer(route: Any) -> None:
-        asked.append(route.request.url)
-        body = answers.pop(0) if answers else fixed(0.2)
-        if body is None:
-            route.fulfill(status=503, content_type="application/json", headers={"Retry-After": "1"},
-                          body=json.dumps({"error": "BUSY", "message": "busy", "message_ja": "混雑"}))
-        else:
-            route.fulfill(status=200, content_type="application/json", body=json.dumps(body))
-
-    page.route("**/chance", answer)
+    asked = answer_chances(page, [fixed(0.6), fixed(0.3), None, fixed(0.2)], fixed(0.2))  # None: busy (503)
     assert page.evaluate("(k) => localStorage.getItem(k)", WARN_KEY) is None
     open_menu(page)
     assert not page.is_checked("#warn-drop"), f"{where}: the warning is on by default"
