@@ -286,12 +286,11 @@ def read_rows(path: Path, command: str) -> list[Row]:
 
 def append_rows(path: Path, command: str) -> Callable[[Row], None]:
     """A function that appends one row (a JSON line) to ``path``, starting the file if needed."""
-    if not path.exists() or not path.read_text().strip():
+    text = path.read_text() if path.exists() else ""
+    if not text.strip():
         path.write_text(json.dumps({"format": ROWS_FORMAT, "command": command}) + "\n")
-    else:
-        text = path.read_text()
-        if not text.endswith("\n"):  # a line cut off by a stopped run: drop it
-            path.write_text(text[: text.rfind("\n") + 1])
+    elif not text.endswith("\n"):  # a line cut off by a stopped run: drop it
+        path.write_text(text[: text.rfind("\n") + 1])
 
     def append(row: Row) -> None:
         with path.open("a") as out:
@@ -560,8 +559,9 @@ def main(args: Args) -> tuple[list[Row], list[Summary], list[str]]:
         earlier: list[Row] = []
         played = None
         if args.rows is not None:
+            wanted = set(numbers)
             earlier = [r for r in read_rows(args.rows, command_line(args))
-                       if r.agent in agents and r.deal_number in set(numbers)]
+                       if r.agent in agents and r.deal_number in wanted]
             played = append_rows(args.rows, command_line(args))
         seen = {(r.agent, r.deal_number) for r in earlier}
         new = play_all(variant, agents, numbers, args.workers, options, played, seen)
