@@ -13,6 +13,11 @@
 // --talon-wait turns on rule 11 (SolveOptions::talon_waits, off by default).
 // --check replays every winning line in the independent replayer (klondike/replay.hpp).
 // --cpu-time counts --time (and the reported seconds) in CPU time rather than wall-clock time.
+// --memory caps the visited-state table in MiB; unset, it is every native search's default
+// (solitaire::kDefaultMaxMemoryBytes, 512 MiB; benchmarks/klondike_solver_native.py passes 1024).
+//
+// Built by the top-level CMakeLists.txt as the target klondike_solve with -DSOLITAIRE_NATIVE_TOOLS=ON
+// (native/README.md); benchmarks/klondike_solver_native.py still compiles it with g++ on its own.
 #include <cstdlib>
 #include <iostream>
 #include <string>

@@ -6,6 +6,9 @@
 
 namespace solitaire {
 
+// The default memory cap of every native search: Limits (both games' solvers, from Python) and
+// klondike::SolveBudget (the klondike_solve driver, the planners' searches, the C++ tests).
+// Python reads it as solitaire_native.DEFAULT_MAX_MEMORY_BYTES.
 inline constexpr std::size_t kDefaultMaxMemoryBytes = std::size_t{512} << 20;  // 512 MiB
 inline constexpr std::size_t kMinMaxMemoryBytes = std::size_t{64} << 10;       // 64 KiB
 

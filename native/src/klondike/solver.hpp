@@ -209,8 +209,9 @@
 // Peak memory (/usr/bin/time, resident set): 790 MB on deals 148, 251, 461 (the hardest of 1-1000,
 // 10.6-15.9 s, 32-byte table: 512 MiB plus the old 256 MiB one while it moves over); 821 MB on
 // 3124, 4026, 4365, 4813 (16-byte table, up to 27.5 million states). The table's cap
-// (SolveBudget::max_memory_bytes, 1 GiB here) holds: a search that fills it goes on without
-// recording and ends unknown when its time runs out.
+// (SolveBudget::max_memory_bytes; 1 GiB in these runs, the --memory-mib default of
+// benchmarks/klondike_solver_native.py) holds: a search that fills it goes on without recording
+// and ends unknown when its time runs out.
 //
 // Move order (speed only; tuned on deals 1-1000): talon cards to foundations, moves that turn a
 // face-down card up (from the column with most face-down cards first), column cards to
@@ -223,6 +224,7 @@
 #include <vector>
 
 #include "common/cancel_token.hpp"
+#include "common/limits.hpp"
 #include "common/search_status.hpp"
 #include "klondike/action.hpp"
 #include "klondike/position.hpp"
@@ -232,8 +234,6 @@ namespace solitaire::klondike {
 // What a search concluded and why it stopped: the enums every native solver shares.
 using Status = solitaire::Status;
 using StopReason = solitaire::StopReason;
-
-inline constexpr std::size_t kDefaultMaxMemoryBytes = std::size_t{1} << 30;  // 1 GiB
 
 struct SolveOptions {
   int draw_count = 3;  // cards a draw turns (1..52); 3 and 1 are the usual games
@@ -285,10 +285,11 @@ struct SolveOptions {
 };
 
 struct SolveBudget {
-  double time_limit_s = 0.0;                               // <= 0: no time limit
-  std::uint64_t max_states = 0;                            // 0: no limit on states entered
-  std::size_t max_memory_bytes = kDefaultMaxMemoryBytes;   // cap on the visited-state table
-  const CancelToken* cancel = nullptr;                     // polled every 256 states
+  double time_limit_s = 0.0;     // <= 0: no time limit
+  std::uint64_t max_states = 0;  // 0: no limit on states entered
+  // Cap on the visited-state table: by default the one every native search has (common/limits.hpp).
+  std::size_t max_memory_bytes = solitaire::kDefaultMaxMemoryBytes;
+  const CancelToken* cancel = nullptr;  // polled every 256 states
   // Count time_limit_s in the process's CPU time (std::clock) instead of wall-clock time: for
   // benchmarks on a shared machine. Leave false where other threads of the process are busy.
   bool cpu_clock = false;

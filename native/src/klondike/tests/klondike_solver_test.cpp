@@ -1,4 +1,6 @@
-// Standalone checks of the Klondike solver (no framework): build and run with
+// Standalone checks of the Klondike solver (no framework). The CMake build makes them the target
+// klondike_solver_test with -DSOLITAIRE_NATIVE_TOOLS=ON and registers them with CTest
+// (native/README.md); tests/test_klondike_solver_native_tests.py compiles them with g++ on its own:
 //
 //   g++ -O2 -std=c++17 -Inative/src native/src/klondike/*.cpp
 //       native/src/klondike/tests/klondike_solver_test.cpp -o /tmp/klondike_solver_test

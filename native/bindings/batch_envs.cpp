@@ -1,0 +1,370 @@
+// Both games' native batched environments (native/src/pyramid/batch.hpp,
+// native/src/klondike/batch.hpp; envs/pyramid/vector.py, envs/klondike/vector.py): the codes of
+// their refusals and outcomes, the arrays of one step, the batches, and the random deals they use.
+#include "bindings.hpp"
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "common/random_deal.hpp"
+#include "klondike/batch.hpp"
+#include "pyramid/batch.hpp"
+
+namespace solitaire::bindings {
+
+using namespace nb::literals;
+namespace pyrenv = solitaire::pyramid::env;
+namespace klenv = solitaire::klondike::env;
+
+namespace {
+
+// The checks both games' batches make before any game changes.
+void check_deck(const Column<const std::uint8_t>& cards) {
+  if (cards.shape(0) != 52) throw nb::value_error("a deal has 52 cards");
+  std::uint64_t seen = 0;
+  for (std::size_t k = 0; k < 52; ++k) {
+    if (cards(k) >= 52 || ((seen >> cards(k)) & 1U)) throw nb::value_error("not a deck of 52 cards");
+    seen |= std::uint64_t{1} << cards(k);
+  }
+}
+
+void check_random_resets(const Column<const std::int64_t>& indices, const Column<const std::int64_t>& numbers,
+                         int num_envs) {
+  if (indices.shape(0) != numbers.shape(0)) throw nb::value_error("one deal number per index");
+  for (std::size_t k = 0; k < indices.shape(0); ++k) {
+    if (indices(k) < 0 || indices(k) >= num_envs) throw nb::index_error("no such environment");
+    if (numbers(k) < 0) throw nb::value_error("deal numbers are not negative");
+  }
+}
+
+// The sizes both batch constructors take: 1..kMaxBatch games, a step limit of 0 (never) or more,
+// and 1..kMaxBatchThreads threads.
+constexpr int kMaxBatch = 1 << 20;
+constexpr int kMaxBatchThreads = 256;
+void check_batch_arguments(int num_envs, int max_episode_steps, int num_threads) {
+  if (num_envs < 1) throw nb::value_error("num_envs must be positive");
+  if (num_envs > kMaxBatch) throw nb::value_error("num_envs must be at most 1048576");
+  if (max_episode_steps < 0) throw nb::value_error("max_episode_steps must be 0 (never) or positive");
+  if (num_threads < 1 || num_threads > kMaxBatchThreads) throw nb::value_error("num_threads must be 1..256");
+}
+
+void check_step(const Column<const std::int64_t>& actions, const Column<const std::int64_t>& pending, int autoreset,
+                std::size_t num_envs, int num_actions) {
+  if (actions.shape(0) != num_envs || pending.shape(0) != num_envs) {
+    throw nb::value_error("one action and deal per env");
+  }
+  for (std::size_t k = 0; k < num_envs; ++k) {
+    if (actions(k) < 0 || actions(k) >= num_actions) {
+      throw nb::value_error(
+          ("action " + std::to_string(actions(k)) + " is not 0.." + std::to_string(num_actions - 1)).c_str());
+    }
+    if (pending(k) < 0) throw nb::value_error("deal numbers are not negative");
+  }
+  if (autoreset < 0 || autoreset > 2) throw nb::value_error("autoreset is 0 (next step), 1 (same step) or 2 (disabled)");
+}
+
+// The arrays of one step, checked against the batch's size before any game changes.
+struct PyramidBuffers {
+  Rows<float> obs;
+  Rows<std::int8_t> mask;
+  Column<double> reward;
+  Column<bool> terminated;
+  Column<bool> truncated;
+  Column<std::uint8_t> refusal;
+  Column<std::uint8_t> outcome;
+  Column<std::int32_t> pass;
+  Column<std::int32_t> cards_left;
+  Column<bool> was_reset;
+  Rows<float> final_obs;
+  Rows<std::int8_t> final_mask;
+
+  pyrenv::Outputs outputs(std::size_t n) const {
+    auto rows = [n](std::size_t r, std::size_t width, std::size_t want, const char* name) {
+      if (r != n || width != want) throw nb::value_error((std::string(name) + " has the wrong shape").c_str());
+    };
+    rows(obs.shape(0), obs.shape(1), pyrenv::kObservationSize, "obs");
+    rows(final_obs.shape(0), final_obs.shape(1), pyrenv::kObservationSize, "final_obs");
+    rows(mask.shape(0), mask.shape(1), pyrenv::kNumActions, "mask");
+    rows(final_mask.shape(0), final_mask.shape(1), pyrenv::kNumActions, "final_mask");
+    for (std::size_t len : {reward.shape(0), terminated.shape(0), truncated.shape(0), refusal.shape(0),
+                            outcome.shape(0), pass.shape(0), cards_left.shape(0), was_reset.shape(0)}) {
+      if (len != n) throw nb::value_error("an output column has the wrong length");
+    }
+    return {obs.data(),     mask.data(),    reward.data(),     terminated.data(),
+            truncated.data(), refusal.data(), outcome.data(),  pass.data(),
+            cards_left.data(), was_reset.data(), final_obs.data(), final_mask.data()};
+  }
+};
+
+// The arrays of one step, checked against the batch's size before any game changes.
+struct KlondikeBuffers {
+  Rows<std::int64_t> obs;
+  Rows<std::int8_t> mask;
+  Column<double> reward;
+  Column<bool> terminated;
+  Column<bool> truncated;
+  Column<std::uint8_t> refusal;
+  Column<std::uint8_t> outcome;
+  Column<std::int32_t> cards_up;
+  Column<std::int32_t> recycles;
+  Column<bool> was_reset;
+  Rows<std::int64_t> final_obs;
+  Rows<std::int8_t> final_mask;
+
+  klenv::Outputs outputs(std::size_t n) const {
+    auto rows = [n](std::size_t r, std::size_t width, std::size_t want, const char* name) {
+      if (r != n || width != want) throw nb::value_error((std::string(name) + " has the wrong shape").c_str());
+    };
+    rows(obs.shape(0), obs.shape(1), klenv::kObservationSize, "obs");
+    rows(final_obs.shape(0), final_obs.shape(1), klenv::kObservationSize, "final_obs");
+    rows(mask.shape(0), mask.shape(1), klenv::kNumActions, "mask");
+    rows(final_mask.shape(0), final_mask.shape(1), klenv::kNumActions, "final_mask");
+    for (std::size_t len : {reward.shape(0), terminated.shape(0), truncated.shape(0), refusal.shape(0),
+                            outcome.shape(0), cards_up.shape(0), recycles.shape(0), was_reset.shape(0)}) {
+      if (len != n) throw nb::value_error("an output column has the wrong length");
+    }
+    return {obs.data(),      mask.data(),     reward.data(),   terminated.data(),
+            truncated.data(), refusal.data(),  outcome.data(),  cards_up.data(),
+            recycles.data(),  was_reset.data(), final_obs.data(), final_mask.data()};
+  }
+};
+
+// A position as envs.klondike.game.KlondikeGame holds it, checked again here (the binding is public):
+// every card once (the foundations' too), at most 6 face-down cards a column under a face-up run
+// that fits, its last card face up, and at most 24 cards in the stock and the waste together, so
+// that no move can ever take a column past kMaxColumn or the waste past kMaxTalon.
+klenv::State klondike_state(const std::vector<std::vector<int>>& columns, const std::vector<int>& hidden,
+                            const std::vector<int>& stock, const std::vector<int>& waste,
+                            const std::array<int, 4>& foundations, const std::array<int, 4>& best,
+                            std::uint64_t seen, int recycles, int draw_count) {
+  if (columns.size() != 7 || hidden.size() != 7) throw nb::value_error("a position has 7 columns");
+  if (stock.size() > 24 || waste.size() > 24) throw nb::value_error("the stock and the waste hold at most 24 cards");
+  auto card = [](int c) {
+    if (c < 0 || c >= 52) throw nb::value_error("cards are 0..51");
+    return static_cast<std::uint8_t>(c);
+  };
+  klenv::State s;
+  s.draw = static_cast<std::uint8_t>(draw_count);
+  for (int c = 0; c < 7; ++c) {
+    if (columns[c].size() > 19) throw nb::value_error("a column holds at most 19 cards");
+    if (hidden[c] < 0 || hidden[c] > static_cast<int>(columns[c].size())) throw nb::value_error("bad face-down count");
+    s.len[c] = static_cast<std::uint8_t>(columns[c].size());
+    s.hidden[c] = static_cast<std::uint8_t>(hidden[c]);
+    for (std::size_t i = 0; i < columns[c].size(); ++i) s.col[c][i] = card(columns[c][i]);
+  }
+  s.nstock = static_cast<std::uint8_t>(stock.size());
+  for (std::size_t i = 0; i < stock.size(); ++i) s.stock[i] = card(stock[i]);
+  s.nwaste = static_cast<std::uint8_t>(waste.size());
+  for (std::size_t i = 0; i < waste.size(); ++i) s.waste[i] = card(waste[i]);
+  for (int f = 0; f < 4; ++f) {
+    if (foundations[f] < 0 || foundations[f] > 13 || best[f] < foundations[f] || best[f] > 13) {
+      throw nb::value_error("foundation ranks are 0..13, at most their records");
+    }
+    s.fnd[f] = static_cast<std::uint8_t>(foundations[f]);
+    s.best[f] = static_cast<std::uint8_t>(best[f]);
+  }
+  if (recycles < 0) throw nb::value_error("recycles cannot be negative");
+  if (stock.size() + waste.size() > static_cast<std::size_t>(klenv::kMaxTalon)) {
+    throw nb::value_error("at most 24 cards in the stock and the waste together");
+  }
+  auto fits = [](int card, int target) {  // envs.klondike.rules.fits
+    const bool red_card = (card & 3) == 1 || (card & 3) == 2, red_target = (target & 3) == 1 || (target & 3) == 2;
+    return (target >> 2) == (card >> 2) + 1 && red_card != red_target;
+  };
+  std::uint64_t placed = 0;
+  auto place = [&placed](int c) {
+    if ((placed >> c) & 1U) throw nb::value_error("a position holds every card once");
+    placed |= std::uint64_t{1} << c;
+  };
+  for (int c = 0; c < 7; ++c) {
+    const int n = static_cast<int>(columns[c].size());
+    if (hidden[c] > klenv::kMaxColumn - 13) throw nb::value_error("a column holds at most 6 face-down cards");
+    if (n > 0 && hidden[c] >= n) throw nb::value_error("a column has its last card face up");
+    for (int i = hidden[c] + 1; i < n; ++i) {
+      if (!fits(columns[c][i], columns[c][i - 1])) {
+        throw nb::value_error("a face-up card cannot lie on the one below it");
+      }
+    }
+    for (int x : columns[c]) place(x);
+  }
+  for (int x : stock) place(x);
+  for (int x : waste) place(x);
+  for (int f = 0; f < 4; ++f) {
+    for (int r = 1; r <= foundations[f]; ++r) place((r - 1) << 2 | f);
+  }
+  if (placed != (std::uint64_t{1} << 52) - 1) throw nb::value_error("a position holds every card once");
+  s.seen = seen;
+  s.recycles = recycles;
+  return s;
+}
+
+void bind_pyramid_batch(nb::module_& m) {
+  nb::class_<PyramidBuffers>(m, "PyramidBuffers")
+      .def(nb::init<Rows<float>, Rows<std::int8_t>, Column<double>, Column<bool>, Column<bool>,
+                    Column<std::uint8_t>, Column<std::uint8_t>, Column<std::int32_t>, Column<std::int32_t>,
+                    Column<bool>, Rows<float>, Rows<std::int8_t>>(),
+           "obs"_a, "mask"_a, "reward"_a, "terminated"_a, "truncated"_a, "refusal"_a, "outcome"_a, "pass_"_a,
+           "cards_left"_a, "was_reset"_a, "final_obs"_a, "final_mask"_a);
+
+  nb::class_<pyrenv::Batch>(m, "PyramidBatch")
+      .def("__init__",
+           [](pyrenv::Batch* self, int num_envs, bool stock_top_playable, bool reward_shaping,
+              int max_episode_steps, int num_threads) {
+             check_batch_arguments(num_envs, max_episode_steps, num_threads);
+             new (self) pyrenv::Batch(num_envs, stock_top_playable, reward_shaping, max_episode_steps, num_threads);
+           },
+           "num_envs"_a, "stock_top_playable"_a, "reward_shaping"_a, "max_episode_steps"_a, "num_threads"_a = 1)
+      .def_prop_ro("num_envs", &pyrenv::Batch::num_envs)
+      .def(
+          "reset_cards",
+          [](pyrenv::Batch& b, int i, Column<const std::uint8_t> cards, const PyramidBuffers& bufs) {
+            const auto out = bufs.outputs(static_cast<std::size_t>(b.num_envs()));
+            if (i < 0 || i >= b.num_envs()) throw nb::index_error("no such environment");
+            check_deck(cards);
+            b.reset_one(i, cards.data(), out);
+          },
+          "index"_a, "cards"_a, "buffers"_a)
+      .def(
+          "reset_random",
+          [](pyrenv::Batch& b, Column<const std::int64_t> indices, Column<const std::int64_t> numbers,
+             const PyramidBuffers& bufs) {
+            const auto out = bufs.outputs(static_cast<std::size_t>(b.num_envs()));
+            check_random_resets(indices, numbers, b.num_envs());
+            nb::gil_scoped_release release;
+            b.reset_random(indices.data(), numbers.data(), static_cast<int>(indices.shape(0)), out);
+          },
+          "indices"_a, "numbers"_a, "buffers"_a)
+      .def(
+          "step",
+          [](pyrenv::Batch& b, Column<const std::int64_t> actions, Column<const std::int64_t> pending,
+             int autoreset, const PyramidBuffers& bufs) {
+            const auto n = static_cast<std::size_t>(b.num_envs());
+            const auto out = bufs.outputs(n);
+            check_step(actions, pending, autoreset, n, pyrenv::kNumActions);
+            nb::gil_scoped_release release;
+            b.step(actions.data(), pending.data(), static_cast<pyrenv::Autoreset>(autoreset), out);
+          },
+          "actions"_a, "pending"_a, "autoreset"_a, "buffers"_a);
+
+  m.def(
+      "random_deal",
+      [](const std::string& game, std::uint64_t number) {
+        const auto cards = solitaire::random_deal(game, number);
+        return std::vector<int>(cards.begin(), cards.end());
+      },
+      "game"_a, "number"_a);
+}
+
+void bind_klondike_batch(nb::module_& m) {
+  nb::class_<KlondikeBuffers>(m, "KlondikeBuffers")
+      .def(nb::init<Rows<std::int64_t>, Rows<std::int8_t>, Column<double>, Column<bool>, Column<bool>,
+                    Column<std::uint8_t>, Column<std::uint8_t>, Column<std::int32_t>, Column<std::int32_t>,
+                    Column<bool>, Rows<std::int64_t>, Rows<std::int8_t>>(),
+           "obs"_a, "mask"_a, "reward"_a, "terminated"_a, "truncated"_a, "refusal"_a, "outcome"_a, "cards_up"_a,
+           "recycles"_a, "was_reset"_a, "final_obs"_a, "final_mask"_a);
+
+  nb::class_<klenv::Batch>(m, "KlondikeBatch")
+      .def("__init__",
+           [](klenv::Batch* self, int num_envs, int draw_count, bool reward_shaping, int max_episode_steps,
+              int num_threads) {
+             if (draw_count != 1 && draw_count != 3) throw nb::value_error("draw_count must be 1 or 3");
+             check_batch_arguments(num_envs, max_episode_steps, num_threads);
+             new (self) klenv::Batch(num_envs, draw_count, reward_shaping, max_episode_steps, num_threads);
+           },
+           "num_envs"_a, "draw_count"_a, "reward_shaping"_a, "max_episode_steps"_a, "num_threads"_a = 1)
+      .def_prop_ro("num_envs", &klenv::Batch::num_envs)
+      .def(
+          "reset_cards",
+          [](klenv::Batch& b, int i, Column<const std::uint8_t> cards, const KlondikeBuffers& bufs) {
+            const auto out = bufs.outputs(static_cast<std::size_t>(b.num_envs()));
+            if (i < 0 || i >= b.num_envs()) throw nb::index_error("no such environment");
+            check_deck(cards);
+            b.reset_cards(i, cards.data(), out);
+          },
+          "index"_a, "cards"_a, "buffers"_a)
+      .def(
+          "reset_state",
+          [](klenv::Batch& b, int i, const std::vector<std::vector<int>>& columns, const std::vector<int>& hidden,
+             const std::vector<int>& stock, const std::vector<int>& waste, const std::array<int, 4>& foundations,
+             const std::array<int, 4>& best, std::uint64_t seen, int recycles, int draw_count,
+             const KlondikeBuffers& bufs) {
+            const auto out = bufs.outputs(static_cast<std::size_t>(b.num_envs()));
+            if (i < 0 || i >= b.num_envs()) throw nb::index_error("no such environment");
+            if (draw_count != 1 && draw_count != 3) throw nb::value_error("draw_count must be 1 or 3");
+            b.reset_state(i, klondike_state(columns, hidden, stock, waste, foundations, best, seen, recycles, draw_count),
+                          out);
+          },
+          "index"_a, "columns"_a, "hidden"_a, "stock"_a, "waste"_a, "foundations"_a, "best"_a, "seen"_a,
+          "recycles"_a, "draw_count"_a, "buffers"_a)
+      .def(
+          "reset_random",
+          [](klenv::Batch& b, Column<const std::int64_t> indices, Column<const std::int64_t> numbers,
+             const KlondikeBuffers& bufs) {
+            const auto out = bufs.outputs(static_cast<std::size_t>(b.num_envs()));
+            check_random_resets(indices, numbers, b.num_envs());
+            nb::gil_scoped_release release;
+            b.reset_random(indices.data(), numbers.data(), static_cast<int>(indices.shape(0)), out);
+          },
+          "indices"_a, "numbers"_a, "buffers"_a)
+      .def(
+          "step",
+          [](klenv::Batch& b, Column<const std::int64_t> actions, Column<const std::int64_t> pending, int autoreset,
+             const KlondikeBuffers& bufs) {
+            const auto n = static_cast<std::size_t>(b.num_envs());
+            const auto out = bufs.outputs(n);
+            check_step(actions, pending, autoreset, n, klenv::kNumActions);
+            nb::gil_scoped_release release;
+            b.step(actions.data(), pending.data(), static_cast<klenv::Autoreset>(autoreset), out);
+          },
+          "actions"_a, "pending"_a, "autoreset"_a, "buffers"_a);
+}
+
+}  // namespace
+
+void bind_batch_envs(nb::module_& m) {
+  // The codes the native side writes into Python's arrays and tuples, by name: the Python side maps
+  // them by name (envs.native_batch.codes_by_name; tests/test_native_enums.py holds the names to
+  // the Python engines'). KlondikeActionKind and PyramidMoveKind, bound with their solvers, too.
+  nb::enum_<klenv::Refusal>(m, "KlondikeRefusal")
+      .value("none", klenv::Refusal::none)
+      .value("nothing_to_draw", klenv::Refusal::nothing_to_draw)
+      .value("stock_empty", klenv::Refusal::stock_empty)
+      .value("stock_not_empty", klenv::Refusal::stock_not_empty)
+      .value("waste_empty", klenv::Refusal::waste_empty)
+      .value("no_card", klenv::Refusal::no_card)
+      .value("face_down", klenv::Refusal::face_down)
+      .value("same_column", klenv::Refusal::same_column)
+      .value("build_down", klenv::Refusal::build_down)
+      .value("king_only", klenv::Refusal::king_only)
+      .value("foundation_order", klenv::Refusal::foundation_order)
+      .value("game_won", klenv::Refusal::game_won)
+      .value("not_legal_now", klenv::Refusal::not_legal_now);
+  nb::enum_<klenv::Outcome>(m, "KlondikeOutcome")
+      .value("none", klenv::Outcome::none)
+      .value("win", klenv::Outcome::win)
+      .value("no_progress", klenv::Outcome::no_progress)
+      .value("dead_end", klenv::Outcome::dead_end);
+  nb::enum_<pyrenv::Refusal>(m, "PyramidRefusal")
+      .value("none", pyrenv::Refusal::none)
+      .value("game_won", pyrenv::Refusal::game_won)
+      .value("nothing_to_draw", pyrenv::Refusal::nothing_to_draw)
+      .value("stock_not_empty", pyrenv::Refusal::stock_not_empty)
+      .value("no_recycles_left", pyrenv::Refusal::no_recycles_left)
+      .value("waste_empty", pyrenv::Refusal::waste_empty)
+      .value("no_card", pyrenv::Refusal::no_card)
+      .value("stock_top_unusable", pyrenv::Refusal::stock_top_unusable)
+      .value("covered", pyrenv::Refusal::covered)
+      .value("needs_partner", pyrenv::Refusal::needs_partner)
+      .value("not_thirteen", pyrenv::Refusal::not_thirteen);
+  nb::enum_<pyrenv::Outcome>(m, "PyramidOutcome")
+      .value("none", pyrenv::Outcome::none)
+      .value("win", pyrenv::Outcome::win)
+      .value("dead_end", pyrenv::Outcome::dead_end);
+
+  bind_pyramid_batch(m);
+  bind_klondike_batch(m);
+}
+
+}  // namespace solitaire::bindings
