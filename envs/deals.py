@@ -32,6 +32,8 @@ play server deals and :mod:`training.splits` divides (a larger number is refused
 DealGenerator = Callable[["DealId"], tuple[int, ...]]
 _GENERATORS: dict[tuple[str, str, int], DealGenerator] = {}
 _ID_PATTERN = re.compile(r"^\s*([a-z]+)-([a-z]+)-v(\d+)-(\d+)\s*$", re.IGNORECASE)
+_ID_PREFIX = re.compile(r"^(pyramid|klondike)-[a-z]+-v\d+-", re.IGNORECASE)
+"""The start of a deal ID: what follows must be its number (a deal code never starts so)."""
 
 
 @dataclass(frozen=True, order=True)
@@ -165,6 +167,11 @@ def resolve_deal(spec: object, game: str) -> Deal:
     elif isinstance(spec, str):
         text = spec.strip()
         if not _ID_PATTERN.match(text):
+            if prefix := _ID_PREFIX.match(text):
+                raise MalformedInputError(
+                    f"{text[:40]!r} is not a deal ID: the deal number after {prefix[0]!r} must be a whole "
+                    "number, 0 or more"
+                )
             if "," in text:
                 return Deal(parse_card_names(text))
             try:

@@ -222,7 +222,9 @@ def test_a_bad_reset_option_is_refused_before_anything_changes(game: Game, impl:
     twin.reset(seed=3)
     before = env.state()
     for options, match in (({"dael": f"{game.name}-random-v1-1"}, r"unknown reset option.*'dael'.*'deal'"),
-                           ({"deal": f"{game.name}-random-v1-x"}, "not a card")):
+                           ({"deal": f"{game.name}-random-v1-x"}, "deal number after .* must be a whole"),
+                           ({"deal": f"{game.name}-random-v1--3"}, r"not a deal ID.*whole number, 0 or more"),
+                           ({"deal": "KL"}, "neither a deal ID .* nor a valid deal code")):
         with pytest.raises(MalformedInputError, match=match):
             env.reset(seed=99, options=options)
         assert env.state() == before

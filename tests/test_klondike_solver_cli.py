@@ -62,6 +62,10 @@ def test_bad_arguments_exit_with_status_2_and_a_message(capsys) -> None:
                  ["klondike", "{\"tableau piles\": 3}"], ["klondike", "5-1"]):
         assert main(argv) == 2
         assert capsys.readouterr().err.startswith("error: ")
+    for argv, words in ((["klondike", "1-x"], "bad range '1-x': need FIRST-LAST, two deal numbers"),
+                        (["klondike", "klondike-random-v1--3"], "deal number after 'klondike-random-v1-'")):
+        assert main(argv) == 2
+        assert words in capsys.readouterr().err
 
 
 def test_module_entry_point() -> None:

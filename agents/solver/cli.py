@@ -66,6 +66,8 @@ def parse_deals(specs: Sequence[str], kind: str, game: str = "pyramid") -> list[
                     f"bad range {spec!r}: need FIRST-LAST with FIRST <= LAST, at most {MAX_RANGE} deals"
                 )
             parsed.append(DealSpan(kind, first, last, game))
+        elif re.match(r"^\d+\s*-", text):
+            raise SolitaireError(f"bad range {spec!r}: need FIRST-LAST, two deal numbers such as 1-100")
         else:
             parsed.append(resolve_deal(text, game))
     if kind != "random":

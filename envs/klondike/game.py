@@ -423,6 +423,8 @@ class KlondikeGame(RedoHistory[Move]):
     # ----------------------------------------------------------------- changes
     def push(self, move: Move) -> None:
         """Play ``move`` if legal; otherwise raise :class:`IllegalMoveError` and change nothing."""
+        if not isinstance(move, Move):
+            raise MalformedInputError(f"push takes a Move (see legal_moves()), not {type(move).__name__}")
         reason = self.refusal(move)
         if reason is not None:
             raise IllegalMoveError(reason.en, move)

@@ -22,7 +22,7 @@ from functools import cache
 
 from envs.cards import rank
 from envs.deals import Deal, resolve_deal
-from envs.errors import IllegalMoveError
+from envs.errors import IllegalMoveError, MalformedInputError
 from envs.history import RedoHistory
 from envs.pyramid.layout import ALL_REMOVED, COVER_MASK, NUM_PYRAMID
 from envs.pyramid.messages import Refusal
@@ -226,6 +226,8 @@ class PyramidGame(RedoHistory[Move]):
     # ----------------------------------------------------------------- changes
     def push(self, move: Move) -> None:
         """Play ``move`` if legal; otherwise raise :class:`IllegalMoveError` and change nothing."""
+        if not isinstance(move, Move):
+            raise MalformedInputError(f"push takes a Move (see legal_moves()), not {type(move).__name__}")
         reason = self.refusal(move)
         if reason is not None:
             raise IllegalMoveError(reason.en, move)
