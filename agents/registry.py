@@ -47,13 +47,13 @@ def _ppo(variant: Variant, checkpoint: str | Path | None = None, deterministic: 
 
 
 def _solver(variant: Variant, time_limit: float | None = None) -> Player:
-    from agents.solver_player import DEFAULT_TIME_LIMIT, SolverPlayer
+    from agents.solver.player import DEFAULT_TIME_LIMIT, SolverPlayer
 
     return SolverPlayer(variant, DEFAULT_TIME_LIMIT if time_limit is None else time_limit)
 
 
 def _pimc(variant: Variant, seed: int | None = None, samples: int | None = None, **options: Any) -> Player:
-    from agents.pimc import DEFAULT_SAMPLES, PimcPlayer
+    from agents.planner.pimc import DEFAULT_SAMPLES, PimcPlayer
 
     return PimcPlayer(variant, samples=DEFAULT_SAMPLES if samples is None else samples, seed=seed, **options)
 
@@ -65,7 +65,7 @@ def _hop(variant: Variant, seed: int | None = None, **options: Any) -> Player:
 
 
 def _ismcts(variant: Variant, seed: int | None = None, **options: Any) -> Player:
-    from agents.planner.hop import IsmctsPlayer
+    from agents.planner.ismcts import IsmctsPlayer
 
     return IsmctsPlayer(variant, seed=seed, **options)
 
@@ -78,14 +78,14 @@ def _expert_net(variant: Variant, checkpoint: str | Path | None = None) -> Playe
 
 def _guided_ismcts(variant: Variant, seed: int | None = None, checkpoint: str | Path | None = None,
                    **options: Any) -> Player:
-    from agents.planner.hop import GuidedIsmctsPlayer
+    from agents.planner.ismcts import GuidedIsmctsPlayer
 
     return GuidedIsmctsPlayer(variant, seed=seed, expert_checkpoint=checkpoint, **options)
 
 
 def _guided_pimc(variant: Variant, seed: int | None = None, checkpoint: str | Path | None = None,
                  samples: int | None = None, **options: Any) -> Player:
-    from agents.pimc import DEFAULT_SAMPLES, GuidedPimcPlayer
+    from agents.planner.pimc import DEFAULT_SAMPLES, GuidedPimcPlayer
 
     return GuidedPimcPlayer(variant, seed=seed, expert_checkpoint=checkpoint,
                             samples=DEFAULT_SAMPLES if samples is None else samples, **options)
@@ -135,11 +135,11 @@ def unavailable_reason(name: str, variant: Variant | str, checkpoint: str | Path
             path = Path(checkpoint) if checkpoint is not None else default_expert_checkpoint(variant)
             check_expert_metadata(read_expert_metadata(path), variant, source=f"checkpoint {path}")
             if name in ("guided-ismcts", "guided-pimc"):
-                from agents.solver_player import solve_function
+                from agents.solver.player import solve_function
 
                 solve_function(variant.game)
         elif name in ("solver", "pimc", "hop", "ismcts"):
-            from agents.solver_player import solve_function
+            from agents.solver.player import solve_function
 
             if name == "pimc" and variant.game != "pyramid":
                 return "the pimc player plays Pyramid only"

@@ -3,7 +3,7 @@
     python benchmarks/ray_sweep.py --what solver --deals 1-3000 --repeats 3
     python benchmarks/ray_sweep.py --what benchmark --deals 1-3000 --repeats 3
 
-Starts :class:`agents.ray_loopback.LoopbackCluster` (a head and a worker node on 127.0.0.1, one
+Starts :class:`tests.ray_loopback.LoopbackCluster` (a head and a worker node on 127.0.0.1, one
 CPU each: the machine's 2 cores), then runs the command as a fresh process, alternately local and
 with ``--ray 127.0.0.1:PORT`` (which goes first swaps every repeat), and times each whole command
 (Python start, imports, joining the cluster and the sweep):
@@ -37,7 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import _checkout  # noqa: F401  (stops if another checkout's code would load)
 
 from agents.distributed import connect, fan_out
-from agents.ray_loopback import LoopbackCluster
+from tests.ray_loopback import LoopbackCluster
 
 RESULTS = Path(__file__).resolve().parent / "results"
 TIMING = {"seconds", "mean_seconds", "median_seconds", "max_seconds"}

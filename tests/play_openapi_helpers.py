@@ -16,11 +16,11 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from agents.solver import SearchLimits
-from play.server.advice import HintAdvisor, VerdictService
-from play.server.app import PlayServer, create_app
+from play.server.app import PyramidServer, create_app
 from play.server.cli import serve_in_thread
 from play.server.klondike_advice import KlondikeHintAdvisor, KlondikeVerdictService
 from play.server.klondike_api import KlondikeServer, mount_klondike
+from play.server.pyramid_advice import PyramidHintAdvisor, PyramidVerdictService
 
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]
 """No 5xx; only declared statuses, with the declared content type and a body that fits its schema."""
@@ -29,8 +29,8 @@ CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,
 def make_app() -> Any:
     """The real application, with hints and verdicts that answer quickly."""
     quick = SearchLimits(time_limit=0.5)
-    app = create_app(PlayServer(hints=HintAdvisor(planner_time=0.05, planner_threads=1),
-                                verdicts=VerdictService(limits=quick)))
+    app = create_app(PyramidServer(hints=PyramidHintAdvisor(planner_time=0.05, planner_threads=1),
+                                   verdicts=PyramidVerdictService(limits=quick)))
     return mount_klondike(app, KlondikeServer(
         hints=KlondikeHintAdvisor(planner_time=0.05, planner_threads=1),
         verdicts=KlondikeVerdictService(limits=quick)))

@@ -19,9 +19,9 @@ from agents.expert.checkpoint import (
     save_network,
 )
 from agents.expert.player import ExpertNetwork, ExpertPlayer
-from agents.pimc import determinized, unseen_places
 from agents.planner.guide import klondike_afterstate_win_chances, pyramid_afterstate_win_chances, sampled_game
 from agents.planner.knowledge import klondike_knowledge
+from agents.planner.pimc import determinized, unseen_places
 from agents.ppo import METADATA_NAME, CheckpointError, CheckpointMismatchError, default_checkpoint
 from agents.registry import make_player, unavailable_reason
 from agents.variants import find_variant

@@ -123,7 +123,7 @@ def test_the_planner_hints_in_draw_1(client: TestClient) -> None:
     s = new_game(client, deal=DEAL, draw_count=1)
     h = hint(client, s)["hint"]
     assert (h["agent"], h["hint_source"], h["requested"]) == ("hop", "planner", "planner")
-    assert h["fallback_reason"] is None and h["fallback_code"] is None
+    assert h["fallback_reason"] is None and h["fallbacks"] == []
     assert Move.parse(h["move"]) in KlondikeGame(DEAL, draw_count=1).legal_moves()
     assert h["en"] and h["ja"]
 
@@ -135,14 +135,14 @@ def test_draw_3_only_sources_fall_back_to_the_planner_and_say_so(client: TestCli
     h = answered["hint"]
     assert (h["agent"], h["hint_source"], h["requested"]) == ("hop", "planner", source)
     assert h["fallback_reason"] == DRAW3_ONLY[source] and "draw 3 only" in h["fallback_reason"]
-    assert h["fallback_code"] == "draw3_only"
+    assert h["fallbacks"] == ["draw3_only"]
     assert Move.parse(h["move"]) in KlondikeGame(DEAL, draw_count=1).legal_moves()
     assert answered["hints"] == 1 and answered["draw_count"] == 1
 
 
 def test_draw_3_sources_still_answer_in_draw_3(client: TestClient) -> None:
     h = hint(client, new_game(client, deal=DEAL), "agent")["hint"]
-    assert h["hint_source"] == "agent" and h.get("fallback_code") is None
+    assert h["hint_source"] == "agent" and h["fallbacks"] == []
 
 
 def test_a_planner_out_of_time_in_draw_1_hands_over_to_the_simple_player() -> None:
@@ -151,7 +151,7 @@ def test_a_planner_out_of_time_in_draw_1_hands_over_to_the_simple_player() -> No
     h = advisor.hint(game, "agent")
     assert h is not None and (h["agent"], h["hint_source"]) == ("greedy", "agent")
     assert h["fallback_reason"] == f"{DRAW3_ONLY['agent']}; {DRAW1_PLANNER_LATE}"
-    assert h["fallback_code"] == "planner_late"
+    assert h["fallbacks"] == ["draw3_only", "planner_late"]
     assert Move.parse(h["move"]) in game.legal_moves()
 
 
@@ -287,3 +287,15 @@ def test_a_won_draw_1_game_opens_in_the_analysis_as_draw_1(client: TestClient) -
     assert report["variant"] == "klondike-draw1" and report["outcome"] == "won"
     assert report["frames"] == len(s["history"]) + 1
     assert client.get(f"/api/analysis/{report['id']}/frames/{report['frames'] - 1}.png").status_code == 200
+
+
+def test_a_planner_out_of_time_in_draw_3_says_so_and_the_agent_answers() -> None:
+    """A regression: the hint said nothing of the planner's time, and the page called the trained agent
+    that answered unavailable. Now the codes say what happened: the planner was late (and, with no
+    checkpoint, the agent was unavailable too)."""
+    advisor = KlondikeHintAdvisor(planner_time=1e-9, planner_states=1)
+    game = KlondikeGame("klondike-random-v1-2")  # no card safe to put up: the planner searches
+    h = advisor.hint(game, "planner")
+    assert h is not None and h["requested"] == "planner" and h["hint_source"] == "agent"
+    expected = ["planner_late"] if h["agent"] == "ppo" else ["planner_late", "agent_unavailable"]
+    assert h["fallbacks"] == expected and "the planner found nothing within its time" in h["fallback_reason"]

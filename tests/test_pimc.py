@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from agents.base import legal_mask, play_episode
 from agents.encodings import find_encoding
 from agents.greedy import GreedyPlayer
-from agents.pimc import PimcPlayer, determinized, unseen_places
+from agents.planner.pimc import PimcPlayer, determinized, unseen_places
 from agents.registry import make_player, unavailable_reason
 from agents.solver import solve_pyramid
 from agents.variants import find_variant

@@ -311,8 +311,10 @@ def test_bad_requests_are_refused_with_a_clear_error() -> None:
         _native.klondike_ismcts(position, list(knowledge.unknown), [(2, -1, -1, 1, -1)], tree)
     with pytest.raises(MalformedInputError, match="search"):
         HopPlayer(KLONDIKE, search="uct")
-    with pytest.raises(MalformedInputError, match="plays Klondike"):
+    with pytest.raises(MalformedInputError, match="the hop player plays Klondike, not pyramid"):
         HopPlayer(find_variant("pyramid"))
+    with pytest.raises(MalformedInputError, match="the ismcts player plays Klondike, not pyramid"):
+        make_player("ismcts", find_variant("pyramid"))
     with pytest.raises(MalformedInputError, match="budget"):
         HopPlayer(KLONDIKE, max_states=None, time_limit=None)
     assert unavailable_reason("hop", "pyramid-000") == "the hop player plays Klondike only"

@@ -16,11 +16,11 @@ from envs.deals import encode_deal_code, resolve_deal
 from envs.pyramid import Move, PyramidGame
 from envs.pyramid.env import player_view
 from envs.pyramid.observation import observe
-from play.server import PlayServer, create_app
-from play.server.advice import HintAdvisor, VerdictService
+from play.server import PyramidServer, create_app
 from play.server.cli import main as cli_main
+from play.server.pyramid_advice import PyramidHintAdvisor, PyramidVerdictService
+from play.server.pyramid_wording import describe_move
 from play.server.session import SessionStore
-from play.server.wording import describe_move
 from tests.conftest import (
     DRAW_ONLY_PYRAMID,
     DRAW_ONLY_STOCK,
@@ -35,12 +35,12 @@ from tests.play_api_helpers import LOCAL, GameApi, save_tiny_ppo, server_fixture
 DEAL_1 = "pyramid-random-v1-1"  # bottom row QC 5D 8S 9S AD AC 3D, stock top 10S; winnable in 000
 SLOW_001 = "pyramid-random-v1-74675"  # variant 001: proved lost after ~450,000 states (about 0.3 s)
 
-server = server_fixture(lambda: PlayServer(sessions=SessionStore(capacity=8), hints=HintAdvisor(),
-                                           verdicts=VerdictService(SearchLimits(time_limit=20.0))))
+server = server_fixture(lambda: PyramidServer(sessions=SessionStore(capacity=8), hints=PyramidHintAdvisor(),
+                                              verdicts=PyramidVerdictService(SearchLimits(time_limit=20.0))))
 
 
 @pytest.fixture
-def client(server: PlayServer) -> Iterator[TestClient]:
+def client(server: PyramidServer) -> Iterator[TestClient]:
     with TestClient(create_app(server), base_url=LOCAL) as c:
         yield c
 
@@ -101,7 +101,7 @@ def test_variant_001_has_random_and_winnable_deals_and_a_face_down_stock(client:
     ({"deal": DEAL_1, "operations": -1}, 422, "INVALID_REQUEST"),
 ])
 def test_a_bad_new_game_is_refused_with_a_specific_status_and_message(
-    client: TestClient, server: PlayServer, body: dict[str, Any], status: int, code: str
+    client: TestClient, server: PyramidServer, body: dict[str, Any], status: int, code: str
 ) -> None:
     r = client.post("/api/games", json=body)
     assert r.status_code == status
@@ -283,7 +283,7 @@ def test_hint_names_the_agent_and_counts_and_falls_back_to_greedy(client: TestCl
     assert game.is_legal(Move.parse(h["move"]))
     if h["agent"] == "greedy":
         assert "ppo unavailable" in h["fallback_reason"]
-    missing = HintAdvisor(options={"pyramid-000": {"checkpoint": tmp_path / "none.zip"}})
+    missing = PyramidHintAdvisor(options={"pyramid-000": {"checkpoint": tmp_path / "none.zip"}})
     player, reason = missing.player("000")
     assert player.name == "greedy" and "none.zip" in reason
 
@@ -307,7 +307,8 @@ def test_the_default_hint_is_the_planners_and_says_why_in_words(client: TestClie
 def test_hint_suggests_drawing_when_the_pyramid_has_no_pair(client: TestClient) -> None:
     s = new_game(client, deal=build_pyramid_deal(DRAW_ONLY_PYRAMID, DRAW_ONLY_STOCK))
     h = client.post(f"/api/games/{s['session']}/hint").json()["hint"]
-    assert h["kind"] == "draw" and h["en"] == "Draw a card from the stock."
+    assert (h["kind"], h["move_kind"], h["places"]) == ("move", "draw", [])
+    assert h["en"] == "Draw a card from the stock."
     assert h["ja"] == "山札を 1 枚めくるのがおすすめです"
 
 
@@ -320,7 +321,7 @@ def test_hints_see_only_what_the_player_has_seen() -> None:
     for g in games:
         g.replay(["draw", "draw", "draw"])
     assert (observe(games[0]) == observe(games[1])).all()
-    advisor = HintAdvisor(planner_time=60.0)  # the state budget alone: the same answer every time
+    advisor = PyramidHintAdvisor(planner_time=60.0)  # the state budget alone: the same answer every time
     for source in ("planner", "agent", "network", "guided"):
         assert advisor.hint(games[0], source)["move"] == advisor.hint(games[1], source)["move"]
     _, mask, info = player_view(games[0])
@@ -364,7 +365,7 @@ def test_verdict_000_is_withheld_until_every_stock_card_was_seen_then_states_the
 
 
 def test_verdict_that_runs_out_of_budget_is_unverified_never_a_loss() -> None:
-    server = PlayServer(verdicts=VerdictService(SearchLimits(max_states=1000)))
+    server = PyramidServer(verdicts=PyramidVerdictService(SearchLimits(max_states=1000)))
     with TestClient(create_app(server), base_url=LOCAL) as client:
         s = new_game(client, variant="001", deal=SLOW_001)
         v = verdict(client, s)
@@ -373,7 +374,7 @@ def test_verdict_that_runs_out_of_budget_is_unverified_never_a_loss() -> None:
 
 
 def test_the_server_answers_during_a_verdict_and_a_move_discards_it(
-    client: TestClient, server: PlayServer
+    client: TestClient, server: PyramidServer
 ) -> None:
     s = new_game(client, variant="001", deal=SLOW_001)
     start = time.perf_counter()
@@ -399,7 +400,8 @@ def test_unknown_games_are_404(client: TestClient, method: str, path: str) -> No
     assert r.status_code == 404 and r.json()["error"] == "UNKNOWN_GAME"
 
 
-def test_sessions_are_bounded_and_the_least_recent_is_evicted(client: TestClient, server: PlayServer) -> None:
+def test_sessions_are_bounded_and_the_least_recent_is_evicted(client: TestClient,
+                                                               server: PyramidServer) -> None:
     first = new_game(client)
     second = new_game(client)
     for _ in range(7):
@@ -427,13 +429,13 @@ def test_a_body_over_the_limit_is_413_and_bad_json_422(client: TestClient) -> No
 def test_the_page_and_its_files_are_served(client: TestClient) -> None:
     r = client.get("/")
     assert r.status_code == 200 and "<title>Pyramid" in r.text
-    for name in ("app.js", "i18n.js", "common.js", "style.css"):
+    for name in ("pyramid.js", "pyramid_i18n.js", "common.js", "pyramid.css", "common.css"):
         assert client.get(f"/static/{name}").status_code == 200
     assert client.get("/static/nothing.js").status_code == 404
 
 
 def test_both_pages_load_the_shared_script_first(client: TestClient) -> None:
-    for path, script in (("/", "app.js"), ("/klondike", "klondike.js")):
+    for path, script in (("/", "pyramid.js"), ("/klondike", "klondike.js")):
         page = client.get(path).text
         assert '<script src="/static/common.js" defer></script>' in page
         assert page.index("/static/common.js") < page.index(f"/static/{script}")
@@ -453,7 +455,7 @@ def tiny_ppo_checkpoint(tmp_path_factory: pytest.TempPathFactory) -> Any:
 
 
 def test_the_ppo_agent_answers_hints_when_its_checkpoint_loads(tiny_ppo_checkpoint: Any) -> None:
-    advisor = HintAdvisor(options={"pyramid-000": {"checkpoint": tiny_ppo_checkpoint}})
+    advisor = PyramidHintAdvisor(options={"pyramid-000": {"checkpoint": tiny_ppo_checkpoint}})
     deal = resolve_deal(DEAL_1, "pyramid").cards
     swapped = list(deal)
     swapped[40], swapped[45] = swapped[45], swapped[40]  # unseen stock cards

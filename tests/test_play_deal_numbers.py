@@ -13,7 +13,7 @@ pytest.importorskip("fastapi")
 from fastapi.testclient import TestClient
 
 from agents.solver.klondike_winnable import MAX_NUMBER
-from play.server import PlayServer, create_app
+from play.server import PyramidServer, create_app
 from play.server.deal_numbers import RANDOM_MAX
 from tests.play_api_helpers import LOCAL
 
@@ -21,19 +21,19 @@ HUGE = "9" * 23
 
 
 @pytest.fixture
-def server() -> Iterator[PlayServer]:
-    server = PlayServer()
+def server() -> Iterator[PyramidServer]:
+    server = PyramidServer()
     yield server
     server.verdicts.shutdown()
 
 
 @pytest.fixture
-def client(server: PlayServer) -> Iterator[TestClient]:
+def client(server: PyramidServer) -> Iterator[TestClient]:
     with TestClient(create_app(server), base_url=LOCAL) as c:
         yield c
 
 
-def stored(client: TestClient, server: PlayServer) -> tuple[int, int]:
+def stored(client: TestClient, server: PyramidServer) -> tuple[int, int]:
     return len(server.sessions), len(client.app.state.klondike.sessions)
 
 
@@ -46,7 +46,7 @@ def stored(client: TestClient, server: PlayServer) -> tuple[int, int]:
     ("/api/klondike/games", f"klondike-winnable-v1-{MAX_NUMBER + 1}", MAX_NUMBER),
 ])
 def test_a_deal_number_out_of_range_is_a_422_and_nothing_is_stored(
-    client: TestClient, server: PlayServer, path: str, deal: str, last: int,
+    client: TestClient, server: PyramidServer, path: str, deal: str, last: int,
 ) -> None:
     before = stored(client, server)
     r = client.post(path, json={"deal": deal})

@@ -9,14 +9,14 @@ from collections.abc import Iterator
 import pytest
 from fastapi.testclient import TestClient
 
-from play.server import PlayServer, create_app
+from play.server import PyramidServer, create_app
 from play.server.limits import host_name
 from tests.play_api_helpers import LOCAL
 
 
 @pytest.fixture
 def client() -> Iterator[TestClient]:
-    server = PlayServer()
+    server = PyramidServer()
     with TestClient(create_app(server), base_url=LOCAL) as c:
         yield c
     server.verdicts.shutdown()

@@ -12,8 +12,9 @@ from fastapi.testclient import TestClient
 
 from envs.klondike import KlondikeGame, Move
 from play.server.app import create_app
+from play.server.hints import reason_fields
 from play.server.klondike_wording import describe_klondike_move, selected_words
-from play.server.wording import hint_words, reason_en, reason_ja, tidy_ja
+from play.server.wording import reason_en, reason_ja, tidy_ja
 from tests.play_api_helpers import LOCAL
 
 JA = "ぁ-んァ-ヶ一-龥"
@@ -46,10 +47,9 @@ def test_reasons_say_what_they_are(reason: str, en: str, ja: str) -> None:
 
 def test_a_reason_we_do_not_know_is_left_as_it_is() -> None:
     assert reason_en("something new") == "something new" and reason_ja("something new") is None
-    hint = {"kind": "move", "reason": "wins in 0 of 32 sampled deals"}
-    shown = hint_words(hint)
-    assert shown["reason"] == hint["reason"] and shown["reason_en"].startswith("no sampled deal is won")
-    assert hint_words(None) is None
+    shown = reason_fields("wins in 0 of 32 sampled deals")  # a move hint's reason fields
+    assert shown["reason"] == "wins in 0 of 32 sampled deals"
+    assert shown["reason_en"].startswith("no sampled deal is won") and shown["reason_ja"]
 
 
 def test_japanese_moves_are_spaced_as_the_seeds_write() -> None:

@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from play.server import PlayServer, create_app
+from play.server import PyramidServer, create_app
 from play.server.body_limits import MAX_BODY_BYTES, MAX_JSON_DEPTH, BodyLimit, nesting_depth
 from play.server.cli import serve_in_thread
 from tests.play_api_helpers import LOCAL
@@ -25,7 +25,7 @@ GAMES = ("/api/games", "/api/klondike/games")
 
 @pytest.fixture
 def client() -> Iterator[TestClient]:
-    server = PlayServer()
+    server = PyramidServer()
     app = create_app(server)
     with TestClient(app, base_url=LOCAL) as c:
         yield c
@@ -105,7 +105,7 @@ def test_the_deepest_body_the_api_takes_passes(client: TestClient) -> None:
 
 def test_deep_json_is_refused_without_recursion_even_when_large() -> None:
     """100,000 nested arrays under a 1 MiB size limit: 422 at once (the JSON parser would recurse)."""
-    server = PlayServer()
+    server = PyramidServer()
     with TestClient(create_app(server, max_body_bytes=1 << 20), base_url=LOCAL) as c:
         start = time.perf_counter()
         answer = c.post("/api/games", content=nested(100_000), headers=JSON)
@@ -168,7 +168,7 @@ def send_large(port: int, total: int, chunked: bool) -> tuple[bytes, int]:
 @pytest.mark.parametrize("chunked", [False, True], ids=["content-length", "chunked"])
 def test_fifty_megabytes_are_refused_before_they_are_read(chunked: bool) -> None:
     """Over a real server: 413 ``Connection: close`` while the client is still sending, nothing created."""
-    server = PlayServer()
+    server = PyramidServer()
     uvicorn_server, thread, url = serve_in_thread(create_app(server))
     try:
         head, sent = send_large(int(url.rsplit(":", 1)[1]), 50 << 20, chunked)

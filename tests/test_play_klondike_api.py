@@ -381,7 +381,7 @@ def test_the_hint_names_the_agent_and_a_legal_move_from_the_visible_cards(client
     assert (hint["agent"] == "ppo") == (hint["fallback_reason"] is None)
     game = KlondikeGame(DEAL_1)
     assert Move.parse(hint["move"]) in game.legal_moves()
-    assert hint["source"] and hint["target"] and h["hints"] == 1
+    assert hint["from_place"] and hint["to_place"] and h["hints"] == 1
     s2 = act(client, h, type="tap", place="c1")
     assert s2["hint"] is None, "a new action clears the hint"
 

@@ -14,10 +14,11 @@ import pytest
 from fastapi.testclient import TestClient
 
 from agents.solver import SearchLimits
-from play.server import PlayServer, create_app
-from play.server.advice import HINT_SOURCES, HintAdvisor, VerdictService
+from play.server import PyramidServer, create_app
+from play.server.advice import HINT_SOURCES
 from play.server.klondike_advice import KlondikeHintAdvisor, KlondikeVerdictService
 from play.server.klondike_api import KlondikeServer, mount_klondike
+from play.server.pyramid_advice import PyramidHintAdvisor, PyramidVerdictService
 from play.server.session import SessionStore
 from play.server.work import WorkLimiter
 from tests.play_api_helpers import LOCAL, GameApi, drain, fill, server_fixture, work_of
@@ -28,22 +29,23 @@ SLOTS = 2
 QUEUE = 0.2
 """Seconds a hint waits for a place here (the server's default is 1.5)."""
 
-server = server_fixture(lambda: PlayServer(sessions=SessionStore(capacity=4),
-                                           hints=HintAdvisor(planner_time=0.2, planner_threads=1),
-                                           verdicts=VerdictService(SearchLimits(time_limit=2.0))))
+server = server_fixture(lambda: PyramidServer(sessions=SessionStore(capacity=4),
+                                              hints=PyramidHintAdvisor(planner_time=0.2, planner_threads=1),
+                                              verdicts=PyramidVerdictService(SearchLimits(time_limit=2.0))))
 klondike = server_fixture(lambda: KlondikeServer(
     sessions=SessionStore(capacity=4), hints=KlondikeHintAdvisor(planner_time=0.2, planner_threads=1),
     verdicts=KlondikeVerdictService(SearchLimits(time_limit=2.0))))
 
 
 @pytest.fixture
-def client(server: PlayServer, klondike: KlondikeServer) -> Iterator[TestClient]:
+def client(server: PyramidServer, klondike: KlondikeServer) -> Iterator[TestClient]:
     app = create_app(server, work_slots=SLOTS, work_queue_wait=QUEUE)
     with TestClient(mount_klondike(app, klondike), base_url=LOCAL) as c:
         yield c
 
 
-def test_both_games_share_one_bound(client: TestClient, server: PlayServer, klondike: KlondikeServer) -> None:
+def test_both_games_share_one_bound(client: TestClient, server: PyramidServer,
+                                    klondike: KlondikeServer) -> None:
     work = work_of(client)
     assert work.slots == SLOTS
     assert server.work is work and klondike.work is work
@@ -210,7 +212,7 @@ def test_a_verdict_waits_behind_the_queued_hints() -> None:
 
 
 def test_concurrent_hints_from_many_players_are_a_hint_or_a_503_never_a_500(
-        client: TestClient, server: PlayServer, klondike: KlondikeServer,
+        client: TestClient, server: PyramidServer, klondike: KlondikeServer,
         monkeypatch: pytest.MonkeyPatch) -> None:
     for advisor in (server.hints, klondike.hints):  # each hint holds its place a while: they overlap
         real = advisor.hint

@@ -13,12 +13,12 @@ import pytest
 pytest.importorskip("fastapi")
 from fastapi.testclient import TestClient
 
-from agents.pimc import unseen_places
+from agents.planner.pimc import unseen_places
 from agents.solver import SearchLimits
 from envs.deals import encode_deal_code, resolve_deal
 from envs.pyramid import PyramidGame
-from play.server import PlayServer, create_app
-from play.server.advice import HintAdvisor, VerdictService
+from play.server import PyramidServer, create_app
+from play.server.pyramid_advice import PyramidHintAdvisor, PyramidVerdictService
 from play.server.pyramid_chance import pyramid_chance
 from play.server.schemas import ChanceAnswer
 from tests.conftest import DRAW_ONLY_PYRAMID, DRAW_ONLY_STOCK, WIN_LINE, WIN_PYRAMID, build_pyramid_deal
@@ -28,12 +28,12 @@ MIDDLING = "pyramid-random-v1-28"
 """In variant 001 from its start: about 80%, neither certain nor hopeless."""
 API = GameApi("/api/games")
 
-server = server_fixture(lambda: PlayServer(hints=HintAdvisor(planner_time=30.0, planner_threads=1),
-                                           verdicts=VerdictService(SearchLimits(time_limit=2.0))))
+server = server_fixture(lambda: PyramidServer(hints=PyramidHintAdvisor(planner_time=30.0, planner_threads=1),
+                                              verdicts=PyramidVerdictService(SearchLimits(time_limit=2.0))))
 
 
 @pytest.fixture
-def client(server: PlayServer) -> Iterator[TestClient]:
+def client(server: PyramidServer) -> Iterator[TestClient]:
     with TestClient(create_app(server, work_slots=2, work_queue_wait=0.1), base_url=LOCAL) as c:
         yield c
 

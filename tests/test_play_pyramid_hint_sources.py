@@ -15,8 +15,9 @@ pytest.importorskip("torch")
 from fastapi.testclient import TestClient
 
 from envs.pyramid import Move, PyramidGame
-from play.server import PlayServer, create_app
-from play.server.advice import GUIDED_LATE, HINT_SOURCES, HintAdvisor
+from play.server import PyramidServer, create_app
+from play.server.advice import GUIDED_LATE, HINT_SOURCES
+from play.server.pyramid_advice import PyramidHintAdvisor
 from tests.play_api_helpers import LOCAL, GameApi, server_fixture
 
 DEAL_1 = "pyramid-random-v1-1"
@@ -26,14 +27,14 @@ FALLBACKS = {"network": ("ppo", "agent"), "guided": ("pimc", "planner")}
 """Who answers when a variant's network checkpoint is missing."""
 MISSING = "/nonexistent/expert-pyramid-001.zip"
 
-server = server_fixture(lambda: PlayServer(hints=HintAdvisor(planner_time=30.0)))
-without_001 = server_fixture(lambda: PlayServer(hints=HintAdvisor(
+server = server_fixture(lambda: PyramidServer(hints=PyramidHintAdvisor(planner_time=30.0)))
+without_001 = server_fixture(lambda: PyramidServer(hints=PyramidHintAdvisor(
     planner_time=30.0, expert_checkpoints={"pyramid-001": MISSING})))
 API = GameApi("/api/games")
 
 
 @pytest.fixture
-def client(server: PlayServer) -> Iterator[TestClient]:
+def client(server: PyramidServer) -> Iterator[TestClient]:
     with TestClient(create_app(server), base_url=LOCAL) as c:
         yield c
 
@@ -71,7 +72,7 @@ def test_an_unknown_source_is_refused_and_nothing_changes(client: TestClient, so
 
 def test_a_guided_search_without_an_answer_in_time_gives_the_networks_move(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    advisor = HintAdvisor()
+    advisor = PyramidHintAdvisor()
     monkeypatch.setattr(advisor, "planner_choice", lambda *args: None)  # no sample finished in time
     game = PyramidGame(DEAL_1)
     hint = advisor.hint(game, "guided")

@@ -20,7 +20,7 @@ import httpx
 import pytest
 import uvicorn
 
-from play.server import PlayServer, create_app
+from play.server import PyramidServer, create_app
 from play.server.cli import (
     KEEP_ALIVE,
     MAX_CONNECTIONS,
@@ -40,8 +40,8 @@ HEADERS = b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: applica
 
 
 @pytest.fixture
-def served() -> Iterator[tuple[PlayServer, int]]:
-    server = PlayServer()
+def served() -> Iterator[tuple[PyramidServer, int]]:
+    server = PyramidServer()
     uvicorn_server, thread, url = serve_in_thread(create_app(server), request_timeout=DEADLINE)
     yield server, int(url.rsplit(":", 1)[1])
     uvicorn_server.should_exit = True
@@ -84,18 +84,19 @@ def in_thread(target: Any, *args: Any) -> tuple[threading.Thread, list[Any]]:
     return thread, result
 
 
-def test_a_connection_that_sends_nothing_is_closed_without_a_word(served: tuple[PlayServer, int]) -> None:
+def test_a_connection_that_sends_nothing_is_closed_without_a_word(served: tuple[PyramidServer, int]) -> None:
     """As an idle kept-alive connection is: a browser's spare connection must not read a 408."""
     elapsed, received = trickle(served[1], [], gap=0.1)
     assert DEADLINE - 0.1 <= elapsed <= DEADLINE + SLACK and received == b""
 
 
-def test_part_of_a_request_line_then_nothing_is_408(served: tuple[PlayServer, int]) -> None:
+def test_part_of_a_request_line_then_nothing_is_408(served: tuple[PyramidServer, int]) -> None:
     assert_timed_out(*trickle(served[1], [b"POST /api/ga"], gap=0.1))
 
 
 @pytest.mark.parametrize("part", ["headers", "body"])
-def test_a_slow_client_is_dropped_while_others_are_served(served: tuple[PlayServer, int], part: str) -> None:
+def test_a_slow_client_is_dropped_while_others_are_served(served: tuple[PyramidServer, int],
+                                                          part: str) -> None:
     server, port = served
     if part == "headers":  # slowloris: one header byte every 0.1 s, never finished
         pieces = [bytes([b]) for b in HEADERS + b"X-Padding: " + b"a" * 100]
@@ -114,7 +115,8 @@ def test_a_slow_client_is_dropped_while_others_are_served(served: tuple[PlayServ
     assert len(server.sessions) == 5, "the slow request never reached a game"
 
 
-def test_the_deadline_is_per_request_and_does_not_count_the_apps_time(served: tuple[PlayServer, int]) -> None:
+def test_the_deadline_is_per_request_and_does_not_count_the_apps_time(
+        served: tuple[PyramidServer, int]) -> None:
     """On one kept-alive connection, requests that each arrive in time are all served, however long
     the connection lasts; a pause shorter than the deadline inside a request is fine."""
     _, port = served
@@ -135,7 +137,7 @@ def test_the_deadline_is_per_request_and_does_not_count_the_apps_time(served: tu
 
 def test_a_slow_answer_is_not_a_slow_client() -> None:
     """The application's own time does not count: an answer that takes longer than the deadline is sent."""
-    server = PlayServer()
+    server = PyramidServer()
     app = create_app(server)
 
     @app.get("/api/slow-test")

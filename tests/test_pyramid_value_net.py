@@ -15,7 +15,7 @@ sys.path.insert(0, str(ROOT / "benchmarks" / "diagnostics"))
 
 import pyramid_value_net as vn  # noqa: E402
 
-from agents.pimc import unseen_places  # noqa: E402
+from agents.planner.pimc import unseen_places  # noqa: E402
 from envs.cards import rank  # noqa: E402
 from envs.pyramid.actions import ACTION_MOVES, NUM_ACTIONS, fill_action_mask  # noqa: E402
 from envs.pyramid.game import PyramidGame  # noqa: E402

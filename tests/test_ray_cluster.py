@@ -1,6 +1,6 @@
 """``--ray`` on a real two-node Ray cluster on 127.0.0.1: the same per-deal rows as a local run.
 
-The cluster (:class:`agents.ray_loopback.LoopbackCluster`: a head and a worker node, one CPU each,
+The cluster (:class:`tests.ray_loopback.LoopbackCluster`: a head and a worker node, one CPU each,
 every address 127.0.0.1, dashboard off) is started once for the module and always stopped, its
 processes ended by ID, even when a test fails. Ray is in the test extra: these tests fail, not
 skip, without it.
@@ -31,11 +31,11 @@ import pytest
 
 from agents.distributed import Failed, connect, fan_out, in_order
 from agents.ppo import default_checkpoint
-from agents.ray_loopback import LoopbackCluster, process_title
 from agents.solver.cli import build_parser, report, solve_on_ray, solve_pyramid_item
 from agents.solver.limits import SearchLimits
 from agents.variants import find_variant
 from envs.deals import resolve_deal
+from tests.ray_loopback import LoopbackCluster, process_title
 from training.benchmark import _SHIPPED, Args, play_deal, play_shipped_deal, ship_checkpoint
 from training.benchmark import main as benchmark
 

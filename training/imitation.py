@@ -4,7 +4,7 @@ MaskablePPO from random weights spends most of a two-hour budget rediscovering w
 heuristic already knows. With ``imitation_episodes`` set, training first plays that many deals of
 the ``train`` split with a teacher that reads only what a player knows: the ``greedy`` heuristic
 (:class:`agents.greedy.GreedyPlayer`) or, for Pyramid, the ``pimc`` player
-(:class:`agents.pimc.PimcPlayer`: sampled stocks, each solved exactly). It then fits, by
+(:class:`agents.planner.pimc.PimcPlayer`: sampled stocks, each solved exactly). It then fits, by
 minibatch gradient descent on the same network:
 
 * the policy to the teacher's moves: the cross-entropy of the masked action distribution;
@@ -96,7 +96,7 @@ class HindsightTeacher(Player):
     def __init__(self, variant: Variant, max_states: int | None = None) -> None:
         if variant.game != "pyramid":
             raise MalformedInputError(f"the hindsight teacher labels Pyramid moves, not {variant.game}")
-        from agents.pimc import DEFAULT_MAX_STATES
+        from agents.planner.pimc import DEFAULT_MAX_STATES
         from agents.solver import SearchLimits
 
         self._greedy = GreedyPlayer(variant)
@@ -108,7 +108,7 @@ class HindsightTeacher(Player):
 
     def values(self, mask: np.ndarray) -> np.ndarray:
         """The labels of the legal moves, in action order."""
-        from agents.pimc import afterstate_values
+        from agents.planner.pimc import afterstate_values
 
         if self._env is None:
             raise MalformedInputError("reset(env) first: the hindsight teacher reads the true deal")
@@ -135,7 +135,7 @@ def make_teacher(variant: Variant, name: str, seed: int, pimc_samples: int = 8) 
         return GreedyPlayer(variant)
     if name == "hindsight":
         return HindsightTeacher(variant)
-    from agents.pimc import PimcPlayer
+    from agents.planner.pimc import PimcPlayer
 
     return PimcPlayer(variant, samples=pimc_samples, seed=seed)
 

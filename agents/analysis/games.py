@@ -56,7 +56,7 @@ class GameKind:
     def unknown_count(self, game: Game) -> int:
         """Cards whose place the player could not know in this position."""
         if isinstance(game, PyramidGame):
-            from agents.pimc import unseen_places
+            from agents.planner.pimc import unseen_places
 
             return len(unseen_places(game))
         from agents.planner.knowledge import klondike_knowledge
@@ -72,7 +72,7 @@ class GameKind:
         from agents.solver import _native
 
         if isinstance(game, PyramidGame):
-            from agents.pimc import unseen_places
+            from agents.planner.pimc import unseen_places
             from agents.solver.pyramid import PyramidPosition, native_moves
 
             hidden = unseen_places(game)

@@ -83,7 +83,7 @@ def pyramid_afterstate_win_chances(network: Any, game: PyramidGame, actions: np.
                                    samples: int = DEFAULT_GUIDE_SAMPLES) -> np.ndarray:
     """As :func:`klondike_afterstate_win_chances` for Pyramid: a draw that turns up a stock card
     never seen leads to a mean over ``samples`` shuffles of the unseen cards over their places."""
-    from agents.pimc import determinized, unseen_places
+    from agents.planner.pimc import determinized, unseen_places
 
     order = game.stock_order()
     hidden = unseen_places(game)

@@ -153,7 +153,7 @@ class HopPlayer(Player):
                  guide_samples: int = DEFAULT_GUIDE_SAMPLES, stock_known: bool = False,
                  expert_network: Any = None) -> None:
         if variant.game != "klondike":
-            raise MalformedInputError(f"the hop player plays Klondike, not {variant.game}")
+            raise MalformedInputError(f"the {self.name} player plays Klondike, not {variant.game}")
         if states_per_solve < 1 or max_samples < 1 or threads < 1:
             raise MalformedInputError("states_per_solve, max_samples and threads must be positive")
         if max_states is None and time_limit is None:
@@ -435,27 +435,6 @@ class HopPlayer(Player):
         return [score_klondike_action(now.view, int(a), self._greedy.stuck)[0] for a in actions]
 
 
-class IsmctsPlayer(HopPlayer):
-    """``hop`` with the information-set tree search among its ties (``search="tree"``)."""
-
-    name = "ismcts"
-
-    def __init__(self, variant: Variant, **options: Any) -> None:
-        options.setdefault("search", "tree")
-        super().__init__(variant, **options)
-
-
-class GuidedIsmctsPlayer(HopPlayer):
-    """``ismcts`` with the expert network's policy as its tie-break prior (``prior="expert"``)."""
-
-    name = "guided-ismcts"
-
-    def __init__(self, variant: Variant, **options: Any) -> None:
-        options.setdefault("search", "tree")
-        options.setdefault("prior", "expert")
-        super().__init__(variant, **options)
-
-
 __all__ = ["DEFAULT_DECISION_STATES", "DEFAULT_MAX_SAMPLES", "DEFAULT_STATES_PER_SOLVE", "LOOP_VISITS",
-           "Decision", "GuidedIsmctsPlayer", "HopPlayer", "IsmctsPlayer", "MoveValues", "PlannedLine",
+           "Decision", "HopPlayer", "MoveValues", "PlannedLine",
            "TreeValues", "hop_values", "safe_step", "tie_margin", "tree_values"]

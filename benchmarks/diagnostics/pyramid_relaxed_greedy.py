@@ -10,11 +10,11 @@ of each::
 
 ``--exact-when-seen`` adds a diagnostic player, not an agent: the second one, except that once
 every stock card has been seen (from the second pass on, the player knows the whole deal) it plays
-a move the exact solver proves keeps the game winnable (``agents.pimc.afterstate_values``, 20,000
+a move the exact solver proves keeps the game winnable (``agents.planner.pimc.afterstate_values``, 20,000
 states a search). What it wins beyond the second player measures how much is lost in the passes
 played with full knowledge.
 
-``--pimc-first`` adds the other diagnostic player: the ``pimc`` planner (:mod:`agents.pimc`, 12
+``--pimc-first`` adds the other diagnostic player: the ``pimc`` planner (:mod:`agents.planner.pimc`, 12
 sampled stocks a move) while some stock card is unseen, then the second player. What it wins
 beyond the second player bounds what better play before the stock is known can add, however it
 is learned: on deals 1..1000 it won 559 (000) and 535 (001), against 537 and 502 for the second
@@ -54,7 +54,7 @@ from agents.base import Choice, Player, legal_actions, play_episode
 from agents.encodings.pyramid_actions import relaxed_lost_after, relaxed_lost_now
 from agents.greedy import GreedyPlayer
 from agents.greedy.pyramid import PyramidView, score_pyramid_action
-from agents.pimc import PimcPlayer, afterstate_values, unseen_places
+from agents.planner.pimc import PimcPlayer, afterstate_values, unseen_places
 from agents.solver import SearchLimits
 from agents.variants import find_variant
 from envs.pyramid.actions import ACTION_MOVES, NUM_ACTIONS, fill_action_mask
@@ -196,7 +196,7 @@ def known_stock_positions(variant: Any, numbers: list[int], epsilon: float = 0.0
 
     Yields ``(deal number, game, legal actions, greedy's action, values)`` at each position with
     the whole stock seen and more than one legal move (``values`` as
-    :func:`agents.pimc.afterstate_values`); ``game`` is the environment's own, valid until the
+    :func:`agents.planner.pimc.afterstate_values`); ``game`` is the environment's own, valid until the
     generator resumes. A deal is left once no move keeps it winnable (or the searches ran out).
     With ``epsilon`` > 0 a random legal move (from ``rng``) replaces greedy's that often, to vary
     the positions.

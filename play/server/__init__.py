@@ -1,5 +1,6 @@
-"""The local play server: FastAPI over the Python rules engine, serving the Pyramid page."""
+"""The local play server: FastAPI over the Python rules engine, serving the Pyramid and Klondike pages."""
 
-from play.server.app import PlayServer, create_app
+from play.server.app import create_app
+from play.server.pyramid_api import PyramidServer
 
-__all__ = ["PlayServer", "create_app"]
+__all__ = ["PyramidServer", "create_app"]

@@ -10,7 +10,7 @@ from agents.analysis.hindsight import HINDSIGHT, VISIBLE, Hindsight
 from envs.klondike import KlondikeGame
 from envs.klondike.moves import DRAW, RECYCLE
 from play.server.klondike_wording import describe_klondike_move
-from play.server.wording import describe_move
+from play.server.pyramid_wording import describe_move
 
 Words = dict[str, str]
 

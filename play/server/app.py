@@ -1,4 +1,4 @@
-"""The FastAPI application: the page's static files and the game API.
+"""The FastAPI application: the pages' static files and both games' API.
 
 Every error answers with a specific status and a JSON body ``{"error": code, "message": English,
 "message_ja": Japanese}``; a refused request changes nothing:
@@ -18,7 +18,9 @@ Every error answers with a specific status and a JSON body ``{"error": code, "me
 
 The schema is served at ``/openapi.json`` (every error response declared) and rendered at ``/docs``.
 
-The game endpoints (``/api/games/...``) are :func:`play.server.game_routes.game_router`'s, as Klondike's are.
+The game endpoints are :func:`play.server.game_routes.game_router`'s: Pyramid's (``/api/games/...``)
+mounted by :mod:`play.server.pyramid_api`, Klondike's (``/api/klondike/games/...``) by
+:mod:`play.server.klondike_api`.
 """
 
 from __future__ import annotations
@@ -26,42 +28,31 @@ from __future__ import annotations
 import time
 from collections.abc import AsyncIterator, Collection
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
 from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-import agents.solver  # noqa: F401  (registers the winnable deal type)
-from envs.deals import DealId, resolve_deal
 from envs.errors import MalformedInputError
-from envs.pyramid import Move, PyramidGame, parse_place
-from play.server.advice import HintAdvisor, VerdictService
 from play.server.analysis_api import mount_analysis
 from play.server.body_limits import MAX_BODY_BYTES, BodyLimit
 from play.server.daily_api import mount_daily
-from play.server.deal_numbers import DealOutOfRange, check_deal_number, pyramid_variant
+from play.server.deal_numbers import DealOutOfRange
 from play.server.game_routes import (
     STATIC_DIR,
-    GameServer,
     UnknownGame,
     deal_out_of_range,
     error_response,
-    game_router,
-    new_deal_number,
-    resume,
     server_busy,
-    static_page,
     unknown_game,
 )
 from play.server.klondike_api import mount_klondike
 from play.server.limits import LOCAL_HOSTS, LocalOnly
-from play.server.schemas import Action, NewGame, PyramidState
-from play.server.session import VARIANT_DEAL_TYPES, ActionRefused, PlaySession, SessionStore
-from play.server.view import state_json
+from play.server.pyramid_api import PyramidServer, pyramid_router
+from play.server.session import ActionRefused
 from play.server.work import QUEUE_WAIT, ServerBusy, WorkLimiter
 
 
@@ -87,69 +78,16 @@ class ServerTiming:
         await self.app(scope, receive, timed_send)
 
 
-@dataclass
-class PlayServer(GameServer):
-    """The server's state: sessions, hint players and verdict workers."""
-
-    sessions: SessionStore = field(default_factory=SessionStore)
-    hints: HintAdvisor = field(default_factory=HintAdvisor)
-    verdicts: VerdictService = field(default_factory=VerdictService)
-
-    def state(self, session: PlaySession) -> dict[str, Any]:
-        return {**state_json(session, self.verdicts.current(session)), "revision": session.revision}
-
-
-def new_session(body: NewGame) -> PlaySession:
-    """A session for a new deal, a named deal or a saved game; raises before anything is stored
-    (:class:`play.server.deal_numbers.DealOutOfRange` for a deal number out of its range)."""
-    check_deal_number(body.deal)
-    variant = pyramid_variant(body.deal, body.variant)  # a winnable deal ID opens in 001, its variant
-    if body.deal_type not in VARIANT_DEAL_TYPES[variant]:
-        raise MalformedInputError(
-            f"variant {variant} has one deal type, random; the winnable type belongs to variant 001")
-    if body.deal is None:
-        deal_id = DealId("pyramid", body.deal_type, 1, new_deal_number())
-        deal = resolve_deal(deal_id, "pyramid")
-    else:
-        deal = resolve_deal(body.deal, "pyramid")
-    deal_type = deal.deal_id.kind if deal.deal_id is not None else "code"
-    game = PyramidGame(deal, stock_top_playable=variant == "000")
-    session = PlaySession(game, deal_type=deal_type, operations=body.operations, hints=body.hints)
-    return resume(session, body, Move.parse)
-
-
-def _place(value: str | int | None) -> int:
-    if value is None:
-        raise MalformedInputError("a tap names a place: r1c1..r7c7, stock or waste")
-    return value if isinstance(value, int) else parse_place(value)
-
-
-def apply_action(session: PlaySession, action: Action) -> None:
-    """Carry out one intent on the session (raises :class:`ActionRefused` and changes nothing)."""
-    kind = action.type
-    if kind == "tap":
-        session.tap(_place(action.place))
-    elif kind == "move":
-        if action.move is None:
-            raise MalformedInputError("a move action names a move, e.g. r7c1+r7c2, r7c3, draw")
-        session.play(Move.parse(action.move))
-    elif kind == "draw":
-        session.draw()
-    elif kind == "recycle":
-        session.recycle()
-    else:
-        session.history_action(kind)
-
-
-def create_app(server: PlayServer | None = None, max_body_bytes: int = MAX_BODY_BYTES,
+def create_app(server: PyramidServer | None = None, max_body_bytes: int = MAX_BODY_BYTES,
                hosts: Collection[str] = LOCAL_HOSTS, work_slots: int | None = None,
                work_queue_wait: float = QUEUE_WAIT) -> FastAPI:
-    """The application; pass a :class:`PlayServer` to choose capacity, hint players or limits,
+    """The application; pass a :class:`play.server.pyramid_api.PyramidServer` to choose the Pyramid
+    side's capacity, hint players or limits (Klondike's: :func:`play.server.klondike_api.mount_klondike`),
     ``hosts`` for the ``Host`` names served (:class:`play.server.limits.LocalOnly`),
     ``work_slots`` for the hints and verdict searches of both games at once (default: one per CPU,
     at least 2; :class:`play.server.work.WorkLimiter`, ``app.state.work``) and ``work_queue_wait``
     for the seconds a hint waits for a place before its 503."""
-    server = server or PlayServer()
+    server = server or PyramidServer()
     work = WorkLimiter(work_slots, queue_wait=work_queue_wait)
     server.use_work(work)
 
@@ -198,12 +136,7 @@ def create_app(server: PlayServer | None = None, max_body_bytes: int = MAX_BODY_
     app.add_exception_handler(ServerBusy, server_busy)
     app.add_exception_handler(DealOutOfRange, deal_out_of_range)
 
-    @app.get("/", include_in_schema=False)
-    def index() -> FileResponse:
-        return static_page("index.html")
-
-    app.include_router(game_router("/api/games", lambda _: server, NewGame, Action, new_session,
-                                   apply_action, PyramidState))
+    app.include_router(pyramid_router(server))  # the Pyramid page (/) and /api/games
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     app.add_middleware(BodyLimit, limit=max_body_bytes)
     app.add_middleware(ServerTiming)
@@ -214,4 +147,4 @@ def create_app(server: PlayServer | None = None, max_body_bytes: int = MAX_BODY_
     return app
 
 
-__all__ = ["MAX_BODY_BYTES", "STATIC_DIR", "PlayServer", "apply_action", "create_app", "new_session"]
+__all__ = ["MAX_BODY_BYTES", "STATIC_DIR", "ServerTiming", "create_app"]

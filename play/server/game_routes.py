@@ -33,8 +33,9 @@ from pydantic import BaseModel
 
 from envs.deals import DEAL_NUMBERS
 from play.server.advice import VerdictService
+from play.server.hints import HintSource
 from play.server.openapi_links import game_links
-from play.server.schemas import ERROR_RESPONSES, ChanceAnswer, ErrorBody, HintSource, VerdictAnswer
+from play.server.schemas import ERROR_RESPONSES, ChanceAnswer, ErrorBody, VerdictAnswer
 from play.server.session import GameSession, SessionStore
 from play.server.work import ServerBusy, WorkLimiter
 

@@ -23,7 +23,7 @@ deals 9 and 17).
 **Draw 1** (a game with ``draw_count`` 1): the planner (``hop`` for
 :data:`agents.variants.KLONDIKE_DRAW1`) and the solver serve it; the trained agent and the expert
 network play draw 3 only, so a hint asked from ``agent``, ``network`` or ``guided`` is the
-planner's and says so (``fallback_code`` ``draw3_only``, :data:`DRAW3_ONLY`); with no sample in
+planner's and says so (``fallbacks`` ``["draw3_only"]``, :data:`DRAW3_ONLY`); with no sample in
 time the ``greedy`` player answers (``planner_late``). Kept lines are keyed by the draw too
 (:func:`draw_tag`).
 
@@ -99,9 +99,9 @@ from play.server.advice import (
     expert_network,
 )
 from play.server.chance_words import chance_json, rounded_percent
+from play.server.hints import klondike_hint, reason_fields
 from play.server.klondike_session import move_source, move_target
 from play.server.klondike_wording import describe_klondike_move
-from play.server.wording import reason_ja
 
 VARIANT = "klondike-draw3"
 MAX_PLANS = 1024
@@ -230,7 +230,7 @@ ESCAPE_TIME = 0.5
 def looping_hint() -> dict[str, Any]:
     """The planner's word when every way on leads back where the game has been, again and again."""
     return {"kind": "looping", "en": LOOPING_TEXT[0], "ja": LOOPING_TEXT[1], "agent": "hop",
-            "hint_source": PLANNER, "fallback_reason": None, "move": None, "source": None, "target": None}
+            "hint_source": PLANNER, "fallback_reason": None}
 
 
 LOOPING_TEXT = ("You have been in this position several times already: the planner sees no way forward "
@@ -240,8 +240,8 @@ LOOPING_TEXT = ("You have been in this position several times already: the plann
 
 
 def no_progress_hint() -> dict[str, Any]:
-    return {"kind": "no_progress", "en": Announcement.NO_PROGRESS.en, "ja": Announcement.NO_PROGRESS.ja,
-            "agent": None, "fallback_reason": None, "move": None, "source": None, "target": None}
+    """The engine's word when moves remain but none can ever lead anywhere new (no advisor's)."""
+    return {"kind": "no_progress", "en": Announcement.NO_PROGRESS.en, "ja": Announcement.NO_PROGRESS.ja}
 
 
 GUIDED_AGENT = "guided-ismcts"
@@ -363,53 +363,66 @@ class KlondikeHintAdvisor:
         return None if choice.reason.startswith(NO_SAMPLE) else choice
 
     def hint(self, game: KlondikeGame, source: str = PLANNER) -> dict[str, Any] | None:
-        """The move of ``source`` (one of :data:`HINT_SOURCES`) from what the player sees; the
-        no-progress notice; ``None`` if no move. The hint's ``requested`` is ``source``, its
-        ``hint_source`` and ``agent`` who answered, ``fallback_reason`` why another did."""
+        """The move of ``source`` (one of :data:`HINT_SOURCES`) from what the player sees, the
+        planner's word that play goes round in circles, or the no-progress notice, as
+        :data:`play.server.hints.KlondikeHint` sends them; ``None`` if no move. The hint's
+        ``requested`` is ``source``, its ``hint_source`` and ``agent`` who answered,
+        ``fallback_reason`` why another did."""
         check_source(source)
         outcome = game.outcome()
         if outcome in (WIN, DEAD_END):
             return None
         if outcome == NO_PROGRESS:
-            return no_progress_hint()
+            return klondike_hint(no_progress_hint())
+        return klondike_hint(self.advice(game, source))
+
+    def advice(self, game: KlondikeGame, source: str) -> dict[str, Any]:
+        """The fields of :meth:`hint` for a game still in play where progress is possible (checked
+        against the schema by :meth:`hint`)."""
         obs, mask, info = player_view(game)
         if game.draw_count != DRAW_COUNT:
             return {**self.draw1_hint(game, obs, mask, info, source), "requested": source}
         late: str | None = None
+        fell: list[str] = []  # the fallbacks' codes, in order
         if source in (NETWORK, GUIDED):
             network, missing = self.network()
             if network is not None:
                 advice = self.guided_hint(game, obs, mask, network) if source == GUIDED else None
                 if advice is not None:
                     return {**advice, "requested": source}
-                late = GUIDED_LATE if source == GUIDED else None
-                return {**self.network_hint(game, obs, mask, network, late), "requested": source}
+                late, fell = (GUIDED_LATE, ["guided_late"]) if source == GUIDED else (None, [])
+                return {**self.network_hint(game, obs, mask, network, late), "fallbacks": fell,
+                        "requested": source}
+            fell = ["network_unavailable"]
             if source == NETWORK:
-                return {**self.agent_hint(game, obs, mask, info, missing), "requested": source}
+                return {**self.agent_hint(game, obs, mask, info, missing, fell), "requested": source}
             late = missing  # no network: the guided search's place goes to the planner
         if source in (PLANNER, GUIDED):
             advice = self.guided_hint(game, obs, mask, None, late)
             if advice is not None:
-                return {**advice, "requested": source}
+                return {**advice, "fallbacks": fell, "requested": source}
             late = f"{late}; {PLANNER_LATE}" if late else PLANNER_LATE
-        return {**self.agent_hint(game, obs, mask, info, late), "requested": source}
+            fell = [*fell, "planner_late"]
+        return {**self.agent_hint(game, obs, mask, info, late, fell), "requested": source}
 
     def draw1_hint(self, game: KlondikeGame, obs: np.ndarray, mask: np.ndarray, info: dict[str, Any],
                    source: str) -> dict[str, Any]:
         """A draw-1 hint: the planner (``hop`` for draw 1; the solver's line once every card is
         known) answers every source, since the trained agent and the expert network play draw 3
-        only (the hint says so: ``fallback_code`` ``draw3_only``); when no sample finishes in
-        time, the ``greedy`` player (``fallback_code`` ``planner_late``)."""
+        only (the hint says so: ``fallbacks`` ``["draw3_only"]``); when no sample finishes in
+        time, the ``greedy`` player (``planner_late``)."""
         why = DRAW3_ONLY.get(source)
+        fell = ["draw3_only"] if why else []
         advice = self.guided_hint(game, obs, mask, None, why)
         if advice is not None:
-            return {**advice, "fallback_reason": why, "fallback_code": "draw3_only" if why else None}
+            return {**advice, "fallback_reason": why, "fallbacks": fell}
         late = f"{why}; {DRAW1_PLANNER_LATE}" if why else DRAW1_PLANNER_LATE
         player = make_player(FALLBACK_AGENT, klondike_variant(game.draw_count))
         choice = player.choose(obs, mask, info)
         if not mask[choice.action]:
             choice = Choice(int(np.flatnonzero(mask)[0]), choice.reason)
-        return {**self.move_hint(game, choice, player.name, AGENT, late), "fallback_code": "planner_late"}
+        hint = self.move_hint(game, choice, player.name, AGENT, late)
+        return {**hint, "fallbacks": [*fell, "planner_late"]}
 
     def guided_hint(self, game: KlondikeGame, obs: np.ndarray, mask: np.ndarray, network: Any,
                     fallback_reason: str | None = None) -> dict[str, Any] | None:
@@ -438,8 +451,9 @@ class KlondikeHintAdvisor:
         return self.move_hint(game, Choice(action, why), NETWORK_AGENT, NETWORK, fallback_reason)
 
     def agent_hint(self, game: KlondikeGame, obs: np.ndarray, mask: np.ndarray, info: dict[str, Any],
-                   late: str | None) -> dict[str, Any]:
-        """The trained agent's hint (``ppo``, else ``greedy``); ``late``: why another did not answer."""
+                   late: str | None, fell: list[str]) -> dict[str, Any]:
+        """The trained agent's hint (``ppo``, else ``greedy``); ``late`` and ``fell``: why others did
+        not answer, in words and as fallback codes."""
         player, reason = self.player()
         if player.name == FALLBACK_AGENT:  # greedy remembers passes: a fresh one per hint
             player = make_player(FALLBACK_AGENT, find_variant(VARIANT))
@@ -456,7 +470,8 @@ class KlondikeHintAdvisor:
         if not mask[choice.action]:
             choice = Choice(int(np.flatnonzero(mask)[0]), choice.reason)
         reasons = "; ".join(r for r in (late, reason) if r)
-        return self.move_hint(game, choice, player.name, AGENT, reasons or None)
+        fell = [*fell, "agent_unavailable"] if reason else fell
+        return {**self.move_hint(game, choice, player.name, AGENT, reasons or None), "fallbacks": fell}
 
     def chance(self, game: KlondikeGame) -> dict[str, Any]:
         """The chance of winning from ``game`` as the player sees it (:func:`klondike_chance`),
@@ -469,11 +484,10 @@ class KlondikeHintAdvisor:
         """The hint of ``choice`` (a legal action) as the page shows it."""
         move = move_of(game, choice.action)
         en, ja = describe_klondike_move(game, move)
-        return {"kind": "move", "move": str(move), "source": move_source(move),
-                "target": move_target(move, game),
+        return {"kind": "move", "move": str(move), "from_place": move_source(move),
+                "to_place": move_target(move, game),
                 "agent": agent, "hint_source": source, "fallback_reason": fallback_reason,
-                "reason": choice.reason, "reason_ja": reason_ja(choice.reason),
-                "progress": game.is_progress(move), "en": en, "ja": ja}
+                **reason_fields(choice.reason), "progress": game.is_progress(move), "en": en, "ja": ja}
 
 
 CHANCE_SAMPLES = DEFAULT_MAX_SAMPLES

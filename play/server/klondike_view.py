@@ -16,7 +16,6 @@ from envs.klondike.moves import DRAW, RECYCLE, WASTE_COLUMN, WASTE_FOUNDATION
 from play.server.klondike_session import KlondikeSession, legal_targets
 from play.server.session import refusal_notice
 from play.server.view import card_json, notice_json
-from play.server.wording import hint_words
 
 FACE_DOWN = {"face_down": True, "spoken": "face-down card"}
 SUIT_WORDS = ("clubs", "diamonds", "hearts", "spades")
@@ -116,7 +115,7 @@ def state_json(session: KlondikeSession, verdict: dict[str, Any] | None = None) 
         "finish": {"available": finish, "label": Announcement.FINISH.en,
                    "label_ja": Announcement.FINISH.ja},
         "message": notice_json(session.notice),
-        "hint": hint_words(session.hint),
+        "hint": session.hint,
         "verdict": verdict,
     }
 

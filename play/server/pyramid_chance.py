@@ -1,6 +1,6 @@
 """The chance of clearing the pyramid from here, as the player sees the position (issue 37).
 
-The ``pimc`` planner's tally (:class:`agents.pimc.PimcPlayer`): the stock cards never seen face up
+The ``pimc`` planner's tally (:class:`agents.planner.pimc.PimcPlayer`): the stock cards never seen face up
 are shuffled over their places (sorted first, so their real order cannot matter), up to
 :data:`CHANCE_SAMPLES` times, and each sample is solved exactly for every legal move. The answer
 is the best move's share of the samples in which it leaves a winnable game, a search out of budget
@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.pimc import DEFAULT_MAX_STATES, PimcPlayer, unseen_places
+from agents.planner.pimc import DEFAULT_MAX_STATES, PimcPlayer, unseen_places
 from agents.solver import NOT_WINNABLE, WINNABLE, solve_pyramid
 from agents.variants import find_variant
 from envs.pyramid import PyramidGame

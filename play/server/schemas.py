@@ -6,6 +6,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from play.server.hints import HintSource, KlondikeHint, PyramidHint
+
 MAX_SAVED_MOVES = 400
 """More moves than any Pyramid game holds (at most 126 without undo), so a real save always fits."""
 
@@ -18,11 +20,6 @@ Revision = Annotated[int, Field(ge=0, le=10**9, strict=True)]
 """The game's revision a request was made on (the state's ``revision``): an older one is refused,
 409 ``STALE_GAME``; absent, it is not checked."""
 Place = Annotated[str, Field(min_length=1, max_length=8)] | Annotated[int, Field(ge=0, le=29)]
-
-
-HintSource = Literal["planner", "agent", "network", "guided"]
-"""Who a hint comes from: the planner (``pimc``, ``hop``), the ``ppo`` agent, the expert network alone,
-or the search it guides (``guided-pimc``, ``guided-ismcts``); see :mod:`play.server.advice`."""
 
 
 class ErrorBody(BaseModel):
@@ -118,7 +115,6 @@ class GameState(Open):
     seen: list[Annotated[int, Field(ge=0, le=51)]]
     outcome: str | None
     message: NoticeBody | None
-    hint: dict[str, object] | None
     verdict: VerdictBody | None
     revision: Annotated[int, Field(ge=0)]
     """Bumped by every move, undo, redo, restart and restore; an action may name it (``revision``)."""
@@ -130,6 +126,8 @@ class PyramidState(GameState):
     model_config = ConfigDict(extra="allow", populate_by_name=True)
 
     variant: Literal["000", "001"]
+    hint: PyramidHint | None
+    """The hint shown (:mod:`play.server.hints`), ``null`` when none."""
     pyramid: Annotated[list[dict[str, object]], Field(min_length=28, max_length=28)]
     stock: dict[str, object]
     waste: dict[str, object]
@@ -150,6 +148,9 @@ class KlondikeState(GameState):
     """A Klondike game's state (``/api/klondike/games``)."""
 
     game: Literal["klondike"]
+    hint: KlondikeHint | None
+    """The hint shown, one of its kinds told apart by ``kind`` (:mod:`play.server.hints`), ``null``
+    when none."""
     draw_count: Literal[1, 3]
     columns: Annotated[list[dict[str, object]], Field(min_length=7, max_length=7)]
     stock: dict[str, object]

@@ -1,14 +1,14 @@
-"""How the page names cards, places and moves, in English and in the seeds' Japanese."""
+"""How both pages name cards and speak a hint's reason, in English and in the seeds' Japanese.
+
+Each game names its own places and moves: :mod:`play.server.pyramid_wording`,
+:mod:`play.server.klondike_wording`.
+"""
 
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from envs.cards import rank
-from envs.pyramid import STOCK, WASTE, Move, PyramidGame
-from envs.pyramid.layout import ROW_COL
-from envs.pyramid.moves import DRAW, RECYCLE
 
 RANK_WORDS = ("", "Ace", "2", "3", "4", "5", "6", "7", "8", "9", "10", "Jack", "Queen", "King")
 RANK_SHORT = ("", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
@@ -38,44 +38,6 @@ def tidy_ja(text: str) -> str:
     between two Japanese characters (``4 枚を``), as the seeds write; punctuation keeps no space."""
     text = _BETWEEN_CJK.sub("", re.sub(" {2,}", " ", text))
     return _LATIN_THEN_CJK.sub(r"\1 \2", _CJK_THEN_LATIN.sub(r"\1 \2", text))
-
-
-def place_label(place: int) -> str:
-    """``row 7, position 1``, ``stock top`` or ``waste top``."""
-    if place == STOCK:
-        return "stock top"
-    if place == WASTE:
-        return "waste top"
-    row, col = ROW_COL[place]
-    return f"row {row}, position {col}"
-
-
-def place_label_ja(place: int) -> str:
-    """``7 段目の 1 枚目``, ``山札の一番上`` or ``捨て札の一番上``."""
-    if place == STOCK:
-        return "山札の一番上"
-    if place == WASTE:
-        return "捨て札の一番上"
-    row, col = ROW_COL[place]
-    return f"{row} 段目の {col} 枚目"
-
-
-def describe_move(game: PyramidGame, move: Move) -> tuple[str, str]:
-    """A move of ``game`` (before it is played) in words: ``(English, Japanese)``."""
-    if move.kind == DRAW:
-        return "draw a card from the stock", "山札を 1 枚めくる"
-    if move.kind == RECYCLE:
-        return "recycle the waste into a new stock", "捨て札を再利用して次の巡へ進む"
-    cards = [(game.card_at(p), p) for p in move.places()]
-    en = " and ".join(f"the {spoken(c)} ({place_label(p)})" for c, p in cards)
-    ja = "と".join(f"{spoken_ja(c)}（{place_label_ja(p)}）" for c, p in cards)
-    if move.is_pair:
-        return f"remove {en}, which add up to 13", f"{ja}を合計 13 で取り除く"
-    return f"remove {en} alone", f"{ja}を単独で取り除く"
-
-
-__all__ = ["RANK_SHORT", "RANK_WORDS", "SUIT_WORDS", "SUIT_WORDS_JA", "describe_move", "hint_words",
-           "place_label", "place_label_ja", "reason_en", "reason_ja", "spoken", "spoken_ja", "tidy_ja"]
 
 
 _NONE_WON = "a rule-of-thumb move"
@@ -145,8 +107,5 @@ def reason_en(reason: str) -> str:
     return _reworded(reason, 0) or reason
 
 
-def hint_words(hint: dict[str, Any] | None) -> dict[str, Any] | None:
-    """The hint as the page shows it: its reason in a player's English beside the agents' own (``reason``)."""
-    if not hint or not isinstance(hint.get("reason"), str):
-        return hint
-    return {**hint, "reason_en": reason_en(hint["reason"]), "reason_ja": reason_ja(hint["reason"])}
+__all__ = ["RANK_SHORT", "RANK_WORDS", "SUIT_WORDS", "SUIT_WORDS_JA", "reason_en", "reason_ja",
+           "spoken", "spoken_ja", "tidy_ja"]

@@ -314,32 +314,27 @@ function hint() {  // asks for a hint beside the request queue: taps and draws g
   return app.hinting;
 }
 
+// A hint as the server sends it (play/server/hints.py): kind "move" (Pyramid's places and move_kind,
+// Klondike's from_place and to_place), "looping" or "no_progress"; a move or looping hint names the source
+// asked (requested), the source that answered (hint_source), its player (agent) and why another answered
+// (fallback_reason; fallbacks, the codes the page words).
 function hintWho(h) {  // who answered, in words
-  const from = hintSources().includes(h.source) ? h.source : h.hint_source;
-  if (from === "planner") return ct("byPlanner");
-  if (from === "network") return ct("byNetwork");
-  if (from === "guided") return ct("byGuided");
+  if (h.hint_source === "planner") return ct("byPlanner");
+  if (h.hint_source === "network") return ct("byNetwork");
+  if (h.hint_source === "guided") return ct("byGuided");
   return h.agent === "greedy" ? ct("bySimple") : ct("byAgent");
 }
 
-function fallbackNote(h) {  // why another source than the one asked for answered ("" when none did)
-  if (!h.fallback_reason) return "";
-  if (h.fallback_code === "draw3_only") return ct("draw3Only", h.requested);  // Klondike draw 1: the planner answers
-  if (h.fallback_code === "planner_late") {  // Klondike draw 1, no sample in time: the simple player answers
-    return (h.requested !== "planner" ? ct("draw3Only", h.requested) : "") + ct("plannerLate");
-  }
-  if (h.requested === "network" || (h.requested === "guided" && h.hint_source !== "network")) {
-    return ct("networkDown");  // no network: the agent answers for it, the planner for the guided search
-  }
-  return h.requested === "guided" ? ct("guidedLate") : ct("agentDown");
+const FALLBACK_WORDS = {network_unavailable: "networkDown", guided_late: "guidedLate", planner_late: "plannerLate",
+                        agent_unavailable: "agentDown"};
+
+function fallbackNote(h) {  // why other sources than the one asked for answered, in order ("" when none did)
+  return (h.fallbacks || []).map((code) => code === "draw3_only" ? ct("draw3Only", h.requested)
+                                                                 : ct(FALLBACK_WORDS[code])).join("");
 }
 
-function hintReason(h) {  // the hint's reason, in the page's language when the server gives it
-  const r = h.reason;
-  if (!r) return "";
-  if (typeof r === "object") return tx(r) || "";
-  if (app.lang === "ja") return h.reason_ja || "";
-  return h.reason_en || r;  // the server's words for a player (0 wins said plainly; a preference is no chance)
+function hintReason(h) {  // the server's words for a player (0 wins said plainly; a preference is no chance)
+  return (app.lang === "ja" ? h.reason_ja : h.reason_en) || "";  // reason_ja is null for a reason it cannot say
 }
 
 function hintLine(h) {  // "Hint (planner): Move the 8 of clubs ... — why"

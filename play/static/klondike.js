@@ -253,7 +253,7 @@ function setState(state) {
 
 function render() {
   const s = app.state;
-  const hint = s.hint && s.hint.kind === "move" ? {...s.hint, source: hintFrom(s.hint)} : null;
+  const hint = s.hint && s.hint.kind === "move" ? s.hint : null;  // framed: its from_place and to_place
 
   // stock
   const stock = $("stock");
@@ -270,7 +270,7 @@ function render() {
     stock.classList.add("spent");  // a word, not a symbol: sized to stay inside the slot
     stock.setAttribute("aria-label", t("stockBoth", s.stock.refusal ? tx(s.stock.refusal) : ""));
   }
-  if (hint && hint.source === "stock") stock.classList.add("hinted");
+  if (hint && hint.from_place === "stock") stock.classList.add("hinted");
 
   // waste: the fan, only the top card playable
   const waste = $("waste");
@@ -288,7 +288,7 @@ function render() {
       el.tabIndex = -1;
       el.setAttribute("aria-label", t("wasteTop", sp(card), s.waste.count));
       if (s.selected === "waste") el.classList.add("selected");
-      if (hint && hint.source === "waste") el.classList.add("hinted");
+      if (hint && hint.from_place === "waste") el.classList.add("hinted");
     } else {
       el.setAttribute("role", "img");
       el.setAttribute("aria-label", t("buried", sp(card)));
@@ -319,7 +319,7 @@ function render() {
     }
     if (s.selected === f.place) b.classList.add("selected");
     if (isTarget(f.place)) b.classList.add("target");
-    if (hint && (hint.target === f.place || hint.source === f.place)) b.classList.add("hinted");
+    if (hint && (hint.to_place === f.place || hint.from_place === f.place)) b.classList.add("hinted");
     fnd.append(b);
   }
 
@@ -358,12 +358,12 @@ function render() {
         el.dataset.count = card.count;
         el.setAttribute("aria-label", t("cardLabel", sp(card), card.count - 1, col.col + 1));
         if (s.selected && samePlace(s.selected, card.place, col.name)) el.classList.add("selected");
-        if (hint && (hint.source === card.place || (hint.target === col.name && card.count === 1))) el.classList.add("hinted");
+        if (hint && (hint.from_place === card.place || (hint.to_place === col.name && card.count === 1))) el.classList.add("hinted");
         y += steps.up;
       }
       c.append(el);
     });
-    if (hint && hint.target === col.name && !col.cards.length) c.classList.add("hinted");
+    if (hint && hint.to_place === col.name && !col.cards.length) c.classList.add("hinted");
     c.style.minHeight = `calc(${y}px + var(--card-h))`;
     cols.append(c);
   }
@@ -444,11 +444,6 @@ function columnSteps(col) {
   return {down, up: Math.max(Math.round(h * 0.14), Math.min(natural.up, squeezed(down)))};
 }
 
-function hintFrom(h) {  // the place a move hint takes its card from (the server's hint source has its own name)
-  if (h.from) return h.from;
-  return hintSources().includes(h.source) ? null : h.source;
-}
-
 // ------------------------------------------------------------------ animation
 function cardRects() {
   const out = new Map();
@@ -490,9 +485,8 @@ function travel(fromEl, toEl, {duration = 600, iterations = 1} = {}) {  // a clo
 function previewHint() {
   const h = app.state && app.state.hint;
   if (!h || h.kind !== "move") return;
-  const from = hintFrom(h);
-  if (from === "stock") return;  // draw or recycle: the stock is framed, nothing flies over the waste
-  travel(placeElement(from), placeElement(h.target));
+  if (h.from_place === "stock") return;  // draw or recycle: the stock is framed, nothing flies over the waste
+  travel(placeElement(h.from_place), placeElement(h.to_place));
 }
 
 function placeElement(place) {

@@ -76,7 +76,7 @@ def new_page(browser: Any, base_url: str) -> Iterator[Callable[..., Any]]:
         page.on("pageerror", lambda e: errors.append(str(e)))
         page.errors = errors
         if storage:
-            page.goto(base_url + "/static/style.css")  # same origin, without the game
+            page.goto(base_url + "/static/common.css")  # same origin, without the game
             page.evaluate(
                 "(items) => { for (const [k, v] of Object.entries(items)) localStorage.setItem(k, v); }",
                 storage,

@@ -201,7 +201,7 @@ def test_a_game_in_play_is_not_analysed_and_the_dead_end_panel_opens_the_viewer(
         context = browser.new_context(viewport={"width": 1280, "height": 800})
         context.set_default_timeout(20_000)
         game = context.new_page()
-        game.goto(base_url + "/static/style.css")
+        game.goto(base_url + "/static/common.css")
         game.evaluate("(items) => { for (const [k, v] of Object.entries(items)) "
                       "localStorage.setItem(k, v); }", options["storage"])
         game.goto(base_url + "/")

@@ -120,8 +120,8 @@ def test_draw_1_from_the_menu_draws_one_card_and_hints(page_at: Callable[..., Pa
     choose_source(page, "agent")  # draw 3 only: the planner answers, and the hint says so
     text = ask_hint(page, size)
     hint = state(page)["hint"]
-    answered = (hint["requested"], hint["hint_source"], hint["fallback_code"])
-    assert answered == ("agent", "planner", "draw3_only")
+    answered = (hint["requested"], hint["hint_source"], hint["fallbacks"])
+    assert answered == ("agent", "planner", ["draw3_only"])
     assert AGENT_NOTE[lang] in text, text
     check_layout(page, [*MUST_SEE, "#message"], f"{size}-{lang} draw 1 fallback hint")
     check_axe(page, f"{size}-{lang} draw 1 fallback hint")

@@ -213,3 +213,36 @@ def test_without_the_network_the_hint_says_so_and_fits_on_a_phone(page_at: Calla
         assert box["fits"] and box["inside"], f"phone-{lang}-{source} without the network: {box}"
         page.screenshot(path=f"/tmp/hintsrc-phone-{lang}-{source}-nonet.png")
     assert not page.errors
+
+
+FALLBACK_NOTES = {
+    "en": {"network_unavailable": ", no expert network",
+           "guided_late": ", the guided search ran out of time",
+           "planner_late": ", the planner ran out of time",
+           "agent_unavailable": ", the trained agent is unavailable"},
+    "ja": {"network_unavailable": "、ネットワークは使えません", "guided_late": "、探索は時間切れ",
+           "planner_late": "、プランナーは時間切れ",
+           "agent_unavailable": "、学習済みエージェントは使えません"},
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_the_page_words_each_fallback_code_in_order(page_at: Callable[..., Page], lang: str) -> None:
+    """The page words the server's fallback codes, in the order the sources fell through. A regression:
+    a draw-3 planner out of time (the trained agent answering) was worded as the agent being unavailable."""
+    page = page_at(next(iter(SIZES)), lang)
+
+    def note(fallbacks: list[str], requested: str = "planner") -> str:
+        return page.evaluate("([f, r]) => fallbackNote({fallbacks: f, requested: r, fallback_reason: 'why'})",
+                             [fallbacks, requested])
+
+    words = FALLBACK_NOTES[lang]
+    assert note([]) == ""
+    assert note(["planner_late"]) == words["planner_late"]
+    for code, text in words.items():
+        assert note([code]) == text
+    assert note(["network_unavailable", "planner_late", "agent_unavailable"], "guided") == (
+        words["network_unavailable"] + words["planner_late"] + words["agent_unavailable"])
+    draw1 = note(["draw3_only", "planner_late"], "agent")
+    assert draw1.endswith(words["planner_late"]) and ("draw 3" in draw1 or "3 枚" in draw1)
+    assert page.errors == []

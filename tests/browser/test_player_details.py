@@ -153,7 +153,7 @@ def test_klondike_hint_flight_never_outlives_the_position(browser: Any, base_url
         page.keyboard.press("h")
         page.evaluate("() => window.klondikeApp.hinting")
         h = page.evaluate("() => window.klondikeApp.state.hint")
-        if h and h["kind"] == "move" and h["target"] != "stock":
+        if h and h["kind"] == "move" and h["to_place"] != "stock":
             break
         page.keyboard.press("Space")
         page.evaluate("() => window.klondikeApp.busy")

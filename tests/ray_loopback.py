@@ -8,7 +8,7 @@ machine may have written): a driver joins with :attr:`LoopbackCluster.environmen
 environment. Ray 2.x turns a loopback
 node address into the machine's routable one (``resolve_ip_for_localhost``), which would send the
 cluster's traffic through that interface; the nodes are therefore started through ``ray start``'s
-own command with that one function keeping 127.0.0.1 as given (``python -m agents.ray_loopback
+own command with that one function keeping 127.0.0.1 as given (``python -m tests.ray_loopback
 start ...``), so every address the cluster uses is 127.0.0.1. Drivers join with
 :func:`agents.distributed.connect` and the same address.
 
@@ -32,6 +32,7 @@ import tempfile
 import time
 from pathlib import Path
 
+ROOT = Path(__file__).resolve().parents[1]
 LOOPBACK = "127.0.0.1"
 
 
@@ -85,7 +86,7 @@ class LoopbackCluster:
         """Launch one ``ray start`` (it exits once its node is up); its log goes to its temp dir."""
         temp = Path(tempfile.mkdtemp(prefix="ray-", dir="/tmp"))  # short: Ray's socket paths have a limit
         self.temp_dirs.append(temp)
-        command = [sys.executable, "-m", "agents.ray_loopback", "start", "--node-ip-address", LOOPBACK,
+        command = [sys.executable, "-m", "tests.ray_loopback", "start", "--node-ip-address", LOOPBACK,
                    "--num-cpus", str(self.cpus_per_node), "--temp-dir", str(temp), "--disable-usage-stats",
                    "--dashboard-agent-listen-port", str(free_port()), "--object-store-memory", str(200 << 20),
                    "--include-log-monitor=false", *options]
@@ -94,7 +95,7 @@ class LoopbackCluster:
         env |= {"RAY_USAGE_STATS_ENABLED": "0", **self.environment}
         with (temp / "ray-start.log").open("wb") as log:
             starter = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env,
-                                       start_new_session=True)
+                                       start_new_session=True, cwd=ROOT)
         self.starters.append(starter)
         return starter, temp
 

@@ -1,5 +1,6 @@
-// The page's own words in English and in the seeds' Japanese. Messages about the game itself
-// (refusals, hints, verdicts) come from the server with both languages; these are the page's labels.
+// The Pyramid page's own words in English and in the seeds' Japanese (the words both pages share are
+// common.js's). Messages about the game itself (refusals, hints, verdicts) come from the server with
+// both languages; these are the page's labels.
 "use strict";
 
 const TEXT = {

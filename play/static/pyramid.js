@@ -15,7 +15,7 @@ const app = pageApp({
 });
 
 // ------------------------------------------------------------------ words
-function t(key, ...args) {  // the page's words (i18n.js), then the words both pages share (common.js)
+function t(key, ...args) {  // the page's words (pyramid_i18n.js), then the words both pages share (common.js)
   const v = (TEXT[app.lang] || TEXT.en)[key];
   if (v === undefined) return ct(key, ...args);
   return typeof v === "function" ? v(...args) : v;
@@ -179,8 +179,8 @@ function render() {
   setDisabled($("recycle"), s.recycle_refusal);
   $("recycle").setAttribute("aria-label", s.recycle_refusal ? t("recycleUnavailable", tx(s.recycle_refusal)) : t("recycle"));
   $("recycle-reason").textContent = s.recycle_refusal ? tx(s.recycle_refusal) : "";
-  $("draw").classList.toggle("hinted", !!s.hint && s.hint.kind === "draw");
-  $("recycle").classList.toggle("hinted", !!s.hint && s.hint.kind === "recycle");
+  $("draw").classList.toggle("hinted", !!s.hint && s.hint.move_kind === "draw");
+  $("recycle").classList.toggle("hinted", !!s.hint && s.hint.move_kind === "recycle");
   setDisabled($("undo"), s.can_undo ? null : {en: t("noUndo")});
   setDisabled($("redo"), s.can_redo ? null : {en: t("noRedo")});
   setDisabled($("restart"), s.moves ? null : t("noRestart"));  // at the deal's start it would do nothing
