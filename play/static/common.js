@@ -67,6 +67,7 @@ function tx(obj) { return app.lang === "ja" && obj && obj.ja ? obj.ja : obj.en; 
 
 const COMMON_WORDS = {
   en: {
+    copyTitle: (l) => `Copy ${l}`, codeChip: (c) => `code ${c}…`,
     reasonJoin: " — ", moreMessage: "… more", lessMessage: "less", moreMessageLabel: "Show the whole message",
     lessMessageLabel: "Show the message in its line again",
     menu: "Menu", hintSource: "Hints from", fromPlanner: "the planner (stronger)",
@@ -106,6 +107,7 @@ const COMMON_WORDS = {
     plannerLate: ", the planner ran out of time",
   },
   ja: {
+    copyTitle: (l) => `${l} をコピー`, codeChip: (c) => `コード ${c}…`,
     reasonJoin: "。", moreMessage: "…続き", lessMessage: "閉じる", moreMessageLabel: "メッセージ全体を表示",
     lessMessageLabel: "メッセージを元の行に戻す",
     menu: "メニュー", hintSource: "ヒントの出どころ", fromPlanner: "プランナー（強い）",

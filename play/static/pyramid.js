@@ -190,8 +190,8 @@ function render() {
   $("status-pass").textContent = t("pass", s.pass, s.passes, s.recycles_left);
   $("status-stock").textContent = t("stock", s.stock.count);
   $("status-counts").textContent = t("counts", s.operations, s.hints);
-  $("copy-deal").textContent = s.deal.label.length > 40 ? `code ${s.deal.label.slice(0, 12)}…` : s.deal.label;
-  $("copy-deal").title = `Copy ${s.deal.label}`;
+  $("copy-deal").textContent = s.deal.label.length > 40 ? ct("codeChip", s.deal.label.slice(0, 12)) : s.deal.label;
+  $("copy-deal").title = ct("copyTitle", s.deal.label);
   $("variant").value = s.variant;
   $("deal-type").value = s.deal.type === "winnable" ? "winnable" : "random";
   $("deal-type").querySelector('[value="winnable"]').disabled = s.variant !== "001";

@@ -7,6 +7,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from agents.solver import solve_pyramid
 from envs.pyramid import PyramidGame
 from tests.browser.conftest import settle
@@ -660,3 +662,27 @@ def test_a_bad_deal_is_refused_with_a_message_and_001_deals_a_winnable_type(
     assert s["variant"] == "001" and s["deal"]["type"] == "winnable"
     assert s["deal"]["label"].startswith("pyramid-winnable-v1-")
     assert page.inner_text("#copy-deal") == s["deal"]["label"]
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_phone_held_sideways_shows_the_whole_recycle_reason_and_the_chip_speaks_the_language(
+    new_page: Callable[..., Page], artifacts: Path, lang: str
+) -> None:
+    """844x390 (touch): the recycle reason (the longest, before the stock is drawn to the end) fits its
+    box and the play area shows all of it (it was cut at its third line); the deal chip's tooltip is in
+    the page's language (it was English on the Pyramid page)."""
+    page = new_page(storage={"solitaire-rl.lang": lang}, viewport={"width": 844, "height": 390},
+                    has_touch=True, is_mobile=True)
+    box = page.evaluate("""() => {
+        const el = document.getElementById('recycle-reason'), r = el.getBoundingClientRect();
+        const area = document.querySelector('.play-area').getBoundingClientRect();  // it clips the table
+        return {text: el.innerText, over: el.scrollHeight - el.clientHeight, bottom: r.bottom,
+                areaBottom: area.bottom, right: r.right}; }""")
+    assert box["text"] == ("You can recycle once the stock has been drawn to the end." if lang == "en"
+                           else "山札をめくり終えると再利用できます")
+    assert box["over"] <= 1 and box["bottom"] <= box["areaBottom"] + 0.5 and box["right"] <= 844, box
+    label = page.evaluate("() => window.pyramidApp.state.deal.label")
+    title = page.get_attribute("#copy-deal", "title")
+    assert title == (f"Copy {label}" if lang == "en" else f"{label} をコピー")
+    page.screenshot(path=str(artifacts / f"pyramid-sideways-{lang}.png"))
+    assert not page.errors
