@@ -65,11 +65,13 @@ def new_page(browser: Any, base_url: str) -> Iterator[Callable[..., Any]]:
     """``new_page(**context_options)``: a page on the game in a fresh context (empty storage)."""
     contexts = []
 
-    def make(context: Any = None, storage: dict[str, str] | None = None, **options: Any) -> Any:
-        """A page on the game; ``storage`` is written to localStorage before the game loads."""
+    def make(context: Any = None, storage: dict[str, str] | None = None, path: str = "/",
+             ready: str = "#pyramid .card", **options: Any) -> Any:
+        """A page on the game at ``path`` (Pyramid's by default), once ``ready`` shows and its requests
+        are answered; ``storage`` is written to localStorage before the game loads."""
         if context is None:
             context = browser.new_context(**{"viewport": {"width": 1280, "height": 900}, **options})
-            context.set_default_timeout(10_000)
+            context.set_default_timeout(15_000)
             contexts.append(context)
         page = context.new_page()
         errors: list[str] = []
@@ -81,9 +83,9 @@ def new_page(browser: Any, base_url: str) -> Iterator[Callable[..., Any]]:
                 "(items) => { for (const [k, v] of Object.entries(items)) localStorage.setItem(k, v); }",
                 storage,
             )
-        page.goto(base_url + "/")
-        page.wait_for_selector("#pyramid .card")
-        settle(page)
+        page.goto(base_url + path)
+        page.wait_for_selector(ready)
+        settle(page, "klondikeApp" if path.startswith("/klondike") else "pyramidApp")
         return page
 
     yield make
@@ -91,10 +93,11 @@ def new_page(browser: Any, base_url: str) -> Iterator[Callable[..., Any]]:
         context.close()
 
 
-def settle(page: Any) -> None:
-    """Wait until every request the page has queued has been answered and rendered."""
-    page.evaluate("() => window.pyramidApp.busy.then(() => window.pyramidApp.hinting)"
-                  ".then(() => window.pyramidApp.busy).then(() => true)")
+def settle(page: Any, app: str = "pyramidApp") -> None:
+    """Wait until every request the page (``app``: ``pyramidApp`` or ``klondikeApp``) has queued has
+    been answered and rendered."""
+    page.evaluate(f"() => window.{app}.busy.then(() => window.{app}.hinting)"
+                  f".then(() => window.{app}.busy).then(() => true)")
 
 
 def answer_chances(page: Any, answers: list[dict[str, Any] | None], then: dict[str, Any]) -> list[str]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -59,29 +59,17 @@ HEADER = """() => {
 
 
 @pytest.fixture
-def page_at(browser: Any, base_url: str) -> Iterator[Callable[..., Page]]:
-    """``page_at(which, size, lang)``: a page in a fresh context, ``lang`` stored as the choice."""
-    contexts = []
+def page_at(new_page: Callable[..., Page]) -> Callable[..., Page]:
+    """``page_at(which, size, lang)``: conftest's ``new_page`` on that game's page at that size, with
+    ``lang`` stored as the choice."""
 
     def make(which: str, size: str, lang: str) -> Page:
-        context = browser.new_context(**SIZES[size])
-        context.set_default_timeout(15_000)
-        contexts.append(context)
-        page = context.new_page()
-        page.errors = []
-        page.on("pageerror", lambda e: page.errors.append(str(e)))
-        page.goto(base_url + "/static/common.css")
-        page.evaluate("(lang) => localStorage.setItem('solitaire-rl.lang', lang)", lang)
         path, app, card = PAGES[which]
-        page.goto(base_url + path)
-        page.wait_for_selector(card)
-        settle(page, app)
+        page = new_page(storage={"solitaire-rl.lang": lang}, path=path, ready=card, **SIZES[size])
         page.app = app
         return page
 
-    yield make
-    for context in contexts:
-        context.close()
+    return make
 
 
 def switch_language(page: Page, touch: bool) -> None:
