@@ -21,6 +21,7 @@ PY="${PYTHON:-python}"
 # for a preloaded ASan runtime).
 NATIVE_TESTS=(
   tests/test_native_fuzz.py
+  tests/test_native_fuzz_targets.py
   tests/test_native_core.py
   tests/test_native_movegen.py
   tests/test_native_policy_inputs.py
@@ -38,8 +39,13 @@ build() {
   if ! PYTHONPATH="$BUILD/pydeps" "$PY" -c "import nanobind" 2>/dev/null; then
     "$PY" -m pip install --quiet --target "$BUILD/pydeps" "nanobind>=2.0"
   fi
-  PYTHONPATH="$BUILD/pydeps" cmake -S "$ROOT" -B "$BUILD/cmake" -G Ninja \
-    -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSOLITAIRE_SANITIZE="$SANITIZERS" \
+  # Ninja when there is one (a folder configured before keeps its own generator), else make.
+  local generator=()
+  if [ ! -f "$BUILD/cmake/CMakeCache.txt" ]; then
+    if command -v ninja >/dev/null 2>&1; then generator=(-G Ninja); else generator=(-G "Unix Makefiles"); fi
+  fi
+  PYTHONPATH="$BUILD/pydeps" cmake -S "$ROOT" -B "$BUILD/cmake" "${generator[@]}" \
+    -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSOLITAIRE_SANITIZE="$SANITIZERS" -DSOLITAIRE_NATIVE_TOOLS=ON \
     -DPython_EXECUTABLE="$("$PY" -c 'import sys; print(sys.executable)')" \
     -Dnanobind_DIR="$(PYTHONPATH="$BUILD/pydeps" "$PY" -m nanobind --cmake_dir)"
   cmake --build "$BUILD/cmake" -j "${JOBS:-1}"

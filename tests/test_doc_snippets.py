@@ -76,6 +76,8 @@ SMALL: dict[str, dict[str, str | Default | First]] = {
     "benchmarks/follow_hints.py": {"--deals": First(1), "--max-moves": "10"},
     "benchmarks/chance_latency.py": {"--deals": First(1), "--every": "25"},
     "benchmarks/fuzz_native.py": {"--examples": "3", "-k": Default("random_deal")},
+    "benchmarks/fuzz_entry_points.py": {"--inputs": "20", "--chunk": "20", "-k": Default("random_deal"),
+                                        "--ledger": Default("fuzz-ledger.jsonl")},
     "benchmarks/play_server.py": {"--deals": Default("1"), "--actions": Default("5")},
     "benchmarks/diagnostics/pyramid_value_net.py generate": {"--deals": First(10)},
     "benchmarks/diagnostics/pyramid_value_net.py fit": {"--epochs": "1"},
@@ -88,7 +90,7 @@ SKIP: dict[str, str] = {
     "-m play.terminal --interactive": "reads keys from a terminal",
     "-m training.ship": "writes agents/checkpoints/ from a run the reader trained (runs/<run>)",
     "--ray": "needs a Ray cluster (tests/test_ray_cluster.py runs both commands on a loopback one)",
-    "--sanitize": "needs the sanitizer build (benchmarks/sanitize.sh build: about 100 minutes)",
+    "--sanitize": "the sanitizer build (tests/test_sanitizer_subset.py runs a short fuzz on it)",
     "benchmarks/planner_latency.py": "whole hop games at the benchmark's budget: about 30 s a deal here",
     "benchmarks/ray_sweep.py": "starts a two-node Ray cluster on loopback: minutes even on few deals",
 }
