@@ -13,32 +13,13 @@ from hypothesis import strategies as st
 
 solitaire_native = pytest.importorskip("solitaire_native")
 
+from tests.native_fuzz_targets import klondike_valid  # noqa: E402  (the constraints, stated independently)
+
 EXAMPLES = int(os.environ.get("SOLITAIRE_FUZZ_EXAMPLES", "150"))
 """Examples per harness: the suite's few, or benchmarks/fuzz_native.py's many."""
 FAST = settings(max_examples=EXAMPLES, deadline=None, database=None, suppress_health_check=list(HealthCheck))
 CLEAR = (ValueError, IndexError, TypeError, OverflowError)
 """The exceptions a bad input may raise (RuntimeError or MemoryError would be a finding)."""
-
-
-def klondike_valid(face_down: list[list[int]], face_up: list[list[int]], stock: list[int],
-                   waste: list[int], foundation: list[int], max_rank: int) -> bool:
-    """The constraints of native klondike::validate, stated independently."""
-    if not 1 <= max_rank <= 13 or not 1 <= len(face_up) <= 7:
-        return False
-    cards = [c for col in face_down + face_up for c in col] + stock + waste
-    if any(not 0 <= c < 52 or (c >> 2) + 1 > max_rank for c in cards) or len(set(cards)) != len(cards):
-        return False
-    if any(not 0 <= f <= max_rank for f in foundation):
-        return False
-    seen = set(cards)
-    for s, top in enumerate(foundation):
-        for r in range(1, top + 1):
-            card = (r - 1) << 2 | s
-            if card in seen:
-                return False
-            seen.add(card)
-    suits = {c & 3 for c in cards} | {s for s, top in enumerate(foundation) if top > 0}
-    return all(((r - 1) << 2 | s) in seen for s in suits for r in range(1, max_rank + 1))
 
 
 @st.composite

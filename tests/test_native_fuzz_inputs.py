@@ -24,6 +24,8 @@ from envs.klondike.vector import KlondikeBatch
 
 solitaire_native = pytest.importorskip("solitaire_native")
 
+from tests.native_fuzz_targets import klondike_state_valid  # noqa: E402  (what reset_state accepts)
+
 EXAMPLES = int(os.environ.get("SOLITAIRE_FUZZ_EXAMPLES", "120"))
 """Examples per harness: the suite's few, or benchmarks/fuzz_native.py's many."""
 FAST = settings(max_examples=EXAMPLES, deadline=None, database=None, suppress_health_check=list(HealthCheck))
@@ -189,28 +191,6 @@ def test_reset_cards_takes_a_deck_and_refuses_the_rest(cards: list, index: int) 
             batch.core.reset_cards(index, deck, batch.buffers)
 
 
-def klondike_valid_state(columns: list, hidden: list, stock: list, waste: list, foundations: list) -> bool:
-    """What the native reset_state accepts, stated again in Python (envs.klondike.rules.fits for runs)."""
-    if len(columns) != 7 or len(hidden) != 7 or len(stock) + len(waste) > 24:
-        return False
-    if any(
-        len(c) > 19 or not 0 <= h <= 6 or (c and h >= len(c)) or (not c and h != 0)
-        for c, h in zip(columns, hidden, strict=True)
-    ):
-        return False
-    if any(
-        not fits(c[i], c[i - 1]) for c, h in zip(columns, hidden, strict=True) for i in range(h + 1, len(c))
-    ):
-        return False
-    cards = (
-        [x for c in columns for x in c]
-        + stock
-        + waste
-        + [(r - 1) << 2 | f for f, top in enumerate(foundations) for r in range(1, top + 1)]
-    )
-    return sorted(cards) == list(range(52))
-
-
 @st.composite
 def klondike_states(draw: st.DrawFn) -> tuple:
     """A position built from a real game's (after random moves), maybe mutated once."""
@@ -246,18 +226,15 @@ def klondike_states(draw: st.DrawFn) -> tuple:
 def test_reset_state_takes_what_a_game_reaches_refuses_the_rest_and_never_overflows(
     state: tuple, actions: list
 ) -> None:
-    """reset_state agrees with :func:`klondike_valid_state`; a position it took then plays any
-    actions (refused ones change nothing) and every observation stays inside its space."""
+    """reset_state agrees with :func:`tests.native_fuzz_targets.klondike_state_valid`; a position it
+    took then plays any actions (refused ones change nothing) and every observation stays inside its
+    space."""
     from envs.klondike.observer import OBS_NVEC
 
     columns, hidden, stock, waste, fnd = state
     batch = _klondike_batch(1)
     position = (0, columns, hidden, stock, waste, fnd, fnd, 0, 0, 3, batch.buffers)
-    valid = (
-        klondike_valid_state(columns, hidden, stock, waste, fnd)
-        and all(0 <= f <= 13 for f in fnd)
-        and all(0 <= c < 52 for p in (*columns, stock, waste) for c in p)
-    )
+    valid = klondike_state_valid(columns, hidden, stock, waste, fnd)
     if not valid:
         with pytest.raises(CLEAR):
             batch.core.reset_state(*position)
