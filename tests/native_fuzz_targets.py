@@ -348,25 +348,36 @@ def _pyramid_query(name: str) -> Callable[[random.Random], None]:
 
 
 # ---------------------------------------------------------------------------- the batch envs
-@functools.cache
-def batches() -> dict[str, Any]:
-    """One native batch of 3 games per game (state carries over between inputs, as in training)."""
+def klondike_batch(n: int = 3) -> Any:
+    """A new native Klondike batch of ``n`` games (envs.klondike.vector.KlondikeBatch), dealt."""
+    from envs.klondike.vector import KlondikeBatch
+
+    batch = KlondikeBatch(n)
+    batch.reset(list(range(n)), [7] * n, None)
+    return batch
+
+
+def pyramid_batch(n: int = 3) -> Any:
+    """A new native Pyramid batch of ``n`` games (variant 000, next-step autoreset), dealt."""
     from gymnasium.vector import AutoresetMode
 
-    from envs.klondike.vector import KlondikeBatch
     from envs.pyramid.vector import PyramidBatch
 
-    klondike = KlondikeBatch(3)
-    klondike.reset([0, 1, 2], [7] * 3, None)
-    pyramid = PyramidBatch(
-        3,
+    batch = PyramidBatch(
+        n,
         stock_top_playable=True,
         reward_shaping=False,
         max_episode_steps=None,
         autoreset=AutoresetMode.NEXT_STEP,
     )
-    pyramid.reset([0, 1, 2], [7] * 3, None)
-    return {"klondike": (klondike, 590), "pyramid": (pyramid, 467)}
+    batch.reset(list(range(n)), [7] * n, None)
+    return batch
+
+
+@functools.cache
+def batches() -> dict[str, Any]:
+    """One native batch of 3 games per game (state carries over between inputs, as in training)."""
+    return {"klondike": (klondike_batch(), 590), "pyramid": (pyramid_batch(), 467)}
 
 
 def _batch_constructor(rng: random.Random) -> None:

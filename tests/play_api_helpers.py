@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 import pytest
 from fastapi.testclient import TestClient
 
+from play.server.schemas import ChanceAnswer
 from play.server.work import WorkLimiter
 
 ServerT = TypeVar("ServerT")
@@ -49,6 +50,12 @@ class GameApi:
         r = client.post(f"{self.games}/{state['session']}/actions", json=action)
         assert r.status_code == status, r.text
         return r.json()
+
+    def chance(self, client: TestClient, state: dict[str, Any]) -> ChanceAnswer:
+        """The chance of winning from the game of ``state`` (200 asserted), checked against its schema."""
+        r = client.post(f"{self.games}/{state['session']}/chance")
+        assert r.status_code == 200, r.text
+        return ChanceAnswer.model_validate(r.json())
 
 
 def work_of(client: TestClient) -> WorkLimiter:

@@ -12,7 +12,6 @@ from typing import Any
 import gymnasium
 import numpy as np
 import pytest
-from gymnasium.vector import AutoresetMode
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -24,7 +23,11 @@ from envs.klondike.vector import KlondikeBatch
 
 solitaire_native = pytest.importorskip("solitaire_native")
 
-from tests.native_fuzz_targets import klondike_state_valid  # noqa: E402  (what reset_state accepts)
+from tests.native_fuzz_targets import (  # noqa: E402
+    klondike_batch,
+    klondike_state_valid,
+    pyramid_batch,
+)
 
 EXAMPLES = int(os.environ.get("SOLITAIRE_FUZZ_EXAMPLES", "120"))
 """Examples per harness: the suite's few, or benchmarks/fuzz_native.py's many."""
@@ -132,12 +135,6 @@ def test_the_pyramid_batch_refuses_bad_constructor_arguments_as_klondikes_does()
 
 
 # ---------------------------------------------------------------------------- the batch envs fuzzed
-def _klondike_batch(n: int = 3) -> KlondikeBatch:
-    batch = KlondikeBatch(n)
-    batch.reset(list(range(n)), [7] * n, None)
-    return batch
-
-
 int64s = st.integers(-(2**63), 2**63 - 1)
 
 
@@ -152,17 +149,7 @@ def test_batch_steps_take_legal_arrays_and_refuse_the_rest(
 ) -> None:
     """Both batches: actions and deal numbers of any length and value, and any autoreset code; a step
     of the right shape and range plays, anything else is a ValueError and changes nothing."""
-    from envs.pyramid.vector import PyramidBatch
-
-    pyramid = PyramidBatch(
-        3,
-        stock_top_playable=True,
-        reward_shaping=False,
-        max_episode_steps=None,
-        autoreset=AutoresetMode.NEXT_STEP,
-    )
-    pyramid.reset([0, 1, 2], [7] * 3, None)
-    for batch, num_actions in ((_klondike_batch(), 590), (pyramid, 467)):
+    for batch, num_actions in ((klondike_batch(), 590), (pyramid_batch(), 467)):
         before = batch.obs.copy()
         ok = (
             len(actions) == len(pending) == 3
@@ -182,7 +169,7 @@ def test_batch_steps_take_legal_arrays_and_refuse_the_rest(
 @FAST
 @given(st.lists(st.integers(-3, 300), min_size=0, max_size=60), st.integers(-2, 4))
 def test_reset_cards_takes_a_deck_and_refuses_the_rest(cards: list, index: int) -> None:
-    batch = _klondike_batch()
+    batch = klondike_batch()
     deck = np.asarray([c % 256 for c in cards], np.uint8)
     if sorted(cards) == list(range(52)) and 0 <= index < 3:
         batch.core.reset_cards(index, deck, batch.buffers)
@@ -232,7 +219,7 @@ def test_reset_state_takes_what_a_game_reaches_refuses_the_rest_and_never_overfl
     from envs.klondike.observer import OBS_NVEC
 
     columns, hidden, stock, waste, fnd = state
-    batch = _klondike_batch(1)
+    batch = klondike_batch(1)
     position = (0, columns, hidden, stock, waste, fnd, fnd, 0, 0, 3, batch.buffers)
     valid = klondike_state_valid(columns, hidden, stock, waste, fnd)
     if not valid:

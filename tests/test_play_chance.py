@@ -38,17 +38,11 @@ def client(server: KlondikeServer) -> Iterator[TestClient]:
         yield c
 
 
-def chance(client: TestClient, state: dict) -> ChanceAnswer:
-    r = client.post(f"{API.games}/{state['session']}/chance")
-    assert r.status_code == 200, r.text
-    return ChanceAnswer.model_validate(r.json())
-
-
 def test_the_chance_is_the_best_moves_share_of_its_samples_and_changes_nothing(client: TestClient) -> None:
     state = API.new_game(client, deal=DEAL)
     url = f"{API.games}/{state['session']}"
     before = client.get(url).json()
-    answer = chance(client, state)
+    answer = API.chance(client, state)
     assert answer.basis == "sampled"
     assert 1 <= answer.samples <= 32 and answer.won + answer.unknown <= answer.samples
     assert answer.share == pytest.approx((answer.won + 0.5 * answer.unknown) / answer.samples)
@@ -57,12 +51,12 @@ def test_the_chance_is_the_best_moves_share_of_its_samples_and_changes_nothing(c
     assert f"a winning line exists in {answer.won} of {answer.samples} samples" in answer.en
     assert f"約 {percent}%" in answer.ja and f"{answer.samples} 通り" in answer.ja
     assert client.get(url).json() == before, "asking the chance changes nothing in the game"
-    assert chance(client, state) == answer, "the same position, the same estimate"
+    assert API.chance(client, state) == answer, "the same position, the same estimate"
 
 
 def test_a_won_game_is_certain_without_sampling(client: TestClient) -> None:
     state = API.new_game(client, position=WON)
-    answer = chance(client, state)
+    answer = API.chance(client, state)
     assert (answer.share, answer.samples, answer.basis) == (1.0, 0, "over")
     assert answer.en and answer.ja
 
@@ -110,7 +104,7 @@ def test_shuffling_the_hidden_cards_does_not_change_the_answer() -> None:
 def test_a_busy_server_answers_503_as_for_a_hint_and_changes_nothing(client: TestClient) -> None:
     state = API.new_game(client, deal=DEAL)
     busy_chance_is_refused(client, f"{API.games}/{state['session']}")
-    assert chance(client, state).samples >= 1  # room again: the estimate comes
+    assert API.chance(client, state).samples >= 1  # room again: the estimate comes
 
 
 def test_an_unknown_game_is_404(client: TestClient) -> None:

@@ -38,17 +38,11 @@ def client(server: PyramidServer) -> Iterator[TestClient]:
         yield c
 
 
-def chance(client: TestClient, state: dict) -> ChanceAnswer:
-    r = client.post(f"{API.games}/{state['session']}/chance")
-    assert r.status_code == 200, r.text
-    return ChanceAnswer.model_validate(r.json())
-
-
 def test_the_chance_is_the_best_moves_share_of_its_samples_and_changes_nothing(client: TestClient) -> None:
     state = API.new_game(client, variant="001", deal=MIDDLING)
     url = f"{API.games}/{state['session']}"
     before = client.get(url).json()
-    answer = chance(client, state)
+    answer = API.chance(client, state)
     assert answer.basis == "sampled" and answer.samples == 32
     assert answer.won + answer.unknown <= answer.samples
     assert answer.share == pytest.approx((answer.won + 0.5 * answer.unknown) / answer.samples)
@@ -59,7 +53,7 @@ def test_the_chance_is_the_best_moves_share_of_its_samples_and_changes_nothing(c
     assert f"多くて約 {percent}%" in answer.ja and "32 通り試し" in answer.ja
     assert f"{answer.won} 通りで全消しの手順あり" in answer.ja
     assert client.get(url).json() == before, "asking the chance changes nothing in the game"
-    assert chance(client, state) == answer, "the same position, the same estimate"
+    assert API.chance(client, state) == answer, "the same position, the same estimate"
 
 
 def shuffled_unseen(game: PyramidGame, rng: random.Random) -> PyramidGame:
@@ -105,7 +99,7 @@ def test_a_finished_game_needs_no_sampling(client: TestClient) -> None:
     for move in WIN_LINE:
         state = API.act(client, state, type="move", move=move)
     assert state["outcome"] == "win"
-    answer = chance(client, state)
+    answer = API.chance(client, state)
     assert (answer.share, answer.samples, answer.basis) == (1.0, 0, "over") and answer.ja
     stuck = PyramidGame(build_pyramid_deal(DRAW_ONLY_PYRAMID, DRAW_ONLY_STOCK))
     stuck.replay((["draw"] * 24 + ["recycle"]) * 2 + ["draw"] * 24)
@@ -117,7 +111,7 @@ def test_a_finished_game_needs_no_sampling(client: TestClient) -> None:
 def test_a_busy_server_answers_503_as_for_a_hint_and_changes_nothing(client: TestClient) -> None:
     state = API.new_game(client, variant="001", deal=MIDDLING)
     busy_chance_is_refused(client, f"{API.games}/{state['session']}")
-    assert chance(client, state).samples == 32  # room again: the estimate comes
+    assert API.chance(client, state).samples == 32  # room again: the estimate comes
 
 
 def test_an_unknown_game_is_404_and_a_get_is_405(client: TestClient) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -98,6 +99,24 @@ def settle(page: Any, app: str = "pyramidApp") -> None:
     been answered and rendered."""
     page.evaluate(f"() => window.{app}.busy.then(() => window.{app}.hinting)"
                   f".then(() => window.{app}.busy).then(() => true)")
+
+
+def ask_chance(page: Any, touch: bool, line: re.Pattern[str], lang: str, where: str,
+               wait: Callable[[Any], None]) -> tuple[int, int, int, str]:
+    """Ask the chance as a player does (a tap on a phone, C on a desktop), ``wait`` for it, and read
+    the message line with ``line``: its percent, samples and samples won (the Japanese line names
+    the won ones first), and the line itself."""
+    if touch:
+        page.tap("#chance")
+    else:
+        page.keyboard.press("c")
+    wait(page)
+    text = page.inner_text("#message")
+    found = line.match(text)
+    assert found, f"{where}: {text!r}"
+    percent, a, b = (int(g) for g in found.groups())
+    samples, won = (b, a) if lang == "en" else (a, b)
+    return percent, samples, won, text
 
 
 def answer_chances(page: Any, answers: list[dict[str, Any] | None], then: dict[str, Any]) -> list[str]:

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import answer_chances
+from tests.browser.conftest import answer_chances, ask_chance
 from tests.browser.test_klondike_page import open_menu, settle, state
 from tests.browser.test_klondike_winnable_page import MUST_SEE, SIZES, close_menu, klondike_pages
 from tests.browser.test_layout import check_axe, check_layout, check_words
@@ -77,16 +77,7 @@ def test_chance_line_and_the_sharp_drop_warning(page_at: Callable[..., Page], si
     where = f"{size}-{lang}"
     before = state(page)
     # Chance: the real estimate, with its percent and samples
-    if touch:
-        page.tap("#chance")
-    else:
-        page.keyboard.press("c")
-    wait_chance(page)
-    line = page.inner_text("#message")
-    found = LINE[lang].match(line)
-    assert found, f"{where}: {line!r}"
-    percent, a, b = (int(g) for g in found.groups())
-    samples, won = (b, a) if lang == "en" else (a, b)
+    percent, samples, won, line = ask_chance(page, touch, LINE[lang], lang, where, wait_chance)
     assert percent % 5 == 0 and 0 <= percent <= 100 and 1 <= samples <= 32 and won <= samples, line
     after = state(page)
     assert (after["history"], after["moves"], after["hints"]) == (before["history"], before["moves"],

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import answer_chances, settle
+from tests.browser.conftest import answer_chances, ask_chance, settle
 from tests.browser.test_layout import PAGES, SIZES, check_axe, check_layout, check_words
 from tests.browser.test_pyramid_page import open_menu, state
 
@@ -70,16 +70,7 @@ def test_chance_shows_the_estimate_and_changes_nothing(page_at: Callable[..., Pa
     text, label = LABEL[lang]
     assert page.inner_text("#chance").startswith(text)
     assert page.get_attribute("#chance", "aria-label") == label
-    if touch:
-        page.tap("#chance")
-    else:
-        page.keyboard.press("c")
-    wait_chance(page)
-    line = page.inner_text("#message")
-    found = LINE[lang].match(line)
-    assert found, f"{where}: {line!r}"
-    percent, a, b = (int(g) for g in found.groups())
-    samples, won = (b, a) if lang == "en" else (a, b)
+    percent, samples, won, line = ask_chance(page, touch, LINE[lang], lang, where, wait_chance)
     assert samples == 32 and 0 < won < 32 and percent == 5 * round(won / 32 * 20), line
     after = state(page)
     assert (after["history"], after["moves"], after["hints"], after["revision"]) == (
