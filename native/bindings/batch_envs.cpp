@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -65,6 +66,24 @@ void check_step(const Column<const std::int64_t>& actions, const Column<const st
   if (autoreset < 0 || autoreset > 2) throw nb::value_error("autoreset is 0 (next step), 1 (same step) or 2 (disabled)");
 }
 
+// The arrays of one step of either game, checked against the batch's size before any game changes:
+// obs and final_obs n x obs_width, mask and final_mask n x num_actions, every column n long.
+template <typename Obs>
+void check_step_shapes(std::size_t n, const Rows<Obs>& obs, const Rows<Obs>& final_obs, std::size_t obs_width,
+                       const Rows<std::int8_t>& mask, const Rows<std::int8_t>& final_mask,
+                       std::size_t num_actions, std::initializer_list<std::size_t> column_lengths) {
+  auto rows = [n](std::size_t r, std::size_t width, std::size_t want, const char* name) {
+    if (r != n || width != want) throw nb::value_error((std::string(name) + " has the wrong shape").c_str());
+  };
+  rows(obs.shape(0), obs.shape(1), obs_width, "obs");
+  rows(final_obs.shape(0), final_obs.shape(1), obs_width, "final_obs");
+  rows(mask.shape(0), mask.shape(1), num_actions, "mask");
+  rows(final_mask.shape(0), final_mask.shape(1), num_actions, "final_mask");
+  for (std::size_t len : column_lengths) {
+    if (len != n) throw nb::value_error("an output column has the wrong length");
+  }
+}
+
 // The arrays of one step, checked against the batch's size before any game changes.
 struct PyramidBuffers {
   Rows<float> obs;
@@ -81,17 +100,9 @@ struct PyramidBuffers {
   Rows<std::int8_t> final_mask;
 
   pyrenv::Outputs outputs(std::size_t n) const {
-    auto rows = [n](std::size_t r, std::size_t width, std::size_t want, const char* name) {
-      if (r != n || width != want) throw nb::value_error((std::string(name) + " has the wrong shape").c_str());
-    };
-    rows(obs.shape(0), obs.shape(1), pyrenv::kObservationSize, "obs");
-    rows(final_obs.shape(0), final_obs.shape(1), pyrenv::kObservationSize, "final_obs");
-    rows(mask.shape(0), mask.shape(1), pyrenv::kNumActions, "mask");
-    rows(final_mask.shape(0), final_mask.shape(1), pyrenv::kNumActions, "final_mask");
-    for (std::size_t len : {reward.shape(0), terminated.shape(0), truncated.shape(0), refusal.shape(0),
-                            outcome.shape(0), pass.shape(0), cards_left.shape(0), was_reset.shape(0)}) {
-      if (len != n) throw nb::value_error("an output column has the wrong length");
-    }
+    check_step_shapes(n, obs, final_obs, pyrenv::kObservationSize, mask, final_mask, pyrenv::kNumActions,
+                      {reward.shape(0), terminated.shape(0), truncated.shape(0), refusal.shape(0),
+                       outcome.shape(0), pass.shape(0), cards_left.shape(0), was_reset.shape(0)});
     return {obs.data(),     mask.data(),    reward.data(),     terminated.data(),
             truncated.data(), refusal.data(), outcome.data(),  pass.data(),
             cards_left.data(), was_reset.data(), final_obs.data(), final_mask.data()};
@@ -114,17 +125,9 @@ struct KlondikeBuffers {
   Rows<std::int8_t> final_mask;
 
   klenv::Outputs outputs(std::size_t n) const {
-    auto rows = [n](std::size_t r, std::size_t width, std::size_t want, const char* name) {
-      if (r != n || width != want) throw nb::value_error((std::string(name) + " has the wrong shape").c_str());
-    };
-    rows(obs.shape(0), obs.shape(1), klenv::kObservationSize, "obs");
-    rows(final_obs.shape(0), final_obs.shape(1), klenv::kObservationSize, "final_obs");
-    rows(mask.shape(0), mask.shape(1), klenv::kNumActions, "mask");
-    rows(final_mask.shape(0), final_mask.shape(1), klenv::kNumActions, "final_mask");
-    for (std::size_t len : {reward.shape(0), terminated.shape(0), truncated.shape(0), refusal.shape(0),
-                            outcome.shape(0), cards_up.shape(0), recycles.shape(0), was_reset.shape(0)}) {
-      if (len != n) throw nb::value_error("an output column has the wrong length");
-    }
+    check_step_shapes(n, obs, final_obs, klenv::kObservationSize, mask, final_mask, klenv::kNumActions,
+                      {reward.shape(0), terminated.shape(0), truncated.shape(0), refusal.shape(0),
+                       outcome.shape(0), cards_up.shape(0), recycles.shape(0), was_reset.shape(0)});
     return {obs.data(),      mask.data(),     reward.data(),   terminated.data(),
             truncated.data(), refusal.data(),  outcome.data(),  cards_up.data(),
             recycles.data(),  was_reset.data(), final_obs.data(), final_mask.data()};
