@@ -1,7 +1,7 @@
 """Importing this module makes a benchmark script use the project in its own checkout, or stops it.
 
 ``python benchmarks/SCRIPT.py`` puts this checkout first on ``sys.path``. An editable install of
-another checkout (``pip install -e`` there) answers ``import agents`` through its import hook
+another checkout (``pip install -e`` there) answers ``import solitaire_rl`` through its import hook
 before ``sys.path`` is read, so a script started from a second checkout (a worktree of an older
 commit, say) would silently run and time the first checkout's code. :func:`use_this_checkout`
 refuses that case with a message saying what to do. The native core (``solitaire_native``) is
@@ -16,8 +16,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 """The checkout this script belongs to."""
-PACKAGES = ("envs", "agents", "training", "play")
-"""The project's top-level packages (``wheel.packages`` in ``pyproject.toml``)."""
+PACKAGES = ("solitaire_rl",)
+"""The project's one installed package (``wheel.packages`` in ``pyproject.toml``)."""
 
 
 def use_this_checkout() -> Path:

@@ -8,7 +8,8 @@ Builds ``--games`` Klondike games of ``--moves`` moves each, two kinds:
   positions stay winnable for long, so the losing move lies deep in the game.
 
 For each game it times, side by side in this process, ``--repeats`` times each: the whole
-:func:`agents.analysis.analyse_game` (the verdicts, and the losing move judged from samples of the
+:func:`solitaire_rl.agents.analysis.analyse_game` (the verdicts, and the losing move judged from samples of
+the
 unseen cards), its verdicts alone (``judge=False``: the bisection), and the baseline, one search of
 every position with the same per-search limits; it checks that the verdicts agree with the
 baseline wherever the baseline decides. Prints one row per game and the medians::
@@ -28,10 +29,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import _checkout  # noqa: F401  (stops if another checkout's code would load)
 
-from agents.analysis import DEFAULT_LIMITS, analyse_game, game_kind
-from agents.analysis.line import positions_of
-from agents.solver import solve_klondike
-from envs.klondike import KlondikeGame
+from solitaire_rl.agents.analysis import DEFAULT_LIMITS, analyse_game, game_kind
+from solitaire_rl.agents.analysis.line import positions_of
+from solitaire_rl.agents.solver import solve_klondike
+from solitaire_rl.envs.klondike import KlondikeGame
 
 KINDS = ("random", "line")
 

@@ -26,21 +26,21 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import _checkout  # noqa: F401  (stops if another checkout's code would load)
 
-from agents.base import legal_mask
-from agents.registry import make_player
-from agents.variants import find_variant
-from training.splits import parse_deal_numbers
+from solitaire_rl.agents.base import legal_mask
+from solitaire_rl.agents.registry import make_player
+from solitaire_rl.agents.variants import find_variant
+from solitaire_rl.training.splits import parse_deal_numbers
 
 
 def chance_function(game_name: str) -> Callable[[Any], dict[str, Any]]:
     """The server's chance of winning for ``game_name``, with the server's budget."""
-    from play.server.advice import PLANNER_THREADS, PLANNER_TIME
+    from solitaire_rl.play.server.advice import PLANNER_THREADS, PLANNER_TIME
 
     if game_name == "klondike":
-        from play.server.klondike_advice import klondike_chance
+        from solitaire_rl.play.server.klondike_advice import klondike_chance
 
         return lambda game: klondike_chance(game, time_limit=PLANNER_TIME, threads=PLANNER_THREADS)
-    from play.server.pyramid_chance import pyramid_chance
+    from solitaire_rl.play.server.pyramid_chance import pyramid_chance
 
     return lambda game: pyramid_chance(game, time_limit=PLANNER_TIME, threads=PLANNER_THREADS)
 

@@ -16,7 +16,7 @@ passes, and gives the ratio::
     python benchmarks/encode_time.py pyramid pyramid-actions
     python benchmarks/encode_time.py pyramid-001 pyramid-actions-relaxed
 
-The Python ``relaxed_lost`` remembers its answers (:func:`agents.solver.pyramid_relaxed_lost`,
+The Python ``relaxed_lost`` remembers its answers (:func:`solitaire_rl.agents.solver.pyramid_relaxed_lost`,
 65,536 of them): each row-by-row pass starts with that memory empty, so a pass gains from the
 positions its own games repeat (as training does) and not from the pass before it.
 """
@@ -35,16 +35,16 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import _checkout  # noqa: F401  (stops if another checkout's code would load)
 
-from agents.encodings import find_encoding
-from agents.solver.pyramid import _relaxed_lost  # the memory of pyramid_relaxed_lost (docstring)
-from agents.variants import find_variant
+from solitaire_rl.agents.encodings import find_encoding
+from solitaire_rl.agents.solver.pyramid import _relaxed_lost  # the memory of pyramid_relaxed_lost (docstring)
+from solitaire_rl.agents.variants import find_variant
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("game", help="pyramid, pyramid-001 or klondike")
-    parser.add_argument("encoding", help="an encoding of that game (agents/encodings/)")
+    parser.add_argument("encoding", help="an encoding of that game (solitaire_rl/agents/encodings/)")
     parser.add_argument("--positions", type=int, default=5000)
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--batch", type=int, default=64, help="rows per encode_batch call")

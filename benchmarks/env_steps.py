@@ -35,7 +35,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import _checkout  # noqa: F401  (stops if another checkout's code would load)
 
-import envs  # noqa: F401  (registers the environments)
+import solitaire_rl  # noqa: F401  (registers the environments)
 
 DEFAULT_SPECS = ("Solitaire/Pyramid-v0", "Solitaire/Pyramid-v0:stock_top_playable=False")
 

@@ -1,7 +1,7 @@
 """How the expert network's play grows with the compute behind it: win rate against CPU hours.
 
-Each checkpoint (:mod:`training.expert_fit`) records the CPU hours of its self-play and of its
-fit. This script plays each one alone (the ``expert-net`` agent of :mod:`training.benchmark`,
+Each checkpoint (:mod:`solitaire_rl.training.expert_fit`) records the CPU hours of its self-play and of its
+fit. This script plays each one alone (the ``expert-net`` agent of :mod:`solitaire_rl.training.benchmark`,
 one implementation of play) on the same tuning deals, adds a row per checkpoint to a JSON file
 (a checkpoint already there, by the SHA-256 of its file, is not played again, so the file grows
 run by run), and draws the rows as win rate (with its 95% interval) against CPU hours, with the
@@ -27,11 +27,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import _checkout  # noqa: F401  (stops if another checkout's code would load)
 
-from agents.expert.checkpoint import read_expert_metadata
-from agents.solver.stats import wilson_interval
-from agents.variants import find_variant
-from training.benchmark import play_all
-from training.splits import parse_deal_numbers
+from solitaire_rl.agents.expert.checkpoint import read_expert_metadata
+from solitaire_rl.agents.solver.stats import wilson_interval
+from solitaire_rl.agents.variants import find_variant
+from solitaire_rl.training.benchmark import play_all
+from solitaire_rl.training.splits import parse_deal_numbers
 
 
 def digest(path: Path) -> str:

@@ -12,7 +12,7 @@ latency as the player meets it (round trip of each hint request: median, 95th pe
     python benchmarks/follow_hints.py klondike --deals 90001-90020 --source agent
     python benchmarks/follow_hints.py klondike --deals 100001-100040 --source network  # or guided
 
-Use deals of the benchmark split (1..100,000, :mod:`training.splits`) that nothing was tuned on:
+Use deals of the benchmark split (1..100,000, :mod:`solitaire_rl.training.splits`) that nothing was tuned on:
 the planners were tuned on deals 1..100. ``--json FILE`` writes one row per deal.
 """
 
@@ -32,11 +32,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import _checkout  # noqa: F401  (stops if another checkout's code would load)
 from play_timing import served
 
-from training.splits import parse_deal_numbers
+from solitaire_rl.training.splits import parse_deal_numbers
 
 
 def solver_verdict(game: str, variant: str, deal: str, time_limit: float) -> str:
-    from agents.solver import solve_klondike, solve_pyramid
+    from solitaire_rl.agents.solver import solve_klondike, solve_pyramid
 
     if game == "klondike":
         return solve_klondike(deal, time_limit=time_limit).status
@@ -90,7 +90,7 @@ def main() -> None:
                         help="the Klondike hint planner's search (default: the server's)")
     args = parser.parse_args()
     if args.planner_search is not None:
-        import play.server.klondike_advice as klondike_advice
+        import solitaire_rl.play.server.klondike_advice as klondike_advice
 
         klondike_advice.PLANNER_SEARCH = args.planner_search
     prefix = "klondike-random-v1-" if args.game == "klondike" else "pyramid-random-v1-"

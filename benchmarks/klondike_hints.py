@@ -4,7 +4,7 @@ Plays each deal from the start by the hint alone, up to ``--max-moves`` moves, t
 
 * ``argmax``: the shipped policy's most probable move (the hint before it avoided positions
   already met);
-* ``hints``: the play server's hint (:class:`play.server.klondike_advice.KlondikeHintAdvisor`):
+* ``hints``: the play server's hint (:class:`solitaire_rl.play.server.klondike_advice.KlondikeHintAdvisor`):
   the most probable move of those leading to the position met least often in the game.
 
 Prints, for each, the games won, the games still going after ``--max-moves`` moves (led round
@@ -25,13 +25,13 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import _checkout  # noqa: F401  (stops if another checkout's code would load)
 
-from agents.ppo import PpoPlayer
-from envs.klondike import KlondikeGame
-from envs.klondike.actions import move_of
-from envs.klondike.env import player_view
-from envs.klondike.moves import Move
-from play.server.klondike_advice import KlondikeHintAdvisor
-from training.benchmark import parse_deal_numbers
+from solitaire_rl.agents.ppo import PpoPlayer
+from solitaire_rl.envs.klondike import KlondikeGame
+from solitaire_rl.envs.klondike.actions import move_of
+from solitaire_rl.envs.klondike.env import player_view
+from solitaire_rl.envs.klondike.moves import Move
+from solitaire_rl.play.server.klondike_advice import KlondikeHintAdvisor
+from solitaire_rl.training.benchmark import parse_deal_numbers
 
 RULES = ("argmax", "hints")
 

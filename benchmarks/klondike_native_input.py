@@ -7,7 +7,7 @@ for a face-down card; stock and waste from bottom to top (the stock's last card 
 Sources:
 
 * ``deals FIRST LAST``: the project's ``klondike-random-v1-N`` deals. Their 52 cards come in the
-  deal order of ``envs.klondike.layout``: 28 tableau cards dealt row by row (pass 1 puts one card
+  deal order of ``solitaire_rl.envs.klondike.layout``: 28 tableau cards dealt row by row (pass 1 puts one card
   on each of columns 1..7, column 1's face up; pass 2 one on each of columns 2..7, column 2's face
   up; ...), then the 24 stock cards from the top.
 * ``unknowns CSV...``: the ``klondike-random-v1-N`` deals whose row in the given benchmark files
@@ -30,7 +30,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repository root, for envs
 import _checkout  # noqa: F401  (stops if another checkout's code would load)
 
-from envs.deals import DealId
+from solitaire_rl.envs.deals import DealId
 
 RANKS = "A23456789TJQK"
 SUITS = "CDHS"

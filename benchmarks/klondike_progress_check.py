@@ -11,7 +11,7 @@ checks over 10 ms, and the share of the total spent in them::
     python benchmarks/klondike_progress_check.py --probe-states 0 1000 5000   # side by side
 
 ``--probe-states`` compares settings of the depth-first probe over every move
-(:data:`envs.klondike.progress.PROBE_STATES`; 0: without it), seed by seed in turn.
+(:data:`solitaire_rl.envs.klondike.progress.PROBE_STATES`; 0: without it), seed by seed in turn.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import _checkout  # noqa: F401  (stops if another checkout's code would load)
 
-from envs.klondike import KlondikeGame, progress
+from solitaire_rl.envs.klondike import KlondikeGame, progress
 
 MAX_MOVES = 1000
 SLOW = 0.010

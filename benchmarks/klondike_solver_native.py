@@ -19,7 +19,7 @@ Examples (from the repository root)::
 
 Every winning line is replayed by the driver's own replayer (``check`` = ``ok``); with
 ``--python-check`` it is also replayed move by move in the project's Python engine
-(``envs.klondike.game.KlondikeGame``), an implementation written apart from the solver
+(``solitaire_rl.envs.klondike.game.KlondikeGame``), an implementation written apart from the solver
 (``check`` = ``ok+py``).
 
 With ``--merge TSV...`` no deal is solved here: the driver's output from a run elsewhere (deals
@@ -58,7 +58,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from klondike_native_input import deal_lines, fixture_lines  # noqa: E402
 
-from agents.solver.stats import percentile, wilson_interval  # noqa: E402
+from solitaire_rl.agents.solver.stats import percentile, wilson_interval  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results"
 FIELDS = [
@@ -103,7 +103,7 @@ class Args:
     fixture: Path | None
     """Solvitaire JSONL deals to run instead of the random deals."""
     python_check: bool
-    """Also replay every winning line in envs.klondike's Python engine."""
+    """Also replay every winning line in solitaire_rl.envs.klondike's Python engine."""
     retry_unknown: bool
     """Solve again the deals already recorded as unknown, with this run's --time, in place."""
     no_build: bool
@@ -203,7 +203,7 @@ def solve_all(args: Args, items: list[tuple[str, str]]) -> Iterator[list[str]]:
 
 def driver_row(args: Args, out: list[str], clock: str, replay: bool = True) -> list[str]:
     """The CSV row (``FIELDS``) of one line of driver output, split at tabs; with ``--python-check``
-    (and ``replay``) a winning line the driver checked is replayed in envs.klondike too."""
+    (and ``replay``) a winning line the driver checked is replayed in solitaire_rl.envs.klondike too."""
     name, status, stop, seconds, states, entries, length, check = out[:8]
     if replay and args.python_check and status == "winnable" and check == "ok" and len(out) > 8:
         check = python_replay(name, out[8], args.draw)
@@ -268,9 +268,9 @@ def replace_unknown_rows(rows_path: Path, replacements: dict[str, list[str]]) ->
 
 
 def python_replay(position_line: str, line: str, draw: int) -> str:
-    """Replay a winning line in envs.klondike (from the deal the position line names)."""
-    from envs.klondike.game import KlondikeGame
-    from envs.klondike.moves import Move
+    """Replay a winning line in solitaire_rl.envs.klondike (from the deal the position line names)."""
+    from solitaire_rl.envs.klondike.game import KlondikeGame
+    from solitaire_rl.envs.klondike.moves import Move
 
     name = position_line.split(" ", 1)[0]
     try:
@@ -354,7 +354,7 @@ def summarize(rows: list[dict[str, str]], name: str) -> str:
         lines.append(f"| decided after retrying the unknowns with {limits[-1]:g} s | {share(decided, n)} |")
     lines.append(f"| winning lines failing a replay check | {len(bad_checks)} |")
     if py_checked:
-        lines.append(f"| winning lines also replayed in envs.klondike | {py_checked} |")
+        lines.append(f"| winning lines also replayed in solitaire_rl.envs.klondike | {py_checked} |")
     referenced = [r for r in rows if r.get("reference") in ("solved", "unsolvable")]
     if referenced:
         agree = sum(

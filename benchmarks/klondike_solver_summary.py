@@ -21,7 +21,7 @@ import csv
 import statistics
 from pathlib import Path
 
-from agents.solver.stats import percentile, wilson_interval
+from solitaire_rl.agents.solver.stats import percentile, wilson_interval
 
 BLAKE_GENT = {3: (0.81945, 0.00084), 1: (0.90480, 0.00116)}
 """Blake & Gent, thoughtful Klondike: winnable fraction and its +/- (their 95% interval)."""

@@ -36,7 +36,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import _checkout  # noqa: F401  (stops if another checkout's code would load)
 
-import envs  # noqa: F401  (registers the environments)
+import solitaire_rl  # noqa: F401  (registers the environments)
 
 Result = tuple[float, float, int]
 """(wall seconds, CPU seconds, episodes finished) of one run."""

@@ -4,9 +4,9 @@ that every deal is proved with a line that wins in the engine (issue 37's figure
 For each generator number (not a benchmark agent deal: any numbers will do), deals
 ``klondike-winnable-v1-N`` from a cold cache and times it: the capped searches of the candidates
 up to the chosen one and the engine replay of its line
-(:func:`agents.solver.klondike_winnable.winnable_deal`). Then, untimed, it checks the deal
+(:func:`solitaire_rl.agents.solver.klondike_winnable.winnable_deal`). Then, untimed, it checks the deal
 independently: the ID resolves to the same cards, the line replays to a win in a fresh
-:class:`~envs.klondike.KlondikeGame`, and each earlier candidate was lost or undecided within the
+:class:`~solitaire_rl.envs.klondike.KlondikeGame`, and each earlier candidate was lost or undecided within the
 cap (so it counts the skipped ones)::
 
     python benchmarks/klondike_winnable_deals.py --numbers 1-1000
@@ -28,11 +28,16 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import _checkout  # noqa: F401  (stops if another checkout's code would load)
 
-from agents.solver.klondike_winnable import MAX_STATES, candidate_cards, solve_candidate, winnable_deal
-from agents.solver.result import NOT_WINNABLE, UNKNOWN
-from envs.deals import DealId
-from envs.klondike import WIN, KlondikeGame
-from training.splits import parse_deal_numbers
+from solitaire_rl.agents.solver.klondike_winnable import (
+    MAX_STATES,
+    candidate_cards,
+    solve_candidate,
+    winnable_deal,
+)
+from solitaire_rl.agents.solver.result import NOT_WINNABLE, UNKNOWN
+from solitaire_rl.envs.deals import DealId
+from solitaire_rl.envs.klondike import WIN, KlondikeGame
+from solitaire_rl.training.splits import parse_deal_numbers
 
 
 def percentile(values: list[float], q: float) -> float:

@@ -15,7 +15,7 @@ second, and the kernel's high-water mark ``VmHWM``), with its thread count.
     python benchmarks/load_players.py --players 64 --seconds 300 --json load.json   # the issue's target
 
 ``--work-slots N`` sets the server's bound on hints and verdict searches at once (default: one per CPU,
-at least 2; ``play.server.work``).
+at least 2; ``solitaire_rl.play.server.work``).
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import _checkout  # noqa: F401  (stops if another checkout's code would load)
 
-from play.server.cli import HOST, free_port
+from solitaire_rl.play.server.cli import HOST, free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 SERVER = """
@@ -45,9 +45,9 @@ import sys
 sys.path.insert(0, sys.argv[4])
 import _checkout  # stops if another checkout's code would load
 import uvicorn
-from play.server import create_app
+from solitaire_rl.play.server import create_app
 slots = None if sys.argv[2] == "auto" else int(sys.argv[2])
-from play.server.cli import server_settings  # the bounds python -m play runs with
+from solitaire_rl.play.server.cli import server_settings  # the bounds python -m solitaire_rl.play runs with
 settings = {**server_settings(), "host": sys.argv[3], "port": int(sys.argv[1])}
 uvicorn.run(create_app(work_slots=slots), **settings)
 """

@@ -1,6 +1,6 @@
 """How long a planner takes to decide, move by move, at the benchmark's settings (one core).
 
-Plays deals with one agent of ``training.benchmark`` (the planners ``hop`` and ``pimc`` by
+Plays deals with one agent of ``solitaire_rl.training.benchmark`` (the planners ``hop`` and ``pimc`` by
 default settings, or any other) in this process, timing every decision; prints the wins and
 the decision time's median, 95th percentile and maximum over all moves.
 
@@ -21,11 +21,11 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import _checkout  # noqa: F401  (stops if another checkout's code would load)
 
-from agents.base import play_episode
-from agents.registry import make_player
-from agents.seeding import Reseedable
-from agents.variants import find_variant
-from training.splits import parse_deal_numbers
+from solitaire_rl.agents.base import play_episode
+from solitaire_rl.agents.registry import make_player
+from solitaire_rl.agents.seeding import Reseedable
+from solitaire_rl.agents.variants import find_variant
+from solitaire_rl.training.splits import parse_deal_numbers
 
 
 def main() -> None:
@@ -51,7 +51,7 @@ def main() -> None:
     wins = deals = 0
     for number in parse_deal_numbers(args.deals):
         if isinstance(player, Reseedable):
-            player.reseed([args.seed, number])  # as training.benchmark seeds it
+            player.reseed([args.seed, number])  # as solitaire_rl.training.benchmark seeds it
         wins += play_episode(env, player, variant.deal_id(number), variant.cards_cleared).won
         deals += 1
     times.sort()

@@ -13,7 +13,7 @@ from contextlib import contextmanager
 
 import httpx
 
-from play.server.cli import serve_in_thread
+from solitaire_rl.play.server.cli import serve_in_thread
 
 NextAction = Callable[[dict, int], dict]
 """A player's next intent from the state and the step number."""

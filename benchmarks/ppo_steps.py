@@ -1,13 +1,13 @@
-"""MaskablePPO training throughput: environment steps per second through ``training.train``.
+"""MaskablePPO training throughput: environment steps per second through ``solitaire_rl.training.train``.
 
-Each run trains a fresh model with ``training.train.main`` for ``--steps`` environment steps (no
+Each run trains a fresh model with ``solitaire_rl.training.train.main`` for ``--steps`` environment steps (no
 evaluation, no periodic checkpoints, no TensorBoard, no progress bar) and takes the steps per
 second of wall time over ``learn``: rollouts *and* updates, the rate training actually gets.
 Worker start-up and the final save are outside the timing. Reports the median, min and max over
 ``--repeats`` runs, the machine's load average before and after (the machine is shared), and the
 median steps per CPU-second of the learner process: with ``--vec-env dummy`` (everything in that
 process) this is the rate on one idle core, whatever else the machine is doing.
-Any other ``training.train`` flag is passed on (defaults: the training defaults)::
+Any other ``solitaire_rl.training.train`` flag is passed on (defaults: the training defaults)::
 
     python benchmarks/ppo_steps.py pyramid --repeats 3
     python benchmarks/ppo_steps.py pyramid --steps 40960 --n-envs 4 --net-arch 128 128
@@ -25,8 +25,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import _checkout  # noqa: F401  (stops if another checkout's code would load)
 
-from training.config import parse_args
-from training.train import main as train
+from solitaire_rl.training.config import parse_args
+from solitaire_rl.training.train import main as train
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -30,9 +30,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import _checkout  # noqa: F401  (stops if another checkout's code would load)
 
-from agents.solver import PyramidPosition, SearchLimits, solve_pyramid
-from agents.solver.report import DealRow, format_ms, format_summary, summarize
-from agents.solver.stats import median
+from solitaire_rl.agents.solver import PyramidPosition, SearchLimits, solve_pyramid
+from solitaire_rl.agents.solver.report import DealRow, format_ms, format_summary, summarize
+from solitaire_rl.agents.solver.stats import median
 
 RESULTS = Path(__file__).resolve().parent / "results"
 

@@ -8,14 +8,14 @@ CPU each: the machine's 2 cores), then runs the command as a fresh process, alte
 with ``--ray 127.0.0.1:PORT`` (which goes first swaps every repeat), and times each whole command
 (Python start, imports, joining the cluster and the sweep):
 
-* ``solver``: ``python -m agents.solver GAME DEALS --json`` (``--max-states N``: a budget
+* ``solver``: ``python -m solitaire_rl.agents.solver GAME DEALS --json`` (``--max-states N``: a budget
   that gives the same verdicts on any machine at any load, unlike a time limit); locally one
   process (the command has no workers option), so one core against the cluster's two;
-* ``benchmark``: ``python -m training.benchmark GAME --deals DEALS --agents solver``; locally
+* ``benchmark``: ``python -m solitaire_rl.training.benchmark GAME --deals DEALS --agents solver``; locally
   ``--workers 2`` (its default here: a process pool on both cores).
 
 Each pair's per-deal rows must agree (timing fields left out). Then the per-task cost: no-op tasks
-of one item each through :func:`agents.distributed.fan_out`, seconds per task. It prints the
+of one item each through :func:`solitaire_rl.agents.distributed.fan_out`, seconds per task. It prints the
 median ratio (cluster / local), the load average around each run, and writes the figures to
 ``benchmarks/results/ray_sweep_{what}_{game}_{deals}.json``.
 """
@@ -36,7 +36,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import _checkout  # noqa: F401  (stops if another checkout's code would load)
 
-from agents.distributed import connect, fan_out
+from solitaire_rl.agents.distributed import connect, fan_out
 from tests.ray_loopback import LoopbackCluster
 
 RESULTS = Path(__file__).resolve().parent / "results"
@@ -45,13 +45,27 @@ TIMING = {"seconds", "mean_seconds", "median_seconds", "max_seconds"}
 
 def command(args: argparse.Namespace, address: str | None, out: Path) -> list[str]:
     if args.what == "solver":
-        argv = [sys.executable, "-m", "agents.solver", args.game, args.deals, "--json",
+        argv = [sys.executable, "-m", "solitaire_rl.agents.solver", args.game, args.deals, "--json",
                 "--budget", str(args.budget)]
         if args.max_states is not None:
             argv += ["--max-states", str(args.max_states)]
     else:
-        argv = [sys.executable, "-m", "training.benchmark", args.game, "--deals", args.deals, "--agents",
-                "solver", "--solver-time-limit", str(args.budget), "--json", str(out), "--workers", "2"]
+        argv = [
+            sys.executable,
+            "-m",
+            "solitaire_rl.training.benchmark",
+            args.game,
+            "--deals",
+            args.deals,
+            "--agents",
+            "solver",
+            "--solver-time-limit",
+            str(args.budget),
+            "--json",
+            str(out),
+            "--workers",
+            "2",
+        ]
     return [*argv, "--ray", address] if address else argv
 
 

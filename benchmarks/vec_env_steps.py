@@ -22,7 +22,7 @@ against the Python env and against OpenSpiel::
 
     python benchmarks/vec_env_steps.py --game klondike --python-steps 10000 --repeats 5
 
-``--ppo``: MaskablePPO training throughput through ``training.train.main`` instead, alternating
+``--ppo``: MaskablePPO training throughput through ``solitaire_rl.training.train.main`` instead, alternating
 ``--vec-env dummy`` (today's in-process setting: the Python envs in the learner's process) and
 ``--vec-env native`` with every other setting the same (the training defaults: ``pyramid-flat``,
 16 envs x 128 steps, net 128 128; more flags are passed on), median env steps/s of each, of
@@ -57,7 +57,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import _checkout  # noqa: F401  (stops if another checkout's code would load)
 
-import envs  # noqa: F401  (registers the environments)
+import solitaire_rl  # noqa: F401  (registers the environments)
 
 ENV_ID = "Solitaire/Pyramid-v0"
 KLONDIKE_ID = "Solitaire/Klondike-v0"
@@ -188,8 +188,8 @@ def env_steps(args: argparse.Namespace) -> None:
 
 
 def ppo_steps(args: argparse.Namespace, passed_on: list[str]) -> None:
-    from training.config import parse_args
-    from training.train import main as train
+    from solitaire_rl.training.config import parse_args
+    from solitaire_rl.training.train import main as train
 
     games = ["klondike"] if args.game == "klondike" else [f"pyramid-{v}" for v in args.variants]
     print(f"{'variant':<14} {'vec env':<30} {'median steps/s':>12} {'min':>12} {'max':>12} {'ratio':>8} "

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from agents.ppo import METADATA_NAME
+from solitaire_rl.agents.ppo import METADATA_NAME
 
 
 def rewrite_metadata(source: Path, target: Path, change: Callable[[dict[str, Any]], object]) -> Path:

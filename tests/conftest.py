@@ -6,10 +6,10 @@ from collections.abc import Callable, Mapping, Sequence
 
 import pytest
 
-from envs.cards import FULL_DECK, parse_card
-from envs.deals import encode_deal_code
-from envs.pyramid.layout import NUM_PYRAMID
-from envs.pyramid.moves import parse_place
+from solitaire_rl.envs.cards import FULL_DECK, parse_card
+from solitaire_rl.envs.deals import encode_deal_code
+from solitaire_rl.envs.pyramid.layout import NUM_PYRAMID
+from solitaire_rl.envs.pyramid.moves import parse_place
 
 DealBuilder = Callable[[Mapping[str, str], Sequence[str]], str]
 

@@ -16,7 +16,7 @@ SHELL = {"bash", "sh", "console", "shell", ""}
 """Info strings of shell blocks; a fence without one holds commands too in these docs."""
 
 FENCE = re.compile(r"^(?P<indent> *)```(?P<info>[^`]*)$")
-PROJECT_PACKAGES = {"agents", "benchmarks", "envs", "play", "training"}
+PROJECT_PACKAGES = {"benchmarks", "solitaire_rl"}
 
 
 @dataclass(frozen=True)

@@ -92,9 +92,9 @@ def answered_or_refused(call: Callable[[], Any], valid: bool | None) -> Any:
 @functools.cache
 def klondike_games() -> tuple:
     """Real Klondike games a few random moves in, and the player's knowledge of each."""
-    from agents.planner.knowledge import klondike_knowledge
-    from envs.klondike.game import KlondikeGame
-    from envs.klondike.observer import observe
+    from solitaire_rl.agents.planner.knowledge import klondike_knowledge
+    from solitaire_rl.envs.klondike.game import KlondikeGame
+    from solitaire_rl.envs.klondike.observer import observe
 
     rng = random.Random(2026)
     out = []
@@ -111,7 +111,7 @@ def klondike_games() -> tuple:
 
 @functools.cache
 def pyramid_games() -> tuple:
-    from envs.pyramid.game import PyramidGame
+    from solitaire_rl.envs.pyramid.game import PyramidGame
 
     rng = random.Random(2026)
     out = []
@@ -153,7 +153,7 @@ def klondike_valid(
 
 def klondike_case(rng: random.Random) -> list:
     """[face_down, face_up, stock, waste, foundation, max_rank]: real, mutated, or garbage."""
-    from agents.solver.klondike import KlondikePosition
+    from solitaire_rl.agents.solver.klondike import KlondikePosition
 
     mode = rng.random()
     if mode < 0.15:
@@ -285,7 +285,7 @@ def _klondike_planner(name: str) -> Callable[[random.Random], None]:
 
 # ---------------------------------------------------------------------------- Pyramid positions
 def pyramid_position(rng: random.Random) -> Any:
-    from agents.solver.pyramid import PyramidPosition
+    from solitaire_rl.agents.solver.pyramid import PyramidPosition
 
     position = PyramidPosition.from_game(rng.choice(pyramid_games())).to_native()
     for _ in range(0 if rng.random() < 0.35 else rng.randint(1, 2)):
@@ -349,8 +349,8 @@ def _pyramid_query(name: str) -> Callable[[random.Random], None]:
 
 # ---------------------------------------------------------------------------- the batch envs
 def klondike_batch(n: int = 3) -> Any:
-    """A new native Klondike batch of ``n`` games (envs.klondike.vector.KlondikeBatch), dealt."""
-    from envs.klondike.vector import KlondikeBatch
+    """A new native Klondike batch of ``n`` games (solitaire_rl.envs.klondike.vector.KlondikeBatch), dealt."""
+    from solitaire_rl.envs.klondike.vector import KlondikeBatch
 
     batch = KlondikeBatch(n)
     batch.reset(list(range(n)), [7] * n, None)
@@ -361,7 +361,7 @@ def pyramid_batch(n: int = 3) -> Any:
     """A new native Pyramid batch of ``n`` games (variant 000, next-step autoreset), dealt."""
     from gymnasium.vector import AutoresetMode
 
-    from envs.pyramid.vector import PyramidBatch
+    from solitaire_rl.envs.pyramid.vector import PyramidBatch
 
     batch = PyramidBatch(
         n,
@@ -472,7 +472,7 @@ def _batch_reset_random(game: str) -> Callable[[random.Random], None]:
 
 def klondike_state_valid(columns: list, hidden: list, stock: list, waste: list, foundations: list) -> bool:
     """What the native ``reset_state`` accepts, stated again in Python (runs by the rules' ``fits``)."""
-    from envs.klondike.rules import fits
+    from solitaire_rl.envs.klondike.rules import fits
 
     if len(columns) != 7 or len(hidden) != 7 or len(stock) + len(waste) > 24 or len(foundations) != 4:
         return False
@@ -499,7 +499,7 @@ def klondike_state_valid(columns: list, hidden: list, stock: list, waste: list, 
 
 
 def _klondike_reset_state(rng: random.Random) -> None:
-    from envs.klondike.observer import OBS_NVEC
+    from solitaire_rl.envs.klondike.observer import OBS_NVEC
 
     batch, _ = batches()["klondike"]
     game, _ = rng.choice(klondike_games())
@@ -601,9 +601,9 @@ def _pyramid_policy_inputs(rng: random.Random) -> None:
 # ---------------------------------------------------------------------------- deal texts, deals
 @functools.cache
 def deal_texts() -> tuple[str, ...]:
-    from envs.deals import encode_deal_code
-    from envs.klondike.game import KlondikeGame
-    from envs.klondike.solvitaire import to_solvitaire_json
+    from solitaire_rl.envs.deals import encode_deal_code
+    from solitaire_rl.envs.klondike.game import KlondikeGame
+    from solitaire_rl.envs.klondike.solvitaire import to_solvitaire_json
 
     deck = list(KlondikeGame("klondike-random-v1-3").deal.cards)
     return (
@@ -618,9 +618,9 @@ def deal_texts() -> tuple[str, ...]:
 
 
 def _deal_text(rng: random.Random) -> None:
-    from agents.solver.klondike import solve_klondike
-    from agents.solver.pyramid import solve_pyramid
-    from envs.errors import MalformedInputError
+    from solitaire_rl.agents.solver.klondike import solve_klondike
+    from solitaire_rl.agents.solver.pyramid import solve_pyramid
+    from solitaire_rl.envs.errors import MalformedInputError
 
     text = rng.choice(deal_texts())
     for _ in range(rng.choice((0, 1, 1, 2, 3))):

@@ -12,8 +12,8 @@ from typing import Any, TypeVar
 import pytest
 from fastapi.testclient import TestClient
 
-from play.server.schemas import ChanceAnswer
-from play.server.work import WorkLimiter
+from solitaire_rl.play.server.schemas import ChanceAnswer
+from solitaire_rl.play.server.work import WorkLimiter
 
 ServerT = TypeVar("ServerT")
 
@@ -112,9 +112,9 @@ def save_tiny_ppo(tmp_path_factory: pytest.TempPathFactory, variant_name: str, e
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import DummyVecEnv
 
-    from agents.encodings import find_encoding
-    from agents.ppo import build_metadata, save_checkpoint
-    from agents.variants import find_variant
+    from solitaire_rl.agents.encodings import find_encoding
+    from solitaire_rl.agents.ppo import build_metadata, save_checkpoint
+    from solitaire_rl.agents.variants import find_variant
 
     variant = find_variant(variant_name)
     encoding = find_encoding(encoding_name, variant.game)

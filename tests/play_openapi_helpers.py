@@ -15,12 +15,12 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from agents.solver import SearchLimits
-from play.server.app import PyramidServer, create_app
-from play.server.cli import serve_in_thread
-from play.server.klondike_advice import KlondikeHintAdvisor, KlondikeVerdictService
-from play.server.klondike_api import KlondikeServer, mount_klondike
-from play.server.pyramid_advice import PyramidHintAdvisor, PyramidVerdictService
+from solitaire_rl.agents.solver import SearchLimits
+from solitaire_rl.play.server.app import PyramidServer, create_app
+from solitaire_rl.play.server.cli import serve_in_thread
+from solitaire_rl.play.server.klondike_advice import KlondikeHintAdvisor, KlondikeVerdictService
+from solitaire_rl.play.server.klondike_api import KlondikeServer, mount_klondike
+from solitaire_rl.play.server.pyramid_advice import PyramidHintAdvisor, PyramidVerdictService
 
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]
 """No 5xx; only declared statuses, with the declared content type and a body that fits its schema."""

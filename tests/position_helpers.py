@@ -7,9 +7,9 @@ from collections.abc import Callable
 
 import numpy as np
 
-from agents.base import Player
-from agents.variants import find_variant
-from envs.deals import encode_deal_code
+from solitaire_rl.agents.base import Player
+from solitaire_rl.agents.variants import find_variant
+from solitaire_rl.envs.deals import encode_deal_code
 
 Pick = Callable[[np.random.Generator, np.ndarray], int]
 """Chooses the next action from the generator and the legal actions."""

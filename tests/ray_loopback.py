@@ -10,7 +10,7 @@ node address into the machine's routable one (``resolve_ip_for_localhost``), whi
 cluster's traffic through that interface; the nodes are therefore started through ``ray start``'s
 own command with that one function keeping 127.0.0.1 as given (``python -m tests.ray_loopback
 start ...``), so every address the cluster uses is 127.0.0.1. Drivers join with
-:func:`agents.distributed.connect` and the same address.
+:func:`solitaire_rl.agents.distributed.connect` and the same address.
 
 ``stop()`` ends exactly the processes the two ``ray start`` commands started (each runs in a
 session of its own; every Ray process of that node, its workers included, stays in it), by their

@@ -10,10 +10,10 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agents.action_scoring_policy import ActionScorer
-from agents.base import play_episode
-from agents.encodings import find_encoding
-from agents.encodings.pyramid_actions import (
+from solitaire_rl.agents.action_scoring_policy import ActionScorer
+from solitaire_rl.agents.base import play_episode
+from solitaire_rl.agents.encodings import find_encoding
+from solitaire_rl.agents.encodings.pyramid_actions import (
     ACTION_FEATURES,
     PYRAMID_ACTIONS_SIZE,
     RELAXED_FEATURES,
@@ -21,21 +21,21 @@ from agents.encodings.pyramid_actions import (
     SLOT_WIDTH,
     SLOTS,
 )
-from agents.greedy.pyramid import PyramidView, action_terms, choose_pyramid, partners_short
-from agents.ppo import PpoPlayer, read_metadata
-from agents.solver import PyramidPosition, pyramid_prune_rule, pyramid_relaxed_lost
-from agents.variants import find_variant
-from envs.cards import rank
-from envs.errors import MalformedInputError
-from envs.pyramid import PyramidGame
-from envs.pyramid.actions import ACTION_MOVES as PYRAMID_ACTION_MOVES
-from envs.pyramid.actions import NUM_ACTIONS
-from envs.pyramid.layout import ALL_REMOVED
-from envs.pyramid.moves import DRAW, RECYCLE, STOCK, WASTE
-from envs.pyramid.observation import OBSERVATION_SIZE
+from solitaire_rl.agents.greedy.pyramid import PyramidView, action_terms, choose_pyramid, partners_short
+from solitaire_rl.agents.ppo import PpoPlayer, read_metadata
+from solitaire_rl.agents.solver import PyramidPosition, pyramid_prune_rule, pyramid_relaxed_lost
+from solitaire_rl.agents.variants import find_variant
+from solitaire_rl.envs.cards import rank
+from solitaire_rl.envs.errors import MalformedInputError
+from solitaire_rl.envs.pyramid import PyramidGame
+from solitaire_rl.envs.pyramid.actions import ACTION_MOVES as PYRAMID_ACTION_MOVES
+from solitaire_rl.envs.pyramid.actions import NUM_ACTIONS
+from solitaire_rl.envs.pyramid.layout import ALL_REMOVED
+from solitaire_rl.envs.pyramid.moves import DRAW, RECYCLE, STOCK, WASTE
+from solitaire_rl.envs.pyramid.observation import OBSERVATION_SIZE
+from solitaire_rl.training.config import Args
+from solitaire_rl.training.train import main
 from tests.position_helpers import game_positions
-from training.config import Args
-from training.train import main
 
 ACTIONS = find_encoding("pyramid-actions", "pyramid")
 GREEDY_CHOICE = 1 + ACTION_FEATURES.index("greedy_choice")

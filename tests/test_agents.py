@@ -8,17 +8,17 @@ import sys
 import numpy as np
 import pytest
 
-from agents.base import Choice, Player, legal_actions, play_episode
-from agents.greedy import GreedyPlayer
-from agents.greedy.pyramid import PyramidView, partners_short, score_pyramid_action
-from agents.random_agent import RandomPlayer
-from agents.registry import AGENT_NAMES, make_player, unavailable_reason
-from agents.variants import VARIANTS, find_variant
-from envs.deals import DealId
-from envs.errors import IllegalMoveError, MalformedInputError
-from envs.pyramid.actions import DRAW_ACTION, move_to_action
-from envs.pyramid.layout import NUM_PYRAMID
-from envs.pyramid.moves import Move
+from solitaire_rl.agents.base import Choice, Player, legal_actions, play_episode
+from solitaire_rl.agents.greedy import GreedyPlayer
+from solitaire_rl.agents.greedy.pyramid import PyramidView, partners_short, score_pyramid_action
+from solitaire_rl.agents.random_agent import RandomPlayer
+from solitaire_rl.agents.registry import AGENT_NAMES, make_player, unavailable_reason
+from solitaire_rl.agents.variants import VARIANTS, find_variant
+from solitaire_rl.envs.deals import DealId
+from solitaire_rl.envs.errors import IllegalMoveError, MalformedInputError
+from solitaire_rl.envs.pyramid.actions import DRAW_ACTION, move_to_action
+from solitaire_rl.envs.pyramid.layout import NUM_PYRAMID
+from solitaire_rl.envs.pyramid.moves import Move
 from tests.checkpoint_helpers import chosen_by_sampling, rewrite_metadata
 from tests.position_helpers import choices_while_observations_agree
 
@@ -199,8 +199,11 @@ def test_registry_names_and_errors() -> None:
 
 
 def test_importing_agents_loads_neither_torch_nor_the_native_solver() -> None:
-    code = ("import sys, agents, agents.registry, agents.greedy, agents.ppo, agents.base;"
-            "print([m for m in ('torch', 'sb3_contrib', 'solitaire_native') if m in sys.modules])")
+    code = (
+        "import sys, solitaire_rl.agents, solitaire_rl.agents.registry, solitaire_rl.agents.greedy,"
+        " solitaire_rl.agents.ppo, solitaire_rl.agents.base;"
+        "print([m for m in ('torch', 'sb3_contrib', 'solitaire_native') if m in sys.modules])"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
 
@@ -220,8 +223,8 @@ def tiny_checkpoint(tmp_path_factory: pytest.TempPathFactory):
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import DummyVecEnv
 
-    from agents.encodings import find_encoding
-    from agents.ppo import build_metadata, save_checkpoint
+    from solitaire_rl.agents.encodings import find_encoding
+    from solitaire_rl.agents.ppo import build_metadata, save_checkpoint
 
     variant = find_variant("pyramid-000")
     env = DummyVecEnv([variant.make_env])
@@ -236,7 +239,7 @@ def tiny_checkpoint(tmp_path_factory: pytest.TempPathFactory):
 
 @pytest.mark.parametrize("deterministic", [True, False])
 def test_ppo_player_never_picks_a_masked_action(tiny_checkpoint, deterministic: bool) -> None:
-    from agents.ppo import PpoPlayer
+    from solitaire_rl.agents.ppo import PpoPlayer
 
     path, _, model = tiny_checkpoint
     variant = find_variant("pyramid-000")
@@ -259,7 +262,7 @@ def test_ppo_player_never_picks_a_masked_action(tiny_checkpoint, deterministic: 
 def test_ppo_player_plays_as_its_checkpoint_was_chosen(tiny_checkpoint, tmp_path) -> None:
     """By default a checkpoint chosen by sampled evaluation samples, any other one plays its most
     probable move; an explicit ``deterministic`` overrides both, and an odd record means argmax."""
-    from agents.ppo import PpoPlayer, read_metadata
+    from solitaire_rl.agents.ppo import PpoPlayer, read_metadata
 
     path, _, model = tiny_checkpoint
     sampled = rewrite_metadata(path, tmp_path / "sampled.zip", chosen_by_sampling)
@@ -289,14 +292,14 @@ def test_ppo_player_plays_as_its_checkpoint_was_chosen(tiny_checkpoint, tmp_path
 def test_the_shipped_klondike_agent_samples_and_the_pyramid_agents_do_not() -> None:
     """The shipped Klondike checkpoint was chosen by sampled evaluation (its most probable move
     cycles), so by default it samples; the Pyramid ones play their most probable move."""
-    from agents.ppo import PpoPlayer
+    from solitaire_rl.agents.ppo import PpoPlayer
 
     assert not PpoPlayer("klondike").deterministic
     assert PpoPlayer("pyramid-000").deterministic and PpoPlayer("pyramid-001").deterministic
 
 
 def test_loading_a_checkpoint_that_does_not_match_fails_clearly(tiny_checkpoint, tmp_path) -> None:
-    from agents.ppo import CheckpointError, CheckpointMismatchError, PpoPlayer
+    from solitaire_rl.agents.ppo import CheckpointError, CheckpointMismatchError, PpoPlayer
 
     path, _, model = tiny_checkpoint
     with pytest.raises(CheckpointMismatchError, match="trained on pyramid-000, not pyramid-001"):
@@ -329,10 +332,10 @@ def test_loading_a_checkpoint_that_does_not_match_fails_clearly(tiny_checkpoint,
 def test_ppo_loads_the_shipped_checkpoint_by_default(tiny_checkpoint, tmp_path, monkeypatch) -> None:
     import shutil
 
-    import agents.ppo
-    from agents.ppo import CheckpointError, PpoPlayer
+    import solitaire_rl.agents.ppo
+    from solitaire_rl.agents.ppo import CheckpointError, PpoPlayer
 
-    monkeypatch.setattr(agents.ppo, "CHECKPOINT_DIR", tmp_path)
+    monkeypatch.setattr(solitaire_rl.agents.ppo, "CHECKPOINT_DIR", tmp_path)
     with pytest.raises(CheckpointError, match="no shipped checkpoint for pyramid-000"):
         PpoPlayer("pyramid-000")
     shutil.copyfile(tiny_checkpoint[0], tmp_path / "pyramid-000.zip")

@@ -5,24 +5,24 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents.base import play_episode
-from agents.encodings import find_encoding
-from agents.encodings.klondike_compact import KLONDIKE_CARD_FEATURES
-from agents.greedy import GreedyPlayer
-from agents.greedy.klondike import (
+from solitaire_rl.agents.base import play_episode
+from solitaire_rl.agents.encodings import find_encoding
+from solitaire_rl.agents.encodings.klondike_compact import KLONDIKE_CARD_FEATURES
+from solitaire_rl.agents.greedy import GreedyPlayer
+from solitaire_rl.agents.greedy.klondike import (
     SAFE_FOUNDATION_SCORE,
     TURN_UP_SCORE,
     KlondikeView,
     score_klondike_action,
 )
-from agents.random_agent import RandomPlayer
-from agents.variants import find_variant
-from envs.deals import DealId
-from envs.klondike.actions import ACTION_INDEX, STOCK_ACTION
-from envs.klondike.game import KlondikeGame
-from envs.klondike.layout import DEAL_SLOTS
-from envs.klondike.moves import Move
-from envs.klondike.observer import UNSEEN, observe
+from solitaire_rl.agents.random_agent import RandomPlayer
+from solitaire_rl.agents.variants import find_variant
+from solitaire_rl.envs.deals import DealId
+from solitaire_rl.envs.klondike.actions import ACTION_INDEX, STOCK_ACTION
+from solitaire_rl.envs.klondike.game import KlondikeGame
+from solitaire_rl.envs.klondike.layout import DEAL_SLOTS
+from solitaire_rl.envs.klondike.moves import Move
+from solitaire_rl.envs.klondike.observer import UNSEEN, observe
 from tests.position_helpers import choices_while_observations_agree, game_positions
 
 KLONDIKE = find_variant("klondike")

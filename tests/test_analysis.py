@@ -1,4 +1,5 @@
-"""Game analysis (agents.analysis, python -m training.analyse): games whose losing move is known by
+"""Game analysis (solitaire_rl.agents.analysis, python -m solitaire_rl.training.analyse): games whose losing
+move is known by
 construction, every verdict checked against a search of its own position."""
 
 from __future__ import annotations
@@ -8,7 +9,7 @@ import random
 
 import pytest
 
-from agents.analysis import (
+from solitaire_rl.agents.analysis import (
     HINDSIGHT,
     LOST_AT_MOVE,
     NEVER_WINNABLE,
@@ -20,13 +21,13 @@ from agents.analysis import (
     game_kind,
     judge_move,
 )
-from agents.analysis.line import positions_of
-from agents.planner.hop import tie_margin
-from agents.solver import SearchLimits, solve_klondike, solve_pyramid
-from envs.errors import IllegalMoveError, MalformedInputError
-from envs.klondike import KlondikeGame
-from envs.pyramid import PyramidGame
-from training.analyse import cli
+from solitaire_rl.agents.analysis.line import positions_of
+from solitaire_rl.agents.planner.hop import tie_margin
+from solitaire_rl.agents.solver import SearchLimits, solve_klondike, solve_pyramid
+from solitaire_rl.envs.errors import IllegalMoveError, MalformedInputError
+from solitaire_rl.envs.klondike import KlondikeGame
+from solitaire_rl.envs.pyramid import PyramidGame
+from solitaire_rl.training.analyse import cli
 
 LIMITS = SearchLimits(time_limit=5, max_states=2_000_000)
 

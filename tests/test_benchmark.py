@@ -8,12 +8,11 @@ from pathlib import Path
 
 import pytest
 
-import training.benchmark
-from agents.registry import unavailable_reason
-from agents.variants import find_variant
-from envs.errors import MalformedInputError
-from tests.checkpoint_helpers import chosen_by_sampling, rewrite_metadata
-from training.benchmark import (
+import solitaire_rl.training.benchmark
+from solitaire_rl.agents.registry import unavailable_reason
+from solitaire_rl.agents.variants import find_variant
+from solitaire_rl.envs.errors import MalformedInputError
+from solitaire_rl.training.benchmark import (
     _PLAYERS,
     Args,
     Row,
@@ -23,6 +22,7 @@ from training.benchmark import (
     planner_settings,
     summarize,
 )
+from tests.checkpoint_helpers import chosen_by_sampling, rewrite_metadata
 
 PYRAMID = find_variant("pyramid-000")
 
@@ -66,7 +66,7 @@ def test_table_and_json_agree(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     printed = capsys.readouterr().out
     data = json.loads(out.read_text())
     assert data["variant"] == "pyramid-001" and data["deals"] == "1-12"
-    command = "python -m training.benchmark pyramid-001 --deals 1-12 --agents random,greedy"
+    command = "python -m solitaire_rl.training.benchmark pyramid-001 --deals 1-12 --agents random,greedy"
     assert data["command"].startswith(command)
     assert data["rows"] == [asdict(r) for r in rows] and len(rows) == 24
     assert data["table"] == [asdict(s) for s in summarize([Row(**r) for r in data["rows"]])]
@@ -126,7 +126,7 @@ def test_sampled_ppo_play_is_reproducible_whatever_the_workers() -> None:
 def test_the_checkpoint_decides_how_ppo_plays_unless_a_flag_does(tmp_path: Path) -> None:
     """A checkpoint chosen by sampled evaluation samples without a flag, as ``--ppo-sample`` plays
     the same policy; ``--ppo-argmax`` plays it as the plain checkpoint plays by default."""
-    from agents.ppo import default_checkpoint
+    from solitaire_rl.agents.ppo import default_checkpoint
 
     shipped = default_checkpoint(PYRAMID)
     sampled = rewrite_metadata(shipped, tmp_path / "sampled.zip", chosen_by_sampling)
@@ -144,7 +144,7 @@ def test_the_checkpoint_decides_how_ppo_plays_unless_a_flag_does(tmp_path: Path)
 
 
 def test_rows_hold_the_moves_and_the_first_losing_move_of_the_analysis() -> None:
-    from agents.analysis import analyse_game
+    from solitaire_rl.agents.analysis import analyse_game
 
     rows, _, _ = main(Args(game="pyramid-001", deals="1-6", agents="random,solver", workers=1))
     assert any(r.analysis == "lost_at_move" for r in rows)
@@ -185,13 +185,13 @@ def test_a_rows_file_resumes_a_stopped_run_and_refuses_another_commands(
     # a run stopped after 5 rows, the 6th cut off mid-line: the same command plays only the rest
     rows_file.write_text("\n".join(lines[:6]) + "\n" + lines[6][:20])
     played: list[tuple[str, int]] = []
-    real = training.benchmark.play_deal
+    real = solitaire_rl.training.benchmark.play_deal
 
     def counting(variant_key: str, options: dict, task: tuple[str, int]) -> Row:
         played.append(task)
         return real(variant_key, options, task)
 
-    monkeypatch.setattr(training.benchmark, "play_deal", counting)
+    monkeypatch.setattr(solitaire_rl.training.benchmark, "play_deal", counting)
     resumed, again, _ = main(args)
     assert sorted(played) == sorted({(r.agent, r.deal_number) for r in whole} -
                                     {(Row(**json.loads(line)).agent, Row(**json.loads(line)).deal_number)

@@ -15,9 +15,9 @@ import _checkout  # noqa: E402
 
 def test_the_packages_load_from_this_checkout() -> None:
     assert _checkout.use_this_checkout() == ROOT
-    import agents
+    import solitaire_rl
 
-    assert Path(agents.__file__).resolve().parent == ROOT / "agents"
+    assert Path(solitaire_rl.__file__).resolve().parent == ROOT / "solitaire_rl"
 
 
 def test_a_script_in_another_checkout_stops_with_the_reason(monkeypatch: pytest.MonkeyPatch,
@@ -27,5 +27,5 @@ def test_a_script_in_another_checkout_stops_with_the_reason(monkeypatch: pytest.
     with pytest.raises(SystemExit) as stop:
         _checkout.use_this_checkout()
     message = str(stop.value)
-    assert "`import envs` would load" in message and str(ROOT / "envs") in message
+    assert "`import solitaire_rl` would load" in message and str(ROOT / "solitaire_rl") in message
     assert f"pip install -e .` in {tmp_path}" in message

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from envs.cards import (
+from solitaire_rl.envs.cards import (
     FULL_DECK,
     NUM_CARDS,
     card_code,
@@ -15,7 +15,7 @@ from envs.cards import (
     rank,
     suit,
 )
-from envs.errors import MalformedInputError, SolitaireError
+from solitaire_rl.envs.errors import MalformedInputError, SolitaireError
 
 
 def test_card_numbering_is_rank_major_then_suit_cdhs() -> None:

@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from envs import deals
-from envs.cards import FULL_DECK, card_name, parse_card
-from envs.deals import (
+from solitaire_rl.envs import deals
+from solitaire_rl.envs.cards import FULL_DECK, card_name, parse_card
+from solitaire_rl.envs.deals import (
     Deal,
     DealId,
     check_full_deck,
@@ -20,10 +20,10 @@ from envs.deals import (
     register_deal_type,
     resolve_deal,
 )
-from envs.errors import MalformedInputError
-from envs.rng import SplitMix64, fnv1a64, shuffled
+from solitaire_rl.envs.errors import MalformedInputError
+from solitaire_rl.envs.rng import SplitMix64, fnv1a64, shuffled
 
-# Computed once from the documented generator (envs/rng.py) and pinned: a change to the PRNG, the
+# Computed once from the documented generator (solitaire_rl/envs/rng.py) and pinned: a change to the PRNG, the
 # shuffle or the deal order changes what every published deal ID means.
 GOLDEN = {
     "pyramid-random-v1-0": (

@@ -30,7 +30,7 @@ from pathlib import Path
 
 import pytest
 
-import envs  # noqa: F401  (gymnasium's warning filters set at import go before the snippets' ones, not after)
+import solitaire_rl  # noqa: F401  (gymnasium's warning filters set at import go before the snippets' ones, not after)
 from tests.doc_blocks import DOCS, ROOT, SHELL, Block, Command, fenced_blocks, shell_commands
 
 NO_RUN_ALLOWED: dict[str, str] = {}
@@ -60,24 +60,55 @@ class First:
 
 SMALL: dict[str, dict[str, str | Default | First]] = {
     # command prefix (after ``python``) -> option or positional token -> its small value
-    "-m training.train": {"--total-timesteps": "64", "--n-envs": "2", "--n-steps": "32", "--batch-size": "64",
-                          "--n-epochs": "1", "--imitation-episodes": "2", "--imitation-epochs": "1",
-                          "--eval-freq": "0", "--eval-deals": "2", "--checkpoint-freq": "0",
-                          "--save-to": Default("None"), "--no-progress-bar": Default("")},
-    "-m training.benchmark": {"--deals": First(2), "--workers": "1", "--solver-time-limit": "2",
-                              "--analysis-states": "100000", "--analysis-time-budget": "2"},
-    "-m training.benchmark klondike": {"--planner-option": "max_states=5000"},  # hop: 200,000 a move
-    "-m agents.solver pyramid": {"1-1000": "1-2", "--time": "2"},
-    "-m agents.solver klondike": {"1-1000": "1-2", "1-2000": "1-2", "--max-states": "100000", "--time": "2"},
+    "-m solitaire_rl.training.train": {
+        "--total-timesteps": "64",
+        "--n-envs": "2",
+        "--n-steps": "32",
+        "--batch-size": "64",
+        "--n-epochs": "1",
+        "--imitation-episodes": "2",
+        "--imitation-epochs": "1",
+        "--eval-freq": "0",
+        "--eval-deals": "2",
+        "--checkpoint-freq": "0",
+        "--save-to": Default("None"),
+        "--no-progress-bar": Default(""),
+    },
+    "-m solitaire_rl.training.benchmark": {
+        "--deals": First(2),
+        "--workers": "1",
+        "--solver-time-limit": "2",
+        "--analysis-states": "100000",
+        "--analysis-time-budget": "2",
+    },
+    "-m solitaire_rl.training.benchmark klondike": {
+        "--planner-option": "max_states=5000"
+    },  # hop: 200,000 a move
+    "-m solitaire_rl.agents.solver pyramid": {"1-1000": "1-2", "--time": "2"},
+    "-m solitaire_rl.agents.solver klondike": {
+        "1-1000": "1-2",
+        "1-2000": "1-2",
+        "--max-states": "100000",
+        "--time": "2",
+    },
     "benchmarks/analysis_speed.py": {"--games": "1", "--moves": "40", "--repeats": "1"},
     "benchmarks/env_steps.py": {"--steps": "200", "--repeats": "1"},
-    "benchmarks/ppo_steps.py": {"--steps": "64", "--repeats": "1", "--n-envs": "2", "--n-steps": "32",
-                                "--batch-size": "64"},
+    "benchmarks/ppo_steps.py": {
+        "--steps": "64",
+        "--repeats": "1",
+        "--n-envs": "2",
+        "--n-steps": "32",
+        "--batch-size": "64",
+    },
     "benchmarks/follow_hints.py": {"--deals": First(1), "--max-moves": "10"},
     "benchmarks/chance_latency.py": {"--deals": First(1), "--every": "25"},
     "benchmarks/fuzz_native.py": {"--examples": "3", "-k": Default("random_deal")},
-    "benchmarks/fuzz_entry_points.py": {"--inputs": "20", "--chunk": "20", "-k": Default("random_deal"),
-                                        "--ledger": Default("fuzz-ledger.jsonl")},
+    "benchmarks/fuzz_entry_points.py": {
+        "--inputs": "20",
+        "--chunk": "20",
+        "-k": Default("random_deal"),
+        "--ledger": Default("fuzz-ledger.jsonl"),
+    },
     "benchmarks/play_server.py": {"--deals": Default("1"), "--actions": Default("5")},
     "benchmarks/diagnostics/pyramid_value_net.py generate": {"--deals": First(10)},
     "benchmarks/diagnostics/pyramid_value_net.py fit": {"--epochs": "1"},
@@ -86,9 +117,10 @@ SMALL: dict[str, dict[str, str | Default | First]] = {
 """The small arguments a long-running command runs with here (every matching prefix, shortest first)."""
 
 SKIP: dict[str, str] = {
-    "-m play": "serves the page until stopped (tests/test_play_cli.py starts and stops it)",
-    "-m play.terminal --interactive": "reads keys from a terminal",
-    "-m training.ship": "writes agents/checkpoints/ from a run the reader trained (runs/<run>)",
+    "-m solitaire_rl.play": "serves the page until stopped (tests/test_play_cli.py starts and stops it)",
+    "-m solitaire_rl.play.terminal --interactive": "reads keys from a terminal",
+    "-m solitaire_rl.training.ship": (
+        "writes solitaire_rl/agents/checkpoints/ from a run the reader trained (runs/<run>)"),
     "--ray": "needs a Ray cluster (tests/test_ray_cluster.py runs both commands on a loopback one)",
     "--sanitize": "the sanitizer build (tests/test_sanitizer_subset.py runs a short fuzz on it)",
     "benchmarks/planner_latency.py": "whole hop games at the benchmark's budget: about 30 s a deal here",
@@ -105,7 +137,8 @@ INPUTS: dict[str, dict[str, str]] = {
 
 PLACEHOLDERS = ("<", "CKPT")
 DEPRECATED = r"the keyword \w+= is deprecated"
-"""The warning of an old keyword spelling (``envs.contract.renamed_keyword``): a doc uses the new ones."""
+"""The warning of an old keyword spelling (``solitaire_rl.envs.contract.renamed_keyword``): a doc uses the new
+ones."""
 
 
 def matching(table: dict[str, object], command: Command) -> list[str]:
@@ -166,7 +199,7 @@ def project_commands() -> list[Command]:
 @pytest.fixture(scope="module")
 def play_url() -> Iterator[str]:
     """A play server for the snippets that call the API, on a free port."""
-    from play.server.cli import serve_in_thread
+    from solitaire_rl.play.server.cli import serve_in_thread
 
     server, thread, url = serve_in_thread()
     yield url
@@ -262,12 +295,17 @@ def test_a_documented_command_runs(command: Command, tmp_path_factory: pytest.Te
         raise AssertionError(f"{line}\n{type(error).__name__}: {error}") from error
     if command.stdout:
         (workdir / command.stdout).write_text(out.getvalue(), encoding="utf-8")
-    assert checkpoints() == shipped, f"{line}: changed agents/checkpoints/ (the folder is the repository's)"
+    assert checkpoints() == shipped, (
+        f"{line}: changed solitaire_rl/agents/checkpoints/ (the folder is the repository's)"
+    )
 
 
 def checkpoints() -> dict[str, int]:
-    """The shipped checkpoints and their modification times (the page folders link agents/ itself)."""
-    return {p.name: p.stat().st_mtime_ns for p in (ROOT / "agents" / "checkpoints").iterdir()}
+    """The shipped checkpoints and their modification times (the page folders link solitaire_rl/agents/
+    itself)."""
+    return {
+        p.name: p.stat().st_mtime_ns for p in (ROOT / "solitaire_rl" / "agents" / "checkpoints").iterdir()
+    }
 
 
 def test_every_table_entry_matches_a_documented_command() -> None:
@@ -278,10 +316,10 @@ def test_every_table_entry_matches_a_documented_command() -> None:
 
 
 def test_the_small_arguments_replace_the_docs_figures(tmp_path: Path) -> None:
-    doc = ("-m", "training.benchmark", "klondike", "--deals", "1001-2000", "--workers", "3")
+    doc = ("-m", "solitaire_rl.training.benchmark", "klondike", "--deals", "1001-2000", "--workers", "3")
     argv = small_argv(Command("x", doc), tmp_path)
     assert argv[3:7] == ["--deals", "1001-1002", "--workers", "1"] and "max_states=5000" in argv
-    train = Command("x", ("-m", "training.train", "--config=c.toml", "--save-to", "/tmp/a.zip"))
+    train = Command("x", ("-m", "solitaire_rl.training.train", "--config=c.toml", "--save-to", "/tmp/a.zip"))
     argv = small_argv(train, tmp_path)
     assert argv[2:6] == ["--config", "c.toml", "--save-to", str(tmp_path / "a.zip")]
     assert argv[argv.index("--total-timesteps") + 1] == "64" and "--no-progress-bar" in argv
@@ -289,6 +327,6 @@ def test_the_small_arguments_replace_the_docs_figures(tmp_path: Path) -> None:
 
 def test_the_shell_blocks_are_read_as_a_shell_reads_them() -> None:
     commands = project_commands()
-    assert len(commands) > 40 and any(c.argv[:2] == ("-m", "training.analyse") for c in commands)
+    assert len(commands) > 40 and any(c.argv[:2] == ("-m", "solitaire_rl.training.analyse") for c in commands)
     assert not [c.where for c in commands if any(a.endswith("\\") or a.startswith("#") for a in c.argv)]
     assert {"python", "bash"} <= {b.lang for page in DOCS for b in fenced_blocks(page)}

@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
-import envs  # noqa: F401  (registers the environments)
-from agents.encodings import ENCODINGS, EncodedObservations, find_encoding
-from envs.errors import MalformedInputError
+import solitaire_rl  # noqa: F401  (registers the environments)
+from solitaire_rl.agents.encodings import ENCODINGS, EncodedObservations, find_encoding
+from solitaire_rl.envs.errors import MalformedInputError
 
 ENV_IDS = {"pyramid": "Solitaire/Pyramid-v0", "klondike": "Solitaire/Klondike-v0"}
 

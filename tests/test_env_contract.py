@@ -19,13 +19,13 @@ import pytest
 from gymnasium.error import ResetNeeded
 from gymnasium.vector import AutoresetMode
 
-import envs  # noqa: F401  (registers the environments)
-from envs.errors import MalformedInputError
-from envs.klondike.actions import ACTION_INDEX
-from envs.klondike.game import KlondikeGame
-from envs.klondike.moves import Move as KlondikeMove
-from envs.pyramid.actions import move_to_action
-from envs.pyramid.moves import Move as PyramidMove
+import solitaire_rl  # noqa: F401  (registers the environments)
+from solitaire_rl.envs.errors import MalformedInputError
+from solitaire_rl.envs.klondike.actions import ACTION_INDEX
+from solitaire_rl.envs.klondike.game import KlondikeGame
+from solitaire_rl.envs.klondike.moves import Move as KlondikeMove
+from solitaire_rl.envs.pyramid.actions import move_to_action
+from solitaire_rl.envs.pyramid.moves import Move as PyramidMove
 from tests.conftest import WIN_LINE, WIN_PYRAMID, build_pyramid_deal
 
 

@@ -10,30 +10,39 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from agents.base import play_episode
-from agents.expert.checkpoint import (
+from solitaire_rl.agents.base import play_episode
+from solitaire_rl.agents.expert.checkpoint import (
     WEIGHTS_NAME,
     build_expert_metadata,
     default_expert_checkpoint,
     load_network,
     save_network,
 )
-from agents.expert.player import ExpertNetwork, ExpertPlayer
-from agents.planner.guide import klondike_afterstate_win_chances, pyramid_afterstate_win_chances, sampled_game
-from agents.planner.knowledge import klondike_knowledge
-from agents.planner.pimc import determinized, unseen_places
-from agents.ppo import METADATA_NAME, CheckpointError, CheckpointMismatchError, default_checkpoint
-from agents.registry import make_player, unavailable_reason
-from agents.variants import find_variant
-from envs.deals import DealId
-from envs.errors import MalformedInputError
-from envs.klondike import KlondikeGame
-from envs.klondike.actions import legal_actions_in, move_of
-from envs.klondike.layout import DEAL_SLOTS
-from envs.klondike.observer import observe
-from envs.klondike.symmetry import SUIT_SYMMETRIES
+from solitaire_rl.agents.expert.player import ExpertNetwork, ExpertPlayer
+from solitaire_rl.agents.planner.guide import (
+    klondike_afterstate_win_chances,
+    pyramid_afterstate_win_chances,
+    sampled_game,
+)
+from solitaire_rl.agents.planner.knowledge import klondike_knowledge
+from solitaire_rl.agents.planner.pimc import determinized, unseen_places
+from solitaire_rl.agents.ppo import (
+    METADATA_NAME,
+    CheckpointError,
+    CheckpointMismatchError,
+    default_checkpoint,
+)
+from solitaire_rl.agents.registry import make_player, unavailable_reason
+from solitaire_rl.agents.variants import find_variant
+from solitaire_rl.envs.deals import DealId
+from solitaire_rl.envs.errors import MalformedInputError
+from solitaire_rl.envs.klondike import KlondikeGame
+from solitaire_rl.envs.klondike.actions import legal_actions_in, move_of
+from solitaire_rl.envs.klondike.layout import DEAL_SLOTS
+from solitaire_rl.envs.klondike.observer import observe
+from solitaire_rl.envs.klondike.symmetry import SUIT_SYMMETRIES
+from solitaire_rl.training import expert_fit, selfplay
 from tests.position_helpers import choices_while_observations_agree
-from training import expert_fit, selfplay
 
 KLONDIKE = find_variant("klondike")
 PYRAMID = find_variant("pyramid-000")
@@ -190,7 +199,7 @@ def test_the_hindsight_target_favours_the_moves_that_win_most_samples(run_folder
 def test_a_fit_can_start_from_the_ppo_checkpoint_and_keeps_its_best_epoch(run_folder: Path) -> None:
     import torch
 
-    from agents.expert.network import Architecture, PolicyValueNet
+    from solitaire_rl.agents.expert.network import Architecture, PolicyValueNet
 
     ppo = default_checkpoint(KLONDIKE)
     data = selfplay.load([run_folder])
@@ -342,8 +351,8 @@ def test_the_guided_search_plays_with_the_networks_prior(checkpoint: Path) -> No
 
 
 def test_the_guided_search_respects_cancellation_and_its_time_budget(checkpoint: Path) -> None:
-    from agents.planner import NO_SAMPLE
-    from agents.solver import _native
+    from solitaire_rl.agents.planner import NO_SAMPLE
+    from solitaire_rl.agents.solver import _native
 
     player = make_player("guided-ismcts", KLONDIKE, seed=2, checkpoint=checkpoint, max_states=None,
                          time_limit=0.05, tree_iterations=10**6)
@@ -429,7 +438,7 @@ def test_a_network_loaded_for_another_variant_is_refused(checkpoint: Path) -> No
 
 
 def test_the_value_guide_without_the_network_is_refused() -> None:
-    from agents.planner.hop import HopPlayer
+    from solitaire_rl.agents.planner.hop import HopPlayer
 
     with pytest.raises(MalformedInputError, match="give prior='expert'"):
         HopPlayer(find_variant("klondike-draw3"), guide="value")

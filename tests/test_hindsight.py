@@ -10,18 +10,23 @@ import pytest
 import torch
 from stable_baselines3.common.vec_env import DummyVecEnv
 
-from agents.base import legal_actions, legal_mask
-from agents.encodings import find_encoding
-from agents.greedy import GreedyPlayer
-from agents.solver import solve_pyramid
-from agents.variants import find_variant
-from envs.errors import MalformedInputError
-from envs.pyramid.actions import ACTION_MOVES
-from training.config import Args
-from training.imitation import HindsightTeacher, collect_hindsight, fit_to_demonstrations, make_teacher
-from training.splits import TRAIN
-from training.train import main, new_model, seed_everything
-from training.vec_env import make_env_fn
+from solitaire_rl.agents.base import legal_actions, legal_mask
+from solitaire_rl.agents.encodings import find_encoding
+from solitaire_rl.agents.greedy import GreedyPlayer
+from solitaire_rl.agents.solver import solve_pyramid
+from solitaire_rl.agents.variants import find_variant
+from solitaire_rl.envs.errors import MalformedInputError
+from solitaire_rl.envs.pyramid.actions import ACTION_MOVES
+from solitaire_rl.training.config import Args
+from solitaire_rl.training.imitation import (
+    HindsightTeacher,
+    collect_hindsight,
+    fit_to_demonstrations,
+    make_teacher,
+)
+from solitaire_rl.training.splits import TRAIN
+from solitaire_rl.training.train import main, new_model, seed_everything
+from solitaire_rl.training.vec_env import make_env_fn
 
 PYRAMID = find_variant("pyramid-000")
 FLAT = find_encoding("pyramid-flat", "pyramid")

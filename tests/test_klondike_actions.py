@@ -11,17 +11,22 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agents.base import play_episode
-from agents.encodings import find_encoding
-from agents.encodings.klondike_actions import ACTION_FEATURES, KLONDIKE_ACTIONS_SIZE, SLOT_WIDTH, SLOTS
-from agents.encodings.klondike_compact import KLONDIKE_COMPACT_SIZE, klondike_compact
-from agents.greedy.klondike import KlondikeView, score_klondike_action
-from agents.ppo import PpoPlayer, read_metadata
-from agents.variants import find_variant
-from envs.errors import MalformedInputError
-from envs.klondike import KlondikeGame
-from envs.klondike.actions import ACTION_MOVES, NUM_ACTIONS, STOCK_ACTION, move_of
-from envs.klondike.moves import (
+from solitaire_rl.agents.base import play_episode
+from solitaire_rl.agents.encodings import find_encoding
+from solitaire_rl.agents.encodings.klondike_actions import (
+    ACTION_FEATURES,
+    KLONDIKE_ACTIONS_SIZE,
+    SLOT_WIDTH,
+    SLOTS,
+)
+from solitaire_rl.agents.encodings.klondike_compact import KLONDIKE_COMPACT_SIZE, klondike_compact
+from solitaire_rl.agents.greedy.klondike import KlondikeView, score_klondike_action
+from solitaire_rl.agents.ppo import PpoPlayer, read_metadata
+from solitaire_rl.agents.variants import find_variant
+from solitaire_rl.envs.errors import MalformedInputError
+from solitaire_rl.envs.klondike import KlondikeGame
+from solitaire_rl.envs.klondike.actions import ACTION_MOVES, NUM_ACTIONS, STOCK_ACTION, move_of
+from solitaire_rl.envs.klondike.moves import (
     COLUMN_COLUMN,
     COLUMN_FOUNDATION,
     FOUNDATION_COLUMN,
@@ -29,9 +34,9 @@ from envs.klondike.moves import (
     WASTE_FOUNDATION,
     Move,
 )
+from solitaire_rl.training.config import Args
+from solitaire_rl.training.train import main
 from tests.position_helpers import game_positions
-from training.config import Args
-from training.train import main
 
 ACTIONS = find_encoding("klondike-actions", "klondike")
 F = {name: i + 1 for i, name in enumerate(ACTION_FEATURES)}
@@ -181,8 +186,14 @@ def test_a_tiny_warm_started_run_on_klondike_actions_loads_and_plays_legal_moves
     assert probs[~mask].sum() == 0 and probs[mask].sum() == pytest.approx(1.0)
 
 
-@pytest.mark.parametrize("module", ["agents.encodings.klondike_actions", "agents.encodings.klondike_compact",
-                                    "agents.encodings"])
+@pytest.mark.parametrize(
+    "module",
+    [
+        "solitaire_rl.agents.encodings.klondike_actions",
+        "solitaire_rl.agents.encodings.klondike_compact",
+        "solitaire_rl.agents.encodings",
+    ],
+)
 def test_each_encoding_module_imports_first_in_a_fresh_interpreter(module: str) -> None:
     done = subprocess.run([sys.executable, "-c", f"import {module}"], capture_output=True, text=True,
                           cwd=Path(__file__).resolve().parents[1], check=False)

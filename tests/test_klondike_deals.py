@@ -8,10 +8,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from envs.cards import card_name, parse_card
-from envs.deals import Deal, DealId, encode_deal_code
-from envs.errors import MalformedInputError
-from envs.klondike import (
+from solitaire_rl.envs.cards import card_name, parse_card
+from solitaire_rl.envs.deals import Deal, DealId, encode_deal_code
+from solitaire_rl.envs.errors import MalformedInputError
+from solitaire_rl.envs.klondike import (
     DRAW_MOVE,
     KlondikeGame,
     deal_order,
@@ -21,7 +21,7 @@ from envs.klondike import (
     to_solvitaire,
     to_solvitaire_json,
 )
-from envs.klondike.layout import DEAL_SLOTS
+from solitaire_rl.envs.klondike.layout import DEAL_SLOTS
 
 # Source: /work/shared/fixtures/README.md -- "`klondike_draw3_solvitaire.jsonl`: 40 random Klondike deals
 # in Solvitaire's JSON format (tableau piles bottom to top, lower-case suit = face down; stock dealt from
@@ -192,7 +192,7 @@ def test_malformed_solvitaire_deals_are_refused(change, message: str) -> None:
 
 @pytest.mark.parametrize("foundations", [5, "AH", ["AH"], [[], ["AS"]]])
 def test_a_solvitaire_position_with_cards_up_is_refused_whatever_the_field_holds(foundations) -> None:
-    from agents.solver.klondike import KlondikePosition
+    from solitaire_rl.agents.solver.klondike import KlondikePosition
 
     data = json.loads(SOLVITAIRE_FIXTURES[0]) | {"foundations": foundations}
     with pytest.raises(MalformedInputError, match="'foundations' must be empty"):

@@ -16,26 +16,26 @@ import pytest
 pytest.importorskip("fastapi")
 from fastapi.testclient import TestClient
 
-from agents.planner.hop import HopPlayer, hop_values
-from agents.registry import make_player
-from agents.solver import SearchLimits, solve_klondike
-from agents.solver.klondike_winnable import winnable_deal
-from agents.solver.result import NOT_WINNABLE, WINNABLE
-from agents.variants import KLONDIKE_DRAW1, find_variant, klondike_variant
-from envs.errors import MalformedInputError
-from envs.klondike import WIN, KlondikeGame, Move
-from envs.klondike.env import player_view
-from envs.klondike.moves import DRAW
-from play.server import create_app
-from play.server.klondike_advice import (
+from solitaire_rl.agents.planner.hop import HopPlayer, hop_values
+from solitaire_rl.agents.registry import make_player
+from solitaire_rl.agents.solver import SearchLimits, solve_klondike
+from solitaire_rl.agents.solver.klondike_winnable import winnable_deal
+from solitaire_rl.agents.solver.result import NOT_WINNABLE, WINNABLE
+from solitaire_rl.agents.variants import KLONDIKE_DRAW1, find_variant, klondike_variant
+from solitaire_rl.envs.errors import MalformedInputError
+from solitaire_rl.envs.klondike import WIN, KlondikeGame, Move
+from solitaire_rl.envs.klondike.env import player_view
+from solitaire_rl.envs.klondike.moves import DRAW
+from solitaire_rl.play.server import create_app
+from solitaire_rl.play.server.klondike_advice import (
     DRAW1_PLANNER_LATE,
     DRAW3_ONLY,
     KlondikeHintAdvisor,
     KlondikeVerdictService,
     klondike_verdict,
 )
-from play.server.klondike_api import KlondikeServer, mount_klondike
-from play.server.session import SessionStore
+from solitaire_rl.play.server.klondike_api import KlondikeServer, mount_klondike
+from solitaire_rl.play.server.session import SessionStore
 from tests.play_api_helpers import LOCAL, GameApi, server_fixture
 
 DEAL = "klondike-random-v1-5"

@@ -10,12 +10,12 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
-import envs  # noqa: F401  (registers the environments)
-from envs.errors import MalformedInputError
-from envs.klondike import KlondikeGame, Move, to_solvitaire, to_solvitaire_json
-from envs.klondike.actions import ACTION_INDEX, ACTION_MOVES, ACTION_NAMES, NUM_ACTIONS, move_of
-from envs.klondike.env import DEFAULT_MAX_STEPS, FOUNDATION_BONUS, TURN_UP_BONUS, KlondikeEnv
-from envs.klondike.observer import EMPTY, FACE_DOWN, OBS_SIZE, UNSEEN, VIEWS, observe
+import solitaire_rl  # noqa: F401  (registers the environments)
+from solitaire_rl.envs.errors import MalformedInputError
+from solitaire_rl.envs.klondike import KlondikeGame, Move, to_solvitaire, to_solvitaire_json
+from solitaire_rl.envs.klondike.actions import ACTION_INDEX, ACTION_MOVES, ACTION_NAMES, NUM_ACTIONS, move_of
+from solitaire_rl.envs.klondike.env import DEFAULT_MAX_STEPS, FOUNDATION_BONUS, TURN_UP_BONUS, KlondikeEnv
+from solitaire_rl.envs.klondike.observer import EMPTY, FACE_DOWN, OBS_SIZE, UNSEEN, VIEWS, observe
 
 ENV_ID = "Solitaire/Klondike-v0"
 

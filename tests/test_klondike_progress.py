@@ -5,12 +5,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from envs.cards import parse_card
-from envs.errors import IllegalMoveError
-from envs.klondike import KlondikeGame, Move
-from envs.klondike.game import DEAD_END, NO_PROGRESS, WIN
-from envs.klondike.moves import COLUMN_FOUNDATION, DRAW, RECYCLE, WASTE_FOUNDATION
-from envs.klondike.progress import _relaxed_rounds
+from solitaire_rl.envs.cards import parse_card
+from solitaire_rl.envs.errors import IllegalMoveError
+from solitaire_rl.envs.klondike import KlondikeGame, Move
+from solitaire_rl.envs.klondike.game import DEAD_END, NO_PROGRESS, WIN
+from solitaire_rl.envs.klondike.moves import COLUMN_FOUNDATION, DRAW, RECYCLE, WASTE_FOUNDATION
+from solitaire_rl.envs.klondike.progress import _relaxed_rounds
 
 
 def cards(names) -> list[int]:
@@ -164,7 +164,7 @@ def test_progress_check_matches_an_independent_search_along_random_play(seed: in
     """Along random games, every terminal and some ordinary positions agree with the reference."""
     import gymnasium
 
-    import envs  # noqa: F401
+    import solitaire_rl  # noqa: F401
 
     env = gymnasium.make("Solitaire/Klondike-v0")
     raw = env.unwrapped
@@ -249,7 +249,7 @@ def test_a_long_line_down_from_the_foundations_is_found_by_the_probe(monkeypatch
     """Deal 90103 after 146 hinted moves: the only way on brings diamonds down from their
     foundation to free a red Four for the 3C; the depth-first probe finds it once the best-first
     search has gone on for a while (that search alone took seconds here)."""
-    from envs.klondike import progress
+    from solitaire_rl.envs.klondike import progress
 
     kings = [cards(["KC", "QH", "JC", "10H", "9C", "8H", "7C", "6H", "5C"]),
              cards(["KH", "QC", "JH", "10C", "9H", "8C", "7H", "6C", "5H", "4C"])]

@@ -19,11 +19,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import envs  # noqa: F401  (registers the environments)
-from envs.cards import parse_card
-from envs.klondike import KlondikeGame, progress
-from envs.klondike.actions import ACTION_INDEX, NUM_ACTIONS
-from envs.klondike.observer import observe
+import solitaire_rl  # noqa: F401  (registers the environments)
+from solitaire_rl.envs.cards import parse_card
+from solitaire_rl.envs.klondike import KlondikeGame, progress
+from solitaire_rl.envs.klondike.actions import ACTION_INDEX, NUM_ACTIONS
+from solitaire_rl.envs.klondike.observer import observe
 from tests.test_klondike_progress import build, reference_progress
 
 

@@ -6,9 +6,9 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from envs.klondike import KlondikeGame
-from envs.klondike.actions import ACTION_INDEX, NUM_ACTIONS, legal_actions_in, move_of
-from envs.klondike.observer import OBS_NVEC, VIEWS, observe
+from solitaire_rl.envs.klondike import KlondikeGame
+from solitaire_rl.envs.klondike.actions import ACTION_INDEX, NUM_ACTIONS, legal_actions_in, move_of
+from solitaire_rl.envs.klondike.observer import OBS_NVEC, VIEWS, observe
 
 games = st.builds(
     lambda number, draw: KlondikeGame(f"klondike-random-v1-{number}", draw_count=draw),

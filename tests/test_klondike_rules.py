@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from envs.cards import card_name, parse_card
-from envs.errors import IllegalMoveError, MalformedInputError
-from envs.klondike import DRAW_MOVE, RECYCLE_MOVE, Announcement, KlondikeGame, Move, Refusal
-from envs.klondike.game import DEAD_END, WIN
-from envs.klondike.moves import (
+from solitaire_rl.envs.cards import card_name, parse_card
+from solitaire_rl.envs.errors import IllegalMoveError, MalformedInputError
+from solitaire_rl.envs.klondike import DRAW_MOVE, RECYCLE_MOVE, Announcement, KlondikeGame, Move, Refusal
+from solitaire_rl.envs.klondike.game import DEAD_END, WIN
+from solitaire_rl.envs.klondike.moves import (
     COLUMN_COLUMN,
     COLUMN_FOUNDATION,
     DRAW,

@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from agents.solver import KlondikePosition, SearchLimits, solve_klondike
-from agents.solver.klondike import CancelToken
-from envs.errors import MalformedInputError
-from envs.klondike import KlondikeGame, to_solvitaire
-from envs.klondike.moves import Move
+from solitaire_rl.agents.solver import KlondikePosition, SearchLimits, solve_klondike
+from solitaire_rl.agents.solver.klondike import CancelToken
+from solitaire_rl.envs.errors import MalformedInputError
+from solitaire_rl.envs.klondike import KlondikeGame, to_solvitaire
+from solitaire_rl.envs.klondike.moves import Move
 
 FIXTURE = Path(__file__).parent / "data" / "klondike_draw3_solvitaire.jsonl"
 QUICK = {"max_states": 300_000, "time_limit": None}

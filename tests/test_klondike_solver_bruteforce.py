@@ -14,8 +14,8 @@ import random
 
 import pytest
 
-from agents.solver import solve_klondike
-from agents.solver.klondike import KlondikePosition, native_move
+from solitaire_rl.agents.solver import solve_klondike
+from solitaire_rl.agents.solver.klondike import KlondikePosition, native_move
 
 SUITS = "CDHS"
 RANKS = {"A": 1, "J": 11, "Q": 12, "K": 13}
@@ -178,8 +178,8 @@ def test_verdicts_on_reduced_deals_agree_with_brute_force(draw: int, big: bool) 
         if truth is None:
             continue
         if draw == 2:  # not a draw count the engine plays: the native core takes it, the API not
-            from agents.solver import _native
-            from agents.solver.limits import SearchLimits
+            from solitaire_rl.agents.solver import _native
+            from solitaire_rl.agents.solver.limits import SearchLimits
 
             options = _native.KlondikeOptions()
             options.draw_count = 2

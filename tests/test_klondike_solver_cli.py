@@ -1,4 +1,4 @@
-"""``python -m agents.solver klondike``: deals by number, ID and Solvitaire JSON (inline or in a
+"""``python -m solitaire_rl.agents.solver klondike``: deals by number, ID and Solvitaire JSON (inline or in a
 file), the summary, errors; and the ``solver`` player on Klondike."""
 
 from __future__ import annotations
@@ -9,10 +9,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-from agents.registry import make_player
-from agents.solver.cli import build_parser, main, run_klondike
-from agents.variants import find_variant
-from envs.klondike import KlondikeGame, to_solvitaire
+from solitaire_rl.agents.registry import make_player
+from solitaire_rl.agents.solver.cli import build_parser, main, run_klondike
+from solitaire_rl.agents.variants import find_variant
+from solitaire_rl.envs.klondike import KlondikeGame, to_solvitaire
 
 FIXTURE = Path(__file__).parent / "data" / "klondike_draw3_solvitaire.jsonl"
 
@@ -69,8 +69,12 @@ def test_bad_arguments_exit_with_status_2_and_a_message(capsys) -> None:
 
 
 def test_module_entry_point() -> None:
-    done = subprocess.run([sys.executable, "-m", "agents.solver", "klondike", "4", "--draw", "1"],
-                          capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "solitaire_rl.agents.solver", "klondike", "4", "--draw", "1"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     assert "klondike-random-v1-4" in done.stdout and "1 winnable" in done.stdout
 
 

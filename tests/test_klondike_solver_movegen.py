@@ -18,14 +18,14 @@ import random
 
 import pytest
 
-from agents.solver.klondike import (
+from solitaire_rl.agents.solver.klondike import (
     klondike_forced_move,
     klondike_generated_moves,
     klondike_legal_actions,
     native_move,
 )
-from envs.klondike import DRAW_MOVE, RECYCLE_MOVE, KlondikeGame, Move
-from envs.klondike.moves import (
+from solitaire_rl.envs.klondike import DRAW_MOVE, RECYCLE_MOVE, KlondikeGame, Move
+from solitaire_rl.envs.klondike.moves import (
     COLUMN_COLUMN,
     COLUMN_FOUNDATION,
     DRAW,

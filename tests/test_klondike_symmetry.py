@@ -6,9 +6,9 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agents.variants import find_variant
-from envs.deals import DealId, encode_deal_code
-from envs.klondike.symmetry import (
+from solitaire_rl.agents.variants import find_variant
+from solitaire_rl.envs.deals import DealId, encode_deal_code
+from solitaire_rl.envs.klondike.symmetry import (
     SUIT_SYMMETRIES,
     action_permutation,
     card_table,

@@ -11,10 +11,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import agents.solver  # noqa: F401  (registers the winnable deal types)
-import envs  # noqa: F401  (registers the environments)
-from agents.solver import solve_klondike
-from agents.solver.klondike_winnable import (
+import solitaire_rl
+import solitaire_rl.agents.solver  # noqa: F401  (registers the winnable deal types)
+from solitaire_rl.agents.solver import solve_klondike
+from solitaire_rl.agents.solver.klondike_winnable import (
     LIMITS,
     MAX_NUMBER,
     MAX_STATES,
@@ -23,12 +23,12 @@ from agents.solver.klondike_winnable import (
     winnable_cards,
     winnable_deal,
 )
-from agents.solver.result import NOT_WINNABLE, UNKNOWN, WINNABLE
-from envs.cards import FULL_DECK
-from envs.deals import DealId, resolve_deal
-from envs.errors import MalformedInputError
-from envs.klondike import WIN, KlondikeGame
-from envs.rng import shuffled
+from solitaire_rl.agents.solver.result import NOT_WINNABLE, UNKNOWN, WINNABLE
+from solitaire_rl.envs.cards import FULL_DECK
+from solitaire_rl.envs.deals import DealId, resolve_deal
+from solitaire_rl.envs.errors import MalformedInputError
+from solitaire_rl.envs.klondike import WIN, KlondikeGame
+from solitaire_rl.envs.rng import shuffled
 
 
 def test_the_rule_first_candidate_proved_within_the_cap() -> None:
@@ -118,7 +118,7 @@ def test_env_reset_deals_the_winnable_cards() -> None:
 
 
 def test_the_benchmark_plays_winnable_deals(tmp_path: Path) -> None:
-    from training.benchmark import Args, cli, command_line, main
+    from solitaire_rl.training.benchmark import Args, cli, command_line, main
 
     out = tmp_path / "rows.json"
     args = Args(game="klondike", deal_type="winnable", deals="1-3", agents="solver", workers=1, analyse=False,

@@ -10,8 +10,8 @@ import time
 import pytest
 import solitaire_native
 
-from agents.solver import CancelToken, PyramidPosition, SearchLimits, solve_pyramid
-from envs.errors import MalformedInputError
+from solitaire_rl.agents.solver import CancelToken, PyramidPosition, SearchLimits, solve_pyramid
+from solitaire_rl.envs.errors import MalformedInputError
 
 # A deal that takes a fraction of a second normally, and minutes with the smallest table.
 HARD_DEAL = "pyramid-random-v1-2390"

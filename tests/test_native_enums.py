@@ -6,16 +6,16 @@ from __future__ import annotations
 
 import pytest
 
-from envs.klondike import moves as klondike_moves
-from envs.klondike.messages import Refusal as KlondikeRefusal
-from envs.pyramid import moves as pyramid_moves
-from envs.pyramid.messages import Refusal as PyramidRefusal
+from solitaire_rl.envs.klondike import moves as klondike_moves
+from solitaire_rl.envs.klondike.messages import Refusal as KlondikeRefusal
+from solitaire_rl.envs.pyramid import moves as pyramid_moves
+from solitaire_rl.envs.pyramid.messages import Refusal as PyramidRefusal
 
 native = pytest.importorskip("solitaire_native")
 
 
 def test_the_klondike_action_kinds_are_the_engines_move_kinds_by_name() -> None:
-    from agents.solver.klondike import KIND_OF_NATIVE, NATIVE_KIND
+    from solitaire_rl.agents.solver.klondike import KIND_OF_NATIVE, NATIVE_KIND
 
     names = {k.name.upper().replace("_TO_", "_"): k.value for k in native.KlondikeActionKind}
     assert set(names) == {"DRAW", "RECYCLE", "WASTE_FOUNDATION", "WASTE_COLUMN", "COLUMN_FOUNDATION",
@@ -26,7 +26,7 @@ def test_the_klondike_action_kinds_are_the_engines_move_kinds_by_name() -> None:
 
 
 def test_the_pyramid_move_kinds_are_the_engines_by_name() -> None:
-    from agents.solver.pyramid import KIND_OF_NATIVE, NATIVE_KIND
+    from solitaire_rl.agents.solver.pyramid import KIND_OF_NATIVE, NATIVE_KIND
 
     assert {k.name for k in native.PyramidMoveKind} == {"remove", "draw", "recycle"}
     for k in native.PyramidMoveKind:
@@ -45,9 +45,9 @@ def test_every_engine_refusal_has_a_native_code_of_its_name_and_back(
 
 
 def test_the_batches_read_refusals_and_outcomes_by_name() -> None:
-    from envs.klondike.vector import KlondikeBatch
-    from envs.native_batch import codes_by_name
-    from envs.pyramid.vector import PyramidBatch
+    from solitaire_rl.envs.klondike.vector import KlondikeBatch
+    from solitaire_rl.envs.native_batch import codes_by_name
+    from solitaire_rl.envs.pyramid.vector import PyramidBatch
 
     klondike = KlondikeBatch(1)
     for member in native.KlondikeRefusal:

@@ -15,11 +15,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import envs  # noqa: F401  (registers the environments)
-from envs.errors import MalformedInputError
-from envs.klondike.game import KlondikeGame
-from envs.klondike.rules import fits
-from envs.klondike.vector import KlondikeBatch
+import solitaire_rl  # noqa: F401  (registers the environments)
+from solitaire_rl.envs.errors import MalformedInputError
+from solitaire_rl.envs.klondike.game import KlondikeGame
+from solitaire_rl.envs.klondike.rules import fits
+from solitaire_rl.envs.klondike.vector import KlondikeBatch
 
 solitaire_native = pytest.importorskip("solitaire_native")
 
@@ -216,7 +216,7 @@ def test_reset_state_takes_what_a_game_reaches_refuses_the_rest_and_never_overfl
     """reset_state agrees with :func:`tests.native_fuzz_targets.klondike_state_valid`; a position it
     took then plays any actions (refused ones change nothing) and every observation stays inside its
     space."""
-    from envs.klondike.observer import OBS_NVEC
+    from solitaire_rl.envs.klondike.observer import OBS_NVEC
 
     columns, hidden, stock, waste, fnd = state
     batch = klondike_batch(1)
@@ -281,8 +281,8 @@ def test_the_pyramid_encoders_answer_garbage_rows(rows: int, fill: float, relaxe
 @st.composite
 def pyramid_positions(draw: st.DrawFn) -> object:
     """A position of a real Pyramid game (after random moves), maybe with one field mutated."""
-    from agents.solver.pyramid import PyramidPosition
-    from envs.pyramid.game import PyramidGame
+    from solitaire_rl.agents.solver.pyramid import PyramidPosition
+    from solitaire_rl.envs.pyramid.game import PyramidGame
 
     game = PyramidGame(f"pyramid-random-v1-{draw(st.integers(0, 10**6))}")
     for _ in range(draw(st.integers(0, 30))):
@@ -367,8 +367,8 @@ def test_klondike_planners_answer_or_refuse_any_candidates_and_unknown_places(
     exploration: float,
     max_depth: int,
 ) -> None:
-    from agents.planner.knowledge import klondike_knowledge
-    from envs.klondike.observer import observe
+    from solitaire_rl.agents.planner.knowledge import klondike_knowledge
+    from solitaire_rl.envs.klondike.observer import observe
 
     game = KlondikeGame(f"klondike-random-v1-{deal}")
     for i in range(moves):
@@ -401,8 +401,8 @@ def test_klondike_planners_answer_or_refuse_any_candidates_and_unknown_places(
 
 # ------------------------------------------------------------------ deal codes and Solvitaire JSON
 def _valid_texts() -> list[str]:
-    from envs.deals import encode_deal_code
-    from envs.klondike.solvitaire import to_solvitaire_json
+    from solitaire_rl.envs.deals import encode_deal_code
+    from solitaire_rl.envs.klondike.solvitaire import to_solvitaire_json
 
     deck = list(KlondikeGame("klondike-random-v1-3").deal.cards)
     return [
@@ -441,9 +441,9 @@ def deal_texts(draw: st.DrawFn) -> str:
 def test_deal_texts_reach_the_solver_or_are_refused_with_a_clear_error(text: str, game: str) -> None:
     """A deal ID, deal code or Solvitaire JSON with any edit: the solver decides it (within its
     budget) or :class:`MalformedInputError` says why; nothing else is raised."""
-    from agents.solver.klondike import solve_klondike
-    from agents.solver.pyramid import solve_pyramid
-    from agents.solver.result import NOT_WINNABLE, UNKNOWN, WINNABLE
+    from solitaire_rl.agents.solver.klondike import solve_klondike
+    from solitaire_rl.agents.solver.pyramid import solve_pyramid
+    from solitaire_rl.agents.solver.result import NOT_WINNABLE, UNKNOWN, WINNABLE
 
     solve = solve_klondike if game == "klondike" else solve_pyramid
     try:

@@ -8,8 +8,8 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agents.solver import PyramidPosition, pyramid_legal_moves
-from envs.pyramid import PyramidGame
+from solitaire_rl.agents.solver import PyramidPosition, pyramid_legal_moves
+from solitaire_rl.envs.pyramid import PyramidGame
 
 
 def random_positions(seed: int, deals: int) -> list[PyramidGame]:

@@ -1,4 +1,5 @@
-"""The native ``klondike-compact`` and ``klondike-actions`` (agents.encodings.klondike_inputs_batch)
+"""The native ``klondike-compact`` and ``klondike-actions``
+(solitaire_rl.agents.encodings.klondike_inputs_batch)
 against the Python encoders, the reference: the same float32 values for every row, and bad input refused."""
 
 from __future__ import annotations
@@ -6,14 +7,19 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents.encodings import find_encoding
-from agents.encodings.klondike_actions import ACTION_FEATURES, SLOT_WIDTH, SLOTS, klondike_actions
-from agents.encodings.klondike_compact import KLONDIKE_COMPACT_SIZE, klondike_compact
-from agents.encodings.klondike_inputs_batch import klondike_actions_batch, klondike_compact_batch
-from envs.errors import MalformedInputError
-from envs.klondike.actions import NUM_ACTIONS
-from envs.klondike.observer import EMPTY, VIEWS
-from envs.klondike.vector import KlondikeVectorEnv
+from solitaire_rl.agents.encodings import find_encoding
+from solitaire_rl.agents.encodings.klondike_actions import (
+    ACTION_FEATURES,
+    SLOT_WIDTH,
+    SLOTS,
+    klondike_actions,
+)
+from solitaire_rl.agents.encodings.klondike_compact import KLONDIKE_COMPACT_SIZE, klondike_compact
+from solitaire_rl.agents.encodings.klondike_inputs_batch import klondike_actions_batch, klondike_compact_batch
+from solitaire_rl.envs.errors import MalformedInputError
+from solitaire_rl.envs.klondike.actions import NUM_ACTIONS
+from solitaire_rl.envs.klondike.observer import EMPTY, VIEWS
+from solitaire_rl.envs.klondike.vector import KlondikeVectorEnv
 
 F = {name: i + 1 for i, name in enumerate(ACTION_FEATURES)}
 

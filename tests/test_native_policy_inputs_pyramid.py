@@ -1,4 +1,5 @@
-"""The native ``pyramid-actions`` and ``pyramid-actions-relaxed`` (agents.encodings.pyramid_inputs_batch)
+"""The native ``pyramid-actions`` and ``pyramid-actions-relaxed``
+(solitaire_rl.agents.encodings.pyramid_inputs_batch)
 against the Python encoder, the reference: the same float32 values for every row, and bad input refused."""
 
 from __future__ import annotations
@@ -6,13 +7,26 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents.encodings import find_encoding
-from agents.encodings.pyramid_actions import RELAXED_FEATURES, RELAXED_SLOT_WIDTH, SLOTS, pyramid_actions
-from agents.encodings.pyramid_inputs_batch import pyramid_actions_batch, pyramid_actions_relaxed_batch
-from envs.errors import MalformedInputError
-from envs.pyramid.actions import DRAW_ACTION, NUM_ACTIONS
-from envs.pyramid.observation import OBSERVATION_SIZE, PYRAMID_FEATURES, STOCK_FEATURES, split_observation
-from envs.pyramid.vector import PyramidVectorEnv
+from solitaire_rl.agents.encodings import find_encoding
+from solitaire_rl.agents.encodings.pyramid_actions import (
+    RELAXED_FEATURES,
+    RELAXED_SLOT_WIDTH,
+    SLOTS,
+    pyramid_actions,
+)
+from solitaire_rl.agents.encodings.pyramid_inputs_batch import (
+    pyramid_actions_batch,
+    pyramid_actions_relaxed_batch,
+)
+from solitaire_rl.envs.errors import MalformedInputError
+from solitaire_rl.envs.pyramid.actions import DRAW_ACTION, NUM_ACTIONS
+from solitaire_rl.envs.pyramid.observation import (
+    OBSERVATION_SIZE,
+    PYRAMID_FEATURES,
+    STOCK_FEATURES,
+    split_observation,
+)
+from solitaire_rl.envs.pyramid.vector import PyramidVectorEnv
 
 F = {name: i + 1 for i, name in enumerate(RELAXED_FEATURES)}
 ON_TABLE = PYRAMID_FEATURES.index("on_table")

@@ -1,4 +1,5 @@
-"""The native batched Klondike env (envs/klondike/vector.py) against the Python env, the reference.
+"""The native batched Klondike env (solitaire_rl/envs/klondike/vector.py) against the Python env, the
+reference.
 
 The differential tests drive ``gymnasium.make_vec(..., vectorization_mode="vector_entry_point")``
 and one ``gymnasium.make`` env per sub-env (seeded ``S + i``, reset by hand where Gymnasium's
@@ -24,13 +25,13 @@ from gymnasium.wrappers.vector import RecordEpisodeStatistics
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import envs  # noqa: F401  (registers the environments)
-from envs.deals import DealId
-from envs.errors import MalformedInputError
-from envs.klondike.actions import ACTION_INDEX, NUM_ACTIONS
-from envs.klondike.game import KlondikeGame
-from envs.klondike.moves import Move
-from envs.klondike.vector import KlondikeVectorEnv, NativeKlondikeEnv
+import solitaire_rl  # noqa: F401  (registers the environments)
+from solitaire_rl.envs.deals import DealId
+from solitaire_rl.envs.errors import MalformedInputError
+from solitaire_rl.envs.klondike.actions import ACTION_INDEX, NUM_ACTIONS
+from solitaire_rl.envs.klondike.game import KlondikeGame
+from solitaire_rl.envs.klondike.moves import Move
+from solitaire_rl.envs.klondike.vector import KlondikeVectorEnv, NativeKlondikeEnv
 
 ENV_ID = "Solitaire/Klondike-v0"
 ILLEGAL_SHARE = 0.05

@@ -1,4 +1,4 @@
-"""The native batched Pyramid env (envs/pyramid/vector.py) against the Python env, the reference.
+"""The native batched Pyramid env (solitaire_rl/envs/pyramid/vector.py) against the Python env, the reference.
 
 The differential test drives ``gymnasium.make_vec(..., vectorization_mode="vector_entry_point")``
 and one ``gymnasium.make`` env per sub-env (seeded ``S + i``, reset by hand where Gymnasium's
@@ -21,11 +21,11 @@ from gymnasium.utils.env_checker import check_env
 from gymnasium.vector import AutoresetMode
 from gymnasium.wrappers.vector import RecordEpisodeStatistics
 
-import envs  # noqa: F401  (registers the environments)
-from envs.deals import DealId
-from envs.errors import MalformedInputError
-from envs.pyramid.actions import NUM_ACTIONS
-from envs.pyramid.vector import NativePyramidEnv, PyramidVectorEnv
+import solitaire_rl  # noqa: F401  (registers the environments)
+from solitaire_rl.envs.deals import DealId
+from solitaire_rl.envs.errors import MalformedInputError
+from solitaire_rl.envs.pyramid.actions import NUM_ACTIONS
+from solitaire_rl.envs.pyramid.vector import NativePyramidEnv, PyramidVectorEnv
 
 ENV_ID = "Solitaire/Pyramid-v0"
 VARIANTS = {"000": {"stock_top_playable": True}, "001": {"stock_top_playable": False}}

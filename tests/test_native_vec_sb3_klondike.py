@@ -1,9 +1,9 @@
-"""The stable-baselines3 adapter over the native Klondike batch (training/native_vec_env.py).
+"""The stable-baselines3 adapter over the native Klondike batch (solitaire_rl/training/native_vec_env.py).
 
 It must stand where the Python training envs stand: the same deals, encoded observations,
 rewards, episode ends and infos as ``InProcessVecEnv`` over ``make_env_fn`` (the reference), for
 the shipped agent's ``klondike-actions`` encoding (which reads the mask) and the identity
-``klondike-cards``, so that ``training.train --vec-env native`` trains the very network
+``klondike-cards``, so that ``solitaire_rl.training.train --vec-env native`` trains the very network
 ``--vec-env dummy`` trains.
 """
 
@@ -19,16 +19,16 @@ import torch
 from gymnasium.wrappers import TimeLimit
 from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported
 
-from agents.base import play_episode
-from agents.encodings import find_encoding
-from agents.ppo import PpoPlayer, read_metadata
-from agents.variants import find_variant
-from envs.errors import MalformedInputError
-from training.config import Args
-from training.native_vec_env import NativeKlondikeVecEnv
-from training.splits import TRAIN
-from training.train import main
-from training.vec_env import make_env_fn, make_vec_env
+from solitaire_rl.agents.base import play_episode
+from solitaire_rl.agents.encodings import find_encoding
+from solitaire_rl.agents.ppo import PpoPlayer, read_metadata
+from solitaire_rl.agents.variants import find_variant
+from solitaire_rl.envs.errors import MalformedInputError
+from solitaire_rl.training.config import Args
+from solitaire_rl.training.native_vec_env import NativeKlondikeVecEnv
+from solitaire_rl.training.splits import TRAIN
+from solitaire_rl.training.train import main
+from solitaire_rl.training.vec_env import make_env_fn, make_vec_env
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 from vec_env_steps import main as benchmark_main

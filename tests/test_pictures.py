@@ -11,13 +11,13 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 from gymnasium.wrappers import RecordVideo
 
-import envs  # noqa: F401
-from envs.errors import MalformedInputError
-from envs.klondike import KlondikeGame
-from envs.klondike.picture import klondike_frame, move_places
-from envs.pyramid import PyramidGame
-from envs.pyramid.moves import STOCK
-from envs.pyramid.picture import pyramid_frame
+import solitaire_rl  # noqa: F401
+from solitaire_rl.envs.errors import MalformedInputError
+from solitaire_rl.envs.klondike import KlondikeGame
+from solitaire_rl.envs.klondike.picture import klondike_frame, move_places
+from solitaire_rl.envs.pyramid import PyramidGame
+from solitaire_rl.envs.pyramid.moves import STOCK
+from solitaire_rl.envs.pyramid.picture import pyramid_frame
 
 CASES = [("Solitaire/Pyramid-v0", {}, (384, 640, 3)),
          ("Solitaire/Pyramid-v0", {"stock_top_playable": False}, (384, 640, 3)),
@@ -111,7 +111,7 @@ def test_human_mode_shows_the_frames_in_a_window(monkeypatch) -> None:
 
 
 def test_the_gallery_writes_frames_of_agents_games(tmp_path) -> None:
-    from training.gallery import main
+    from solitaire_rl.training.gallery import main
 
     main([str(tmp_path)])
     names = sorted(p.name for p in tmp_path.glob("*.png"))

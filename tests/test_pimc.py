@@ -7,16 +7,16 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from agents.base import legal_mask, play_episode
-from agents.encodings import find_encoding
-from agents.greedy import GreedyPlayer
-from agents.planner.pimc import PimcPlayer, determinized, unseen_places
-from agents.registry import make_player, unavailable_reason
-from agents.solver import solve_pyramid
-from agents.variants import find_variant
-from envs.errors import MalformedInputError
-from envs.pyramid.actions import move_to_action
-from training.imitation import collect_demonstrations
+from solitaire_rl.agents.base import legal_mask, play_episode
+from solitaire_rl.agents.encodings import find_encoding
+from solitaire_rl.agents.greedy import GreedyPlayer
+from solitaire_rl.agents.planner.pimc import PimcPlayer, determinized, unseen_places
+from solitaire_rl.agents.registry import make_player, unavailable_reason
+from solitaire_rl.agents.solver import solve_pyramid
+from solitaire_rl.agents.variants import find_variant
+from solitaire_rl.envs.errors import MalformedInputError
+from solitaire_rl.envs.pyramid.actions import move_to_action
+from solitaire_rl.training.imitation import collect_demonstrations
 
 FLAT = find_encoding("pyramid-flat", "pyramid")
 

@@ -7,14 +7,14 @@ import re
 
 import pytest
 
-from agents.planner.escape import way_to_progress
-from agents.planner.hop import LOOP_VISITS
-from agents.planner.knowledge import klondike_knowledge
-from envs.cards import parse_card
-from envs.klondike import KlondikeGame, Move
-from envs.klondike.observer import observe
-from play.server.klondike_advice import WAY_OUT, KlondikeHintAdvisor
-from play.server.wording import reason_ja
+from solitaire_rl.agents.planner.escape import way_to_progress
+from solitaire_rl.agents.planner.hop import LOOP_VISITS
+from solitaire_rl.agents.planner.knowledge import klondike_knowledge
+from solitaire_rl.envs.cards import parse_card
+from solitaire_rl.envs.klondike import KlondikeGame, Move
+from solitaire_rl.envs.klondike.observer import observe
+from solitaire_rl.play.server.klondike_advice import WAY_OUT, KlondikeHintAdvisor
+from solitaire_rl.play.server.wording import reason_ja
 from tests.test_planners import with_hidden_cards_moved
 
 

@@ -11,14 +11,14 @@ from typing import Any
 
 import pytest
 
-from agents.base import Player, legal_mask
-from agents.registry import make_player
-from agents.seeding import reseed
-from agents.variants import find_variant
-from envs.klondike import KlondikeGame
-from envs.klondike.actions import move_of
-from envs.klondike.env import player_view
-from play.server.klondike_advice import KlondikeHintAdvisor
+from solitaire_rl.agents.base import Player, legal_mask
+from solitaire_rl.agents.registry import make_player
+from solitaire_rl.agents.seeding import reseed
+from solitaire_rl.agents.variants import find_variant
+from solitaire_rl.envs.klondike import KlondikeGame
+from solitaire_rl.envs.klondike.actions import move_of
+from solitaire_rl.envs.klondike.env import player_view
+from solitaire_rl.play.server.klondike_advice import KlondikeHintAdvisor
 
 KLONDIKE_SMALL = {"max_states": 20_000, "states_per_solve": 1_000, "max_samples": 8}
 PIMC_SMALL = {"samples": 6, "max_states": 4_000, "decision_states": 40_000}

@@ -6,16 +6,16 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents.base import legal_mask
-from agents.planner.hop import HopPlayer, PlannedLine
-from agents.planner.ranking import Candidate, LoopRankKey, PriorFirstRankKey, RankKey, rank_key
-from agents.random_agent import RandomPlayer
-from agents.registry import make_player
-from agents.seeding import Reseedable, reseed
-from agents.variants import find_variant
-from envs.errors import MalformedInputError
-from envs.klondike import Move
-from envs.klondike.actions import ACTION_INDEX
+from solitaire_rl.agents.base import legal_mask
+from solitaire_rl.agents.planner.hop import HopPlayer, PlannedLine
+from solitaire_rl.agents.planner.ranking import Candidate, LoopRankKey, PriorFirstRankKey, RankKey, rank_key
+from solitaire_rl.agents.random_agent import RandomPlayer
+from solitaire_rl.agents.registry import make_player
+from solitaire_rl.agents.seeding import Reseedable, reseed
+from solitaire_rl.agents.variants import find_variant
+from solitaire_rl.envs.errors import MalformedInputError
+from solitaire_rl.envs.klondike import Move
+from solitaire_rl.envs.klondike.actions import ACTION_INDEX
 from tests.test_planner_pinned_moves import KLONDIKE_SMALL, PIMC_SMALL, moves_of
 
 KLONDIKE = find_variant("klondike")

@@ -7,18 +7,18 @@ import random
 import numpy as np
 import pytest
 
-from agents.base import play_episode
-from agents.planner.hop import HopPlayer, PlannedLine, hop_values, tree_values
-from agents.planner.knowledge import klondike_knowledge, visible_key
-from agents.registry import make_player, unavailable_reason
-from agents.solver import _native, solve_klondike
-from agents.solver.klondike import KlondikePosition
-from agents.variants import find_variant
-from envs.errors import MalformedInputError
-from envs.klondike import KlondikeGame, Move
-from envs.klondike.actions import ACTION_INDEX, move_of
-from envs.klondike.observer import observe
-from play.server.klondike_advice import KlondikeHintAdvisor
+from solitaire_rl.agents.base import play_episode
+from solitaire_rl.agents.planner.hop import HopPlayer, PlannedLine, hop_values, tree_values
+from solitaire_rl.agents.planner.knowledge import klondike_knowledge, visible_key
+from solitaire_rl.agents.registry import make_player, unavailable_reason
+from solitaire_rl.agents.solver import _native, solve_klondike
+from solitaire_rl.agents.solver.klondike import KlondikePosition
+from solitaire_rl.agents.variants import find_variant
+from solitaire_rl.envs.errors import MalformedInputError
+from solitaire_rl.envs.klondike import KlondikeGame, Move
+from solitaire_rl.envs.klondike.actions import ACTION_INDEX, move_of
+from solitaire_rl.envs.klondike.observer import observe
+from solitaire_rl.play.server.klondike_advice import KlondikeHintAdvisor
 
 KLONDIKE = find_variant("klondike")
 SMALL = {"max_states": 60_000, "states_per_solve": 4_000, "max_samples": 8}

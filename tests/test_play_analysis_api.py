@@ -11,9 +11,9 @@ import pytest
 from fastapi.testclient import TestClient
 from PIL import Image
 
-from agents.analysis import analyse_game
-from envs.pyramid import PyramidGame
-from play.server.app import create_app
+from solitaire_rl.agents.analysis import analyse_game
+from solitaire_rl.envs.pyramid import PyramidGame
+from solitaire_rl.play.server.app import create_app
 from tests.play_api_helpers import LOCAL, engine_codes
 
 DEAL = "pyramid-random-v1-5"

@@ -9,9 +9,9 @@ import random
 import pytest
 from fastapi.testclient import TestClient
 
-from agents.solver import solve_pyramid
-from envs.pyramid import PyramidGame
-from play.server.app import create_app
+from solitaire_rl.agents.solver import solve_pyramid
+from solitaire_rl.envs.pyramid import PyramidGame
+from solitaire_rl.play.server.app import create_app
 from tests.play_api_helpers import LOCAL
 
 WON_DEAL, NEVER_DEAL, LOST_DEAL = "pyramid-random-v1-1", "pyramid-random-v1-6", "pyramid-random-v1-5"

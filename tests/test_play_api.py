@@ -11,16 +11,16 @@ import pytest
 pytest.importorskip("fastapi")
 from fastapi.testclient import TestClient
 
-from agents.solver import SearchLimits
-from envs.deals import encode_deal_code, resolve_deal
-from envs.pyramid import Move, PyramidGame
-from envs.pyramid.env import player_view
-from envs.pyramid.observation import observe
-from play.server import PyramidServer, create_app
-from play.server.cli import main as cli_main
-from play.server.pyramid_advice import PyramidHintAdvisor, PyramidVerdictService
-from play.server.pyramid_wording import describe_move
-from play.server.session import SessionStore
+from solitaire_rl.agents.solver import SearchLimits
+from solitaire_rl.envs.deals import encode_deal_code, resolve_deal
+from solitaire_rl.envs.pyramid import Move, PyramidGame
+from solitaire_rl.envs.pyramid.env import player_view
+from solitaire_rl.envs.pyramid.observation import observe
+from solitaire_rl.play.server import PyramidServer, create_app
+from solitaire_rl.play.server.cli import main as cli_main
+from solitaire_rl.play.server.pyramid_advice import PyramidHintAdvisor, PyramidVerdictService
+from solitaire_rl.play.server.pyramid_wording import describe_move
+from solitaire_rl.play.server.session import SessionStore
 from tests.conftest import (
     DRAW_ONLY_PYRAMID,
     DRAW_ONLY_STOCK,
@@ -476,7 +476,7 @@ def test_python_m_play_serves_the_page_on_127_0_0_1_and_prints_the_url() -> None
 
     import httpx
 
-    proc = subprocess.Popen([sys.executable, "-m", "play", "--port", "0", "--no-browser"],
+    proc = subprocess.Popen([sys.executable, "-m", "solitaire_rl.play", "--port", "0", "--no-browser"],
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         line = proc.stdout.readline()

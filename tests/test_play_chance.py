@@ -12,12 +12,16 @@ import pytest
 pytest.importorskip("fastapi")
 from fastapi.testclient import TestClient
 
-from agents.solver import SearchLimits
-from envs.klondike import KlondikeGame
-from play.server import create_app
-from play.server.klondike_advice import KlondikeHintAdvisor, KlondikeVerdictService, klondike_chance
-from play.server.klondike_api import KlondikeServer, mount_klondike
-from play.server.schemas import ChanceAnswer
+from solitaire_rl.agents.solver import SearchLimits
+from solitaire_rl.envs.klondike import KlondikeGame
+from solitaire_rl.play.server import create_app
+from solitaire_rl.play.server.klondike_advice import (
+    KlondikeHintAdvisor,
+    KlondikeVerdictService,
+    klondike_chance,
+)
+from solitaire_rl.play.server.klondike_api import KlondikeServer, mount_klondike
+from solitaire_rl.play.server.schemas import ChanceAnswer
 from tests.play_api_helpers import LOCAL, GameApi, busy_chance_is_refused, server_fixture
 
 DEAL = "klondike-random-v1-1"

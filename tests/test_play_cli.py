@@ -1,4 +1,4 @@
-"""``python -m play``'s start-up: the port probe, and a stop followed at once by a start."""
+"""``python -m solitaire_rl.play``'s start-up: the port probe, and a stop followed at once by a start."""
 
 from __future__ import annotations
 
@@ -12,14 +12,19 @@ from pathlib import Path
 
 import pytest
 
-from play.server.cli import HOST, free_port, main, port_is_free
+from solitaire_rl.play.server.cli import HOST, free_port, main, port_is_free
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def start_server(port: int) -> subprocess.Popen[str]:
-    return subprocess.Popen([sys.executable, "-m", "play", "--no-browser", "--port", str(port)], cwd=ROOT,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return subprocess.Popen(
+        [sys.executable, "-m", "solitaire_rl.play", "--no-browser", "--port", str(port)],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
 
 
 def connect_when_up(port: int, proc: subprocess.Popen[str],

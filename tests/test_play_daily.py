@@ -14,15 +14,22 @@ from fastapi.testclient import TestClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agents.solver import solve_klondike, solve_pyramid
-from agents.solver.daily import DAILY_RANGE, daily_cards, daily_id, daily_number, day_of_number, parse_day
-from agents.solver.klondike_winnable import winnable_cards as klondike_winnable_cards
-from agents.solver.winnable import winnable_cards as pyramid_winnable_cards
-from envs.deals import DealId, encode_deal_code, resolve_deal
-from envs.errors import MalformedInputError
-from envs.klondike import WIN, KlondikeGame
-from envs.pyramid import PyramidGame
-from play.server import create_app
+from solitaire_rl.agents.solver import solve_klondike, solve_pyramid
+from solitaire_rl.agents.solver.daily import (
+    DAILY_RANGE,
+    daily_cards,
+    daily_id,
+    daily_number,
+    day_of_number,
+    parse_day,
+)
+from solitaire_rl.agents.solver.klondike_winnable import winnable_cards as klondike_winnable_cards
+from solitaire_rl.agents.solver.winnable import winnable_cards as pyramid_winnable_cards
+from solitaire_rl.envs.deals import DealId, encode_deal_code, resolve_deal
+from solitaire_rl.envs.errors import MalformedInputError
+from solitaire_rl.envs.klondike import WIN, KlondikeGame
+from solitaire_rl.envs.pyramid import PyramidGame
+from solitaire_rl.play.server import create_app
 from tests.play_api_helpers import LOCAL
 
 DAY = date(2026, 12, 3)

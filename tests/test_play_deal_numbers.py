@@ -12,9 +12,9 @@ import pytest
 pytest.importorskip("fastapi")
 from fastapi.testclient import TestClient
 
-from agents.solver.klondike_winnable import MAX_NUMBER
-from play.server import PyramidServer, create_app
-from play.server.deal_numbers import RANDOM_MAX
+from solitaire_rl.agents.solver.klondike_winnable import MAX_NUMBER
+from solitaire_rl.play.server import PyramidServer, create_app
+from solitaire_rl.play.server.deal_numbers import RANDOM_MAX
 from tests.play_api_helpers import LOCAL
 
 HUGE = "9" * 23

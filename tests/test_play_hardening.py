@@ -1,4 +1,4 @@
-"""The play server serves this machine's own pages only (play/server/limits.py): a request
+"""The play server serves this machine's own pages only (solitaire_rl/play/server/limits.py): a request
 addressed to another host (DNS rebinding) or a write from another site's page is refused and
 changes nothing."""
 
@@ -9,8 +9,8 @@ from collections.abc import Iterator
 import pytest
 from fastapi.testclient import TestClient
 
-from play.server import PyramidServer, create_app
-from play.server.limits import host_name
+from solitaire_rl.play.server import PyramidServer, create_app
+from solitaire_rl.play.server.limits import host_name
 from tests.play_api_helpers import LOCAL
 
 

@@ -15,12 +15,12 @@ import pytest
 from fastapi.testclient import TestClient
 from pydantic import ValidationError
 
-from agents.solver import SearchLimits
-from envs.klondike import KlondikeGame, Move
-from envs.pyramid import place_name
-from play.server.advice import HINT_SOURCES
-from play.server.app import create_app
-from play.server.hints import (
+from solitaire_rl.agents.solver import SearchLimits
+from solitaire_rl.envs.klondike import KlondikeGame, Move
+from solitaire_rl.envs.pyramid import place_name
+from solitaire_rl.play.server.advice import HINT_SOURCES
+from solitaire_rl.play.server.app import create_app
+from solitaire_rl.play.server.hints import (
     KLONDIKE_HINT,
     KlondikeMoveHint,
     LoopingHint,
@@ -28,12 +28,12 @@ from play.server.hints import (
     PyramidMoveHint,
     klondike_hint,
 )
-from play.server.klondike_advice import LOOPING, KlondikeHintAdvisor, KlondikeVerdictService
-from play.server.klondike_api import KlondikeServer, mount_klondike
-from play.server.klondike_session import move_source, move_target
-from play.server.pyramid_advice import PyramidHintAdvisor, PyramidVerdictService
-from play.server.pyramid_api import PyramidServer
-from play.server.schemas import KlondikeState, PyramidState
+from solitaire_rl.play.server.klondike_advice import LOOPING, KlondikeHintAdvisor, KlondikeVerdictService
+from solitaire_rl.play.server.klondike_api import KlondikeServer, mount_klondike
+from solitaire_rl.play.server.klondike_session import move_source, move_target
+from solitaire_rl.play.server.pyramid_advice import PyramidHintAdvisor, PyramidVerdictService
+from solitaire_rl.play.server.pyramid_api import PyramidServer
+from solitaire_rl.play.server.schemas import KlondikeState, PyramidState
 from tests.conftest import DRAW_ONLY_PYRAMID, DRAW_ONLY_STOCK, build_pyramid_deal
 from tests.play_api_helpers import LOCAL, GameApi
 from tests.test_play_klondike_api import NO_PROGRESS

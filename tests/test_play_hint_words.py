@@ -10,11 +10,11 @@ import re
 import pytest
 from fastapi.testclient import TestClient
 
-from envs.klondike import KlondikeGame, Move
-from play.server.app import create_app
-from play.server.hints import reason_fields
-from play.server.klondike_wording import describe_klondike_move, selected_words
-from play.server.wording import reason_en, reason_ja, tidy_ja
+from solitaire_rl.envs.klondike import KlondikeGame, Move
+from solitaire_rl.play.server.app import create_app
+from solitaire_rl.play.server.hints import reason_fields
+from solitaire_rl.play.server.klondike_wording import describe_klondike_move, selected_words
+from solitaire_rl.play.server.wording import reason_en, reason_ja, tidy_ja
 from tests.play_api_helpers import LOCAL
 
 JA = "ぁ-んァ-ヶ一-龥"
@@ -68,7 +68,7 @@ def test_the_state_carries_the_players_words_for_the_agents_hint() -> None:
     game = client.post("/api/games", json={"variant": "000", "deal": "pyramid-random-v1-7"}).json()
     s = client.post(f"/api/games/{game['session']}/hint", params={"source": "agent"}).json()
     hint = s["hint"]
-    assert hint["agent"] == "ppo", hint  # agents/checkpoints/pyramid-000.zip
+    assert hint["agent"] == "ppo", hint  # solitaire_rl/agents/checkpoints/pyramid-000.zip
     assert hint["reason"].endswith("likely)")  # the agent's own words stay in the API's field
     assert hint["reason_en"].startswith("the trained agent's pick (preference ")
     assert hint["reason_ja"].startswith("学習済みエージェントの手（推す度合い ")

@@ -1,4 +1,5 @@
-"""Oversized and deeply nested request bodies (play/server/body_limits.py): refused with 413 before
+"""Oversized and deeply nested request bodies (solitaire_rl/play/server/body_limits.py): refused with 413
+before
 they are read whole, or 422 before any parser recurses into them; either way nothing changes."""
 
 from __future__ import annotations
@@ -14,9 +15,9 @@ from fastapi.testclient import TestClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from play.server import PyramidServer, create_app
-from play.server.body_limits import MAX_BODY_BYTES, MAX_JSON_DEPTH, BodyLimit, nesting_depth
-from play.server.cli import serve_in_thread
+from solitaire_rl.play.server import PyramidServer, create_app
+from solitaire_rl.play.server.body_limits import MAX_BODY_BYTES, MAX_JSON_DEPTH, BodyLimit, nesting_depth
+from solitaire_rl.play.server.cli import serve_in_thread
 from tests.play_api_helpers import LOCAL
 
 JSON = {"content-type": "application/json"}

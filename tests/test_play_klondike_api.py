@@ -16,14 +16,14 @@ from fastapi.testclient import TestClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agents.solver import SearchLimits
-from agents.solver.klondike import solve_klondike
-from envs.cards import card_name, parse_card
-from envs.klondike import KlondikeGame, Move, to_solvitaire_json
-from envs.klondike.actions import ACTION_INDEX, NUM_ACTIONS, move_of
-from envs.klondike.env import player_view
-from play.server import create_app
-from play.server.klondike_advice import (
+from solitaire_rl.agents.solver import SearchLimits
+from solitaire_rl.agents.solver.klondike import solve_klondike
+from solitaire_rl.envs.cards import card_name, parse_card
+from solitaire_rl.envs.klondike import KlondikeGame, Move, to_solvitaire_json
+from solitaire_rl.envs.klondike.actions import ACTION_INDEX, NUM_ACTIONS, move_of
+from solitaire_rl.envs.klondike.env import player_view
+from solitaire_rl.play.server import create_app
+from solitaire_rl.play.server.klondike_advice import (
     KlondikeHintAdvisor,
     KlondikeVerdictService,
     all_known,
@@ -35,11 +35,11 @@ from play.server.klondike_advice import (
     verdict_json,
     without_loops,
 )
-from play.server.klondike_api import KlondikeServer, mount_klondike
-from play.server.klondike_session import KlondikeSession, move_source, parse_place
-from play.server.klondike_view import waste_fan
-from play.server.klondike_wording import describe_klondike_move, selected_words
-from play.server.session import SessionStore
+from solitaire_rl.play.server.klondike_api import KlondikeServer, mount_klondike
+from solitaire_rl.play.server.klondike_session import KlondikeSession, move_source, parse_place
+from solitaire_rl.play.server.klondike_view import waste_fan
+from solitaire_rl.play.server.klondike_wording import describe_klondike_move, selected_words
+from solitaire_rl.play.server.session import SessionStore
 from tests.checkpoint_helpers import chosen_by_sampling, rewrite_metadata
 from tests.play_api_helpers import LOCAL, GameApi, engine_codes, save_tiny_ppo, server_fixture
 

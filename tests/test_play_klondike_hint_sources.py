@@ -19,18 +19,18 @@ pytest.importorskip("fastapi")
 pytest.importorskip("torch")
 from fastapi.testclient import TestClient
 
-from agents.solver import SearchLimits
-from envs.klondike import KlondikeGame, Move
-from envs.klondike.actions import ACTION_INDEX
-from play.server import create_app
-from play.server.klondike_advice import (
+from solitaire_rl.agents.solver import SearchLimits
+from solitaire_rl.envs.klondike import KlondikeGame, Move
+from solitaire_rl.envs.klondike.actions import ACTION_INDEX
+from solitaire_rl.play.server import create_app
+from solitaire_rl.play.server.klondike_advice import (
     GUIDED_LATE,
     HINT_SOURCES,
     KlondikeHintAdvisor,
     KlondikeVerdictService,
     table_key,
 )
-from play.server.klondike_api import KlondikeServer, mount_klondike
+from solitaire_rl.play.server.klondike_api import KlondikeServer, mount_klondike
 from tests.play_api_helpers import LOCAL, GameApi, server_fixture
 
 DEAL_1 = "klondike-random-v1-1"
@@ -84,7 +84,7 @@ def test_an_unknown_source_is_refused_and_nothing_changes(client: TestClient, so
 
 
 def test_the_advisor_refuses_an_unknown_source() -> None:
-    from envs.errors import MalformedInputError
+    from solitaire_rl.envs.errors import MalformedInputError
 
     with pytest.raises(MalformedInputError, match="hints come from one of planner, agent, network, guided"):
         KlondikeHintAdvisor().hint(KlondikeGame(DEAL_1), "oracle")

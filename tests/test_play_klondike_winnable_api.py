@@ -11,14 +11,14 @@ import pytest
 pytest.importorskip("fastapi")
 from fastapi.testclient import TestClient
 
-from agents.solver import SearchLimits
-from agents.solver.klondike_winnable import MAX_NUMBER, winnable_cards, winnable_deal
-from envs.deals import encode_deal_code
-from envs.klondike import WIN, KlondikeGame
-from play.server import create_app
-from play.server.klondike_advice import KlondikeHintAdvisor, KlondikeVerdictService
-from play.server.klondike_api import KlondikeServer, mount_klondike
-from play.server.session import SessionStore
+from solitaire_rl.agents.solver import SearchLimits
+from solitaire_rl.agents.solver.klondike_winnable import MAX_NUMBER, winnable_cards, winnable_deal
+from solitaire_rl.envs.deals import encode_deal_code
+from solitaire_rl.envs.klondike import WIN, KlondikeGame
+from solitaire_rl.play.server import create_app
+from solitaire_rl.play.server.klondike_advice import KlondikeHintAdvisor, KlondikeVerdictService
+from solitaire_rl.play.server.klondike_api import KlondikeServer, mount_klondike
+from solitaire_rl.play.server.session import SessionStore
 from tests.play_api_helpers import LOCAL, GameApi, server_fixture
 
 server = server_fixture(lambda: KlondikeServer(sessions=SessionStore(capacity=4),

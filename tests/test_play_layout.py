@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from play.server.app import create_app
+from solitaire_rl.play.server.app import create_app
 from tests.play_api_helpers import LOCAL
 
-SERVER = Path(__file__).resolve().parents[1] / "play" / "server"
+SERVER = Path(__file__).resolve().parents[1] / "solitaire_rl" / "play" / "server"
 STATIC = SERVER.parent / "static"
 GAMES = ("pyramid", "klondike")
 BOTH_GAMES = {"__init__", "app", "analysis_api", "analysis_words"}
@@ -29,7 +29,8 @@ def game_of(name: str) -> str | None:
 
 
 def game_imports(path: Path) -> set[str]:
-    """The games whose engine (``envs.<game>``) or play modules (``play.server.<game>_*``) ``path``
+    """The games whose engine (``envs.<game>``) or play modules (``solitaire_rl.play.server.<game>_*``)
+    ``path``
     imports."""
     found = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):

@@ -1,5 +1,5 @@
 """The play server under many players (issue 39): one bound on planner and solver work across both
-games (play/server/work.py: a hint beyond it is a 503 ``BUSY`` with ``Retry-After`` and changes
+games (solitaire_rl/play/server/work.py: a hint beyond it is a 503 ``BUSY`` with ``Retry-After`` and changes
 nothing; a verdict waits, ``checking``), and a bounded session store whose evicted games answer
 404 ``UNKNOWN_GAME``, which the pages answer by restoring the game from its moves."""
 
@@ -13,14 +13,14 @@ from collections.abc import Callable, Iterator
 import pytest
 from fastapi.testclient import TestClient
 
-from agents.solver import SearchLimits
-from play.server import PyramidServer, create_app
-from play.server.advice import HINT_SOURCES
-from play.server.klondike_advice import KlondikeHintAdvisor, KlondikeVerdictService
-from play.server.klondike_api import KlondikeServer, mount_klondike
-from play.server.pyramid_advice import PyramidHintAdvisor, PyramidVerdictService
-from play.server.session import SessionStore
-from play.server.work import WorkLimiter
+from solitaire_rl.agents.solver import SearchLimits
+from solitaire_rl.play.server import PyramidServer, create_app
+from solitaire_rl.play.server.advice import HINT_SOURCES
+from solitaire_rl.play.server.klondike_advice import KlondikeHintAdvisor, KlondikeVerdictService
+from solitaire_rl.play.server.klondike_api import KlondikeServer, mount_klondike
+from solitaire_rl.play.server.pyramid_advice import PyramidHintAdvisor, PyramidVerdictService
+from solitaire_rl.play.server.session import SessionStore
+from solitaire_rl.play.server.work import WorkLimiter
 from tests.play_api_helpers import LOCAL, GameApi, drain, fill, server_fixture, work_of
 
 PYRAMID, KLONDIKE = GameApi("/api/games"), GameApi("/api/klondike/games")

@@ -17,7 +17,7 @@ import pytest
 import schemathesis
 from hypothesis import HealthCheck, settings
 
-from play.server.app import create_app
+from solitaire_rl.play.server.app import create_app
 from tests.play_openapi_helpers import CHECKS, make_app, served
 
 EXAMPLES = 30

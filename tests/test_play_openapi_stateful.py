@@ -1,7 +1,7 @@
 """Stateful Schemathesis runs over both games' APIs, following the schema's OpenAPI links.
 
 Schemathesis's state machine starts from the two create operations and follows the links every
-state answer declares (:mod:`play.server.openapi_links`): the new game's ``session`` (and the
+state answer declares (:mod:`solitaire_rl.play.server.openapi_links`): the new game's ``session`` (and the
 state's ``revision``) go to its read, act, play-the-hint, undo, hint and verdict operations, with
 generated bodies and queries. Every answer must not be a 5xx and must conform to the schema
 (status, content type, body); the test then checks that the links were followed in both APIs, so
@@ -19,8 +19,8 @@ import schemathesis
 from hypothesis import HealthCheck, settings
 from schemathesis.config import SchemathesisConfig
 
-from play.server.app import create_app
-from play.server.openapi_links import game_links, operation_ref
+from solitaire_rl.play.server.app import create_app
+from solitaire_rl.play.server.openapi_links import game_links, operation_ref
 from tests.play_openapi_helpers import CHECKS, make_app, served
 
 GAMES = ("/api/games", "/api/klondike/games")

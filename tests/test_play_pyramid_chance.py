@@ -13,14 +13,14 @@ import pytest
 pytest.importorskip("fastapi")
 from fastapi.testclient import TestClient
 
-from agents.planner.pimc import unseen_places
-from agents.solver import SearchLimits
-from envs.deals import encode_deal_code, resolve_deal
-from envs.pyramid import PyramidGame
-from play.server import PyramidServer, create_app
-from play.server.pyramid_advice import PyramidHintAdvisor, PyramidVerdictService
-from play.server.pyramid_chance import pyramid_chance
-from play.server.schemas import ChanceAnswer
+from solitaire_rl.agents.planner.pimc import unseen_places
+from solitaire_rl.agents.solver import SearchLimits
+from solitaire_rl.envs.deals import encode_deal_code, resolve_deal
+from solitaire_rl.envs.pyramid import PyramidGame
+from solitaire_rl.play.server import PyramidServer, create_app
+from solitaire_rl.play.server.pyramid_advice import PyramidHintAdvisor, PyramidVerdictService
+from solitaire_rl.play.server.pyramid_chance import pyramid_chance
+from solitaire_rl.play.server.schemas import ChanceAnswer
 from tests.conftest import DRAW_ONLY_PYRAMID, DRAW_ONLY_STOCK, WIN_LINE, WIN_PYRAMID, build_pyramid_deal
 from tests.play_api_helpers import LOCAL, GameApi, busy_chance_is_refused, server_fixture
 

@@ -14,10 +14,10 @@ pytest.importorskip("fastapi")
 pytest.importorskip("torch")
 from fastapi.testclient import TestClient
 
-from envs.pyramid import Move, PyramidGame
-from play.server import PyramidServer, create_app
-from play.server.advice import GUIDED_LATE, HINT_SOURCES
-from play.server.pyramid_advice import PyramidHintAdvisor
+from solitaire_rl.envs.pyramid import Move, PyramidGame
+from solitaire_rl.play.server import PyramidServer, create_app
+from solitaire_rl.play.server.advice import GUIDED_LATE, HINT_SOURCES
+from solitaire_rl.play.server.pyramid_advice import PyramidHintAdvisor
 from tests.play_api_helpers import LOCAL, GameApi, server_fixture
 
 DEAL_1 = "pyramid-random-v1-1"

@@ -1,4 +1,5 @@
-"""Slow clients (play/server/slow_clients.py, play/server/cli.py): a request that does not arrive
+"""Slow clients (solitaire_rl/play/server/slow_clients.py, solitaire_rl/play/server/cli.py): a request that
+does not arrive
 whole in time is answered 408 and its connection closed, while other clients are served meanwhile.
 
 Each test runs a real server on 127.0.0.1 with a 1-second request deadline and raw sockets; every
@@ -20,8 +21,8 @@ import httpx
 import pytest
 import uvicorn
 
-from play.server import PyramidServer, create_app
-from play.server.cli import (
+from solitaire_rl.play.server import PyramidServer, create_app
+from solitaire_rl.play.server.cli import (
     KEEP_ALIVE,
     MAX_CONNECTIONS,
     MAX_HEADER_BYTES,
@@ -30,7 +31,7 @@ from play.server.cli import (
     serve_in_thread,
     server_settings,
 )
-from play.server.slow_clients import REQUEST_TIMEOUT, TimedH11Protocol, timed_protocol
+from solitaire_rl.play.server.slow_clients import REQUEST_TIMEOUT, TimedH11Protocol, timed_protocol
 
 DEADLINE = 1.0
 """The request deadline of the test server (the default is :data:`REQUEST_TIMEOUT`)."""

@@ -13,7 +13,7 @@ import pytest
 pytest.importorskip("fastapi")
 from fastapi.testclient import TestClient
 
-from play.server import create_app
+from solitaire_rl.play.server import create_app
 from tests.play_api_helpers import LOCAL, GameApi
 
 PYRAMID = GameApi("/api/games")

@@ -1,4 +1,4 @@
-"""The terminal demo and game (``python -m play.terminal``)."""
+"""The terminal demo and game (``python -m solitaire_rl.play.terminal``)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from envs.pyramid import PyramidGame
-from play.terminal import demo, first_move_policy, interactive, main, solver_policy
+from solitaire_rl.envs.pyramid import PyramidGame
+from solitaire_rl.play.terminal import demo, first_move_policy, interactive, main, solver_policy
 
 
 def test_demo_plays_the_solvers_winning_line_to_a_win() -> None:

@@ -17,12 +17,12 @@ import pytest
 from gymnasium.error import ResetNeeded
 from gymnasium.utils.env_checker import check_env
 
-import envs  # noqa: F401  (registers the environments)
-from envs.cards import card_name, rank
-from envs.deals import DealId, encode_deal_code, parse_deal_code
-from envs.errors import MalformedInputError
-from envs.pyramid import Move, PyramidGame
-from envs.pyramid.actions import (
+import solitaire_rl  # noqa: F401  (registers the environments)
+from solitaire_rl.envs.cards import card_name, rank
+from solitaire_rl.envs.deals import DealId, encode_deal_code, parse_deal_code
+from solitaire_rl.envs.errors import MalformedInputError
+from solitaire_rl.envs.pyramid import Move, PyramidGame
+from solitaire_rl.envs.pyramid.actions import (
     ACTION_MOVES,
     DRAW_ACTION,
     NUM_ACTIONS,
@@ -30,9 +30,9 @@ from envs.pyramid.actions import (
     action_to_move,
     move_to_action,
 )
-from envs.pyramid.env import SHAPING_PER_CARD, PyramidEnv
-from envs.pyramid.layout import NUM_PYRAMID
-from envs.pyramid.observation import (
+from solitaire_rl.envs.pyramid.env import SHAPING_PER_CARD, PyramidEnv
+from solitaire_rl.envs.pyramid.layout import NUM_PYRAMID
+from solitaire_rl.envs.pyramid.observation import (
     GLOBAL_FEATURES,
     OBSERVATION_SIZE,
     PYRAMID_FEATURES,

@@ -10,14 +10,14 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from envs.cards import FULL_DECK, rank
-from envs.deals import encode_deal_code
-from envs.errors import IllegalMoveError
-from envs.pyramid import Move, PyramidGame
-from envs.pyramid.actions import ACTION_MOVES, NUM_ACTIONS, move_to_action
-from envs.pyramid.env import PyramidEnv
-from envs.pyramid.layout import NUM_PYRAMID
-from envs.pyramid.observation import PYRAMID_FEATURES, STOCK_FEATURES, observe, split_observation
+from solitaire_rl.envs.cards import FULL_DECK, rank
+from solitaire_rl.envs.deals import encode_deal_code
+from solitaire_rl.envs.errors import IllegalMoveError
+from solitaire_rl.envs.pyramid import Move, PyramidGame
+from solitaire_rl.envs.pyramid.actions import ACTION_MOVES, NUM_ACTIONS, move_to_action
+from solitaire_rl.envs.pyramid.env import PyramidEnv
+from solitaire_rl.envs.pyramid.layout import NUM_PYRAMID
+from solitaire_rl.envs.pyramid.observation import PYRAMID_FEATURES, STOCK_FEATURES, observe, split_observation
 
 PROPERTY_SETTINGS = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

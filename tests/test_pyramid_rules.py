@@ -9,10 +9,20 @@ from __future__ import annotations
 
 import pytest
 
-from envs.cards import parse_card
-from envs.errors import IllegalMoveError, MalformedInputError
-from envs.pyramid import DEAD_END, DRAW_MOVE, RECYCLE_MOVE, STOCK, WASTE, WIN, Move, PyramidGame, Refusal
-from envs.pyramid.layout import NUM_PYRAMID, position
+from solitaire_rl.envs.cards import parse_card
+from solitaire_rl.envs.errors import IllegalMoveError, MalformedInputError
+from solitaire_rl.envs.pyramid import (
+    DEAD_END,
+    DRAW_MOVE,
+    RECYCLE_MOVE,
+    STOCK,
+    WASTE,
+    WIN,
+    Move,
+    PyramidGame,
+    Refusal,
+)
+from solitaire_rl.envs.pyramid.layout import NUM_PYRAMID, position
 
 VARIANTS = {"000": True, "001": False}
 

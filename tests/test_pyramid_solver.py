@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from agents.solver import (
+from solitaire_rl.agents.solver import (
     PlayVerdict,
     PyramidPosition,
     SearchLimits,
@@ -19,10 +19,10 @@ from agents.solver import (
     wilson_interval,
     winnable_cards,
 )
-from agents.solver.winnable import candidate_cards
-from envs.deals import DealId, encode_deal_code
-from envs.errors import MalformedInputError
-from envs.pyramid import DRAW_MOVE, RECYCLE_MOVE, WIN, PyramidGame
+from solitaire_rl.agents.solver.winnable import candidate_cards
+from solitaire_rl.envs.deals import DealId, encode_deal_code
+from solitaire_rl.envs.errors import MalformedInputError
+from solitaire_rl.envs.pyramid import DRAW_MOVE, RECYCLE_MOVE, WIN, PyramidGame
 
 FIXTURE = Path(__file__).parent / "data" / "pyramid_000_verdicts.jsonl"
 

@@ -9,9 +9,9 @@ from functools import cache
 
 import pytest
 
-from agents.solver import PyramidPosition, SearchLimits, pyramid_legal_moves, solve_pyramid
-from envs.cards import make_card, rank
-from envs.pyramid import DRAW_MOVE, RECYCLE_MOVE, STOCK, WASTE, Move
+from solitaire_rl.agents.solver import PyramidPosition, SearchLimits, pyramid_legal_moves, solve_pyramid
+from solitaire_rl.envs.cards import make_card, rank
+from solitaire_rl.envs.pyramid import DRAW_MOVE, RECYCLE_MOVE, STOCK, WASTE, Move
 
 # A plain state: (removed, stock, waste, pass); stock lists cards top first, waste bottom first.
 State = tuple[int, tuple[int, ...], tuple[int, ...], int]

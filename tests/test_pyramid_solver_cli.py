@@ -1,4 +1,5 @@
-"""The solver's command line (``python -m agents.solver pyramid ...``) and the benchmark script."""
+"""The solver's command line (``python -m solitaire_rl.agents.solver pyramid ...``) and the benchmark
+script."""
 
 from __future__ import annotations
 
@@ -10,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from agents.solver.cli import build_parser, main, run_pyramid
-from envs.pyramid import PyramidGame
+from solitaire_rl.agents.solver.cli import build_parser, main, run_pyramid
+from solitaire_rl.envs.pyramid import PyramidGame
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -70,7 +71,7 @@ def test_bad_arguments_exit_2_with_a_message(argv: list[str], capsys: pytest.Cap
 
 
 def test_module_entry_point_runs() -> None:
-    done = subprocess.run([sys.executable, "-m", "agents.solver", "pyramid", "1"], cwd=ROOT,
+    done = subprocess.run([sys.executable, "-m", "solitaire_rl.agents.solver", "pyramid", "1"], cwd=ROOT,
                           capture_output=True, text=True, check=True)
     assert done.stdout.startswith("pyramid-random-v1-1 ")
 

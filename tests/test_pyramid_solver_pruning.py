@@ -8,9 +8,9 @@ import random
 
 import pytest
 
-from agents.solver import PRUNE_RULES, PyramidPosition, pyramid_forced_moves, pyramid_prune_rule
-from envs.cards import make_card
-from envs.pyramid import DRAW_MOVE, STOCK, WASTE, Move
+from solitaire_rl.agents.solver import PRUNE_RULES, PyramidPosition, pyramid_forced_moves, pyramid_prune_rule
+from solitaire_rl.envs.cards import make_card
+from solitaire_rl.envs.pyramid import DRAW_MOVE, STOCK, WASTE, Move
 from tests.test_pyramid_solver_bruteforce import BruteForce, random_small_position
 
 _SUITS = {}

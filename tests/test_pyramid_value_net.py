@@ -15,11 +15,11 @@ sys.path.insert(0, str(ROOT / "benchmarks" / "diagnostics"))
 
 import pyramid_value_net as vn  # noqa: E402
 
-from agents.planner.pimc import unseen_places  # noqa: E402
-from envs.cards import rank  # noqa: E402
-from envs.pyramid.actions import ACTION_MOVES, NUM_ACTIONS, fill_action_mask  # noqa: E402
-from envs.pyramid.game import PyramidGame  # noqa: E402
-from envs.pyramid.layout import NUM_PYRAMID  # noqa: E402
+from solitaire_rl.agents.planner.pimc import unseen_places  # noqa: E402
+from solitaire_rl.envs.cards import rank  # noqa: E402
+from solitaire_rl.envs.pyramid.actions import ACTION_MOVES, NUM_ACTIONS, fill_action_mask  # noqa: E402
+from solitaire_rl.envs.pyramid.game import PyramidGame  # noqa: E402
+from solitaire_rl.envs.pyramid.layout import NUM_PYRAMID  # noqa: E402
 from tests.position_helpers import game_positions  # noqa: E402
 
 

@@ -29,15 +29,15 @@ from typing import Any
 
 import pytest
 
-from agents.distributed import Failed, connect, fan_out, in_order
-from agents.ppo import default_checkpoint
-from agents.solver.cli import build_parser, report, solve_on_ray, solve_pyramid_item
-from agents.solver.limits import SearchLimits
-from agents.variants import find_variant
-from envs.deals import resolve_deal
+from solitaire_rl.agents.distributed import Failed, connect, fan_out, in_order
+from solitaire_rl.agents.ppo import default_checkpoint
+from solitaire_rl.agents.solver.cli import build_parser, report, solve_on_ray, solve_pyramid_item
+from solitaire_rl.agents.solver.limits import SearchLimits
+from solitaire_rl.agents.variants import find_variant
+from solitaire_rl.envs.deals import resolve_deal
+from solitaire_rl.training.benchmark import _SHIPPED, Args, play_deal, play_shipped_deal, ship_checkpoint
+from solitaire_rl.training.benchmark import main as benchmark
 from tests.ray_loopback import LoopbackCluster, process_title
-from training.benchmark import _SHIPPED, Args, play_deal, play_shipped_deal, ship_checkpoint
-from training.benchmark import main as benchmark
 
 ROOT = Path(__file__).resolve().parents[1]
 TIMING = {"seconds", "mean_seconds", "seconds_per_move", "median_seconds", "max_seconds"}
@@ -66,7 +66,8 @@ def cluster() -> Iterator[LoopbackCluster]:
 
 
 def solver_run(argv: list[str]) -> tuple[int, list[dict[str, Any]]]:
-    """``python -m agents.solver ARGV --json`` in this process: exit status and the JSON lines."""
+    """``python -m solitaire_rl.agents.solver ARGV --json`` in this process: exit status and the JSON
+    lines."""
     args = build_parser().parse_args([*argv, "--json"])
     out = io.StringIO()
     code = args.run(args, out)
@@ -225,8 +226,8 @@ def test_an_item_that_kills_its_worker_fails_alone(cluster: LoopbackCluster) -> 
 
 def test_without_ray_nothing_imports_it() -> None:
     script = "\n".join([
-        "import sys", "from agents.solver.cli import main",
-        "from training.benchmark import Args, main as bench",
+        "import sys", "from solitaire_rl.agents.solver.cli import main",
+        "from solitaire_rl.training.benchmark import Args, main as bench",
         "main(['pyramid', '1-3'])", "bench(Args(game='pyramid', deals='1-3', agents='random', workers=1))",
         "assert 'ray' not in sys.modules, 'ray was imported'"])
     done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True,

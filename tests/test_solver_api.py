@@ -6,11 +6,11 @@ import inspect
 
 import pytest
 
-from agents.solver import SearchLimits, SolveResult, solve_klondike, solve_pyramid
-from agents.solver.cli import build_parser
-from envs.errors import MalformedInputError
-from envs.klondike import KlondikeGame
-from envs.pyramid import PyramidGame
+from solitaire_rl.agents.solver import SearchLimits, SolveResult, solve_klondike, solve_pyramid
+from solitaire_rl.agents.solver.cli import build_parser
+from solitaire_rl.envs.errors import MalformedInputError
+from solitaire_rl.envs.klondike import KlondikeGame
+from solitaire_rl.envs.pyramid import PyramidGame
 
 SOLVERS = {
     "pyramid": (solve_pyramid, "pyramid-random-v1-3"),

@@ -1,4 +1,4 @@
-"""The small statistics the solver reports and benchmarks share (agents.solver.stats)."""
+"""The small statistics the solver reports and benchmarks share (solitaire_rl.agents.solver.stats)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import math
 from hypothesis import given
 from hypothesis import strategies as st
 
-from agents.solver.stats import median, percentile
+from solitaire_rl.agents.solver.stats import median, percentile
 
 
 def test_percentile_is_the_nearest_rank() -> None:

@@ -17,16 +17,24 @@ from hypothesis import strategies as st
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
-from agents.base import play_episode
-from agents.encodings import find_encoding
-from agents.ppo import METADATA_NAME, PpoPlayer, read_metadata
-from agents.variants import find_variant
-from envs.errors import MalformedInputError
-from training.config import Args, load_config, parse_args
-from training.ship import choose_checkpoint, held_out_win_rate
-from training.splits import BENCHMARK, EVAL, SPLITS, TRAIN, DealSplitWrapper, parse_deal_numbers, split_of
-from training.train import main, metric_name
-from training.vec_env import InProcessVecEnv, MaskCachingSubprocVecEnv, make_env_fn
+from solitaire_rl.agents.base import play_episode
+from solitaire_rl.agents.encodings import find_encoding
+from solitaire_rl.agents.ppo import METADATA_NAME, PpoPlayer, read_metadata
+from solitaire_rl.agents.variants import find_variant
+from solitaire_rl.envs.errors import MalformedInputError
+from solitaire_rl.training.config import Args, load_config, parse_args
+from solitaire_rl.training.ship import choose_checkpoint, held_out_win_rate
+from solitaire_rl.training.splits import (
+    BENCHMARK,
+    EVAL,
+    SPLITS,
+    TRAIN,
+    DealSplitWrapper,
+    parse_deal_numbers,
+    split_of,
+)
+from solitaire_rl.training.train import main, metric_name
+from solitaire_rl.training.vec_env import InProcessVecEnv, MaskCachingSubprocVecEnv, make_env_fn
 
 PYRAMID = find_variant("pyramid-000")
 FLAT = find_encoding("pyramid-flat", "pyramid")
@@ -127,7 +135,7 @@ def test_the_old_shaped_reward_spelling_still_works_and_warns(tmp_path: Path) ->
 
 
 def test_shipped_configs_parse() -> None:
-    configs = sorted(Path("training/configs").glob("*.toml"))
+    configs = sorted(Path("solitaire_rl/training/configs").glob("*.toml"))
     assert {c.stem for c in configs} >= {"pyramid-000", "pyramid-001", "klondike-draw3"}
     for config in configs:
         assert parse_args(["--config", str(config)]).variant_spec().key == config.stem
@@ -325,9 +333,9 @@ def test_the_wall_clock_limit_stops_learning_and_still_saves(tmp_path: Path) -> 
 def test_shipping_takes_the_checkpoint_with_the_better_held_out_win_rate(tmp_path: Path) -> None:
     from stable_baselines3.common.vec_env import DummyVecEnv
 
-    from agents.ppo import build_metadata, save_checkpoint
-    from training.ship import ship
-    from training.train import new_model
+    from solitaire_rl.agents.ppo import build_metadata, save_checkpoint
+    from solitaire_rl.training.ship import ship
+    from solitaire_rl.training.train import new_model
 
     args = tiny_args(tmp_path)
     env = DummyVecEnv([make_env_fn(PYRAMID, FLAT, TRAIN, True)])

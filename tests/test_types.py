@@ -1,4 +1,5 @@
-"""The type check: mypy over envs/, agents/ and training/ with the settings in pyproject.toml."""
+"""The type check: mypy over solitaire_rl/envs/, solitaire_rl/agents/ and solitaire_rl/training/ with the
+settings in pyproject.toml."""
 
 from __future__ import annotations
 

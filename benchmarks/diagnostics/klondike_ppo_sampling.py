@@ -30,11 +30,11 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # benchmarks/, for _checkout
 import _checkout  # noqa: F401  (stops if another checkout's code would load)
 
-from agents.base import Choice, Player, legal_actions, play_episode
-from agents.ppo import PpoPlayer
-from agents.seeding import Seed, new_generator
-from agents.variants import find_variant
-from training.benchmark import parse_deal_numbers
+from solitaire_rl.agents.base import Choice, Player, legal_actions, play_episode
+from solitaire_rl.agents.ppo import PpoPlayer
+from solitaire_rl.agents.seeding import Seed, new_generator
+from solitaire_rl.agents.variants import find_variant
+from solitaire_rl.training.benchmark import parse_deal_numbers
 
 VARIANT = find_variant("klondike")
 

@@ -1,7 +1,8 @@
 """What the ``relaxed_lost`` feature is worth on its own: greedy, and greedy that avoids such moves.
 
 The second player scores moves as greedy does but plays a move the relaxation proves lost
-(:func:`agents.encodings.pyramid_actions.relaxed_lost_after`, read from the observation only) only when
+(:func:`solitaire_rl.agents.encodings.pyramid_actions.relaxed_lost_after`, read from the observation only)
+only when
 every legal move is; ties as greedy. Both play the same deals; the figure is the number of wins
 of each::
 
@@ -10,11 +11,13 @@ of each::
 
 ``--exact-when-seen`` adds a diagnostic player, not an agent: the second one, except that once
 every stock card has been seen (from the second pass on, the player knows the whole deal) it plays
-a move the exact solver proves keeps the game winnable (``agents.planner.pimc.afterstate_values``, 20,000
+a move the exact solver proves keeps the game winnable
+(``solitaire_rl.agents.planner.pimc.afterstate_values``, 20,000
 states a search). What it wins beyond the second player measures how much is lost in the passes
 played with full knowledge.
 
-``--pimc-first`` adds the other diagnostic player: the ``pimc`` planner (:mod:`agents.planner.pimc`, 12
+``--pimc-first`` adds the other diagnostic player: the ``pimc`` planner
+(:mod:`solitaire_rl.agents.planner.pimc`, 12
 sampled stocks a move) while some stock card is unseen, then the second player. What it wins
 beyond the second player bounds what better play before the stock is known can add, however it
 is learned: on deals 1..1000 it won 559 (000) and 535 (001), against 537 and 502 for the second
@@ -50,19 +53,19 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # benchmarks/, for _checkout
 import _checkout  # noqa: F401  (stops if another checkout's code would load)
 
-from agents.base import Choice, Player, legal_actions, play_episode
-from agents.encodings.pyramid_actions import relaxed_lost_after, relaxed_lost_now
-from agents.greedy import GreedyPlayer
-from agents.greedy.pyramid import PyramidView, score_pyramid_action
-from agents.planner.pimc import PimcPlayer, afterstate_values, unseen_places
-from agents.solver import SearchLimits
-from agents.variants import find_variant
-from envs.pyramid.actions import ACTION_MOVES, NUM_ACTIONS, fill_action_mask
-from envs.pyramid.game import PyramidGame
-from envs.pyramid.layout import NUM_PYRAMID
-from envs.pyramid.moves import DRAW, RECYCLE, STOCK
-from envs.pyramid.observation import observe
-from training.benchmark import parse_deal_numbers
+from solitaire_rl.agents.base import Choice, Player, legal_actions, play_episode
+from solitaire_rl.agents.encodings.pyramid_actions import relaxed_lost_after, relaxed_lost_now
+from solitaire_rl.agents.greedy import GreedyPlayer
+from solitaire_rl.agents.greedy.pyramid import PyramidView, score_pyramid_action
+from solitaire_rl.agents.planner.pimc import PimcPlayer, afterstate_values, unseen_places
+from solitaire_rl.agents.solver import SearchLimits
+from solitaire_rl.agents.variants import find_variant
+from solitaire_rl.envs.pyramid.actions import ACTION_MOVES, NUM_ACTIONS, fill_action_mask
+from solitaire_rl.envs.pyramid.game import PyramidGame
+from solitaire_rl.envs.pyramid.layout import NUM_PYRAMID
+from solitaire_rl.envs.pyramid.moves import DRAW, RECYCLE, STOCK
+from solitaire_rl.envs.pyramid.observation import observe
+from solitaire_rl.training.benchmark import parse_deal_numbers
 
 EXACT_LIMITS = SearchLimits(max_states=20_000, time_limit=None)
 
@@ -196,7 +199,8 @@ def known_stock_positions(variant: Any, numbers: list[int], epsilon: float = 0.0
 
     Yields ``(deal number, game, legal actions, greedy's action, values)`` at each position with
     the whole stock seen and more than one legal move (``values`` as
-    :func:`agents.planner.pimc.afterstate_values`); ``game`` is the environment's own, valid until the
+    :func:`solitaire_rl.agents.planner.pimc.afterstate_values`); ``game`` is the environment's own, valid
+    until the
     generator resumes. A deal is left once no move keeps it winnable (or the searches ran out).
     With ``epsilon`` > 0 a random legal move (from ``rng``) replaces greedy's that often, to vary
     the positions.

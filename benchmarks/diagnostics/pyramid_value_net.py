@@ -44,13 +44,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # benchmarks/, 
 import _checkout  # noqa: F401  (stops if another checkout's code would load)
 from pyramid_relaxed_greedy import RelaxedGreedy, WhenSeen, known_stock_positions
 
-from agents.base import Choice, play_episode
-from agents.variants import find_variant
-from envs.cards import rank
-from envs.pyramid.actions import ACTION_MOVES
-from envs.pyramid.game import MAX_PASSES, PyramidGame
-from envs.pyramid.layout import NUM_PYRAMID
-from training.benchmark import parse_deal_numbers
+from solitaire_rl.agents.base import Choice, play_episode
+from solitaire_rl.agents.variants import find_variant
+from solitaire_rl.envs.cards import rank
+from solitaire_rl.envs.pyramid.actions import ACTION_MOVES
+from solitaire_rl.envs.pyramid.game import MAX_PASSES, PyramidGame
+from solitaire_rl.envs.pyramid.layout import NUM_PYRAMID
+from solitaire_rl.training.benchmark import parse_deal_numbers
 
 NUM_STOCK = 24
 RANKS = 13

@@ -32,7 +32,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 @pytest.fixture(scope="session")
 def live_server() -> Iterator[tuple[Any, str]]:
     """The play server (uvicorn, in a thread) and its URL."""
-    from play.server.cli import serve_in_thread
+    from solitaire_rl.play.server.cli import serve_in_thread
 
     server, thread, url = serve_in_thread()
     yield server, url

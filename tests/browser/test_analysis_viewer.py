@@ -14,11 +14,11 @@ from typing import Any
 
 import pytest
 
-from agents.analysis import analyse_game
-from envs.pyramid import PyramidGame
+from solitaire_rl.agents.analysis import analyse_game
+from solitaire_rl.envs.pyramid import PyramidGame
+from solitaire_rl.training.benchmark import Args, main
 from tests.browser.test_layout import SIZES, check_axe, check_words
 from tests.browser.test_pyramid_page import resume, saved_game, with_save
-from training.benchmark import Args, main
 
 Page = Any
 DEAL = "pyramid-random-v1-5"

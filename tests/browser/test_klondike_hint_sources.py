@@ -70,11 +70,11 @@ def page_at(browser: Any, base_url: str) -> Iterator[Callable[..., Page]]:
 @pytest.fixture(scope="module")
 def no_network_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A play server whose expert-network checkpoint is missing."""
-    from agents.solver import SearchLimits
-    from play.server import create_app
-    from play.server.cli import serve_in_thread
-    from play.server.klondike_advice import KlondikeHintAdvisor, KlondikeVerdictService
-    from play.server.klondike_api import KlondikeServer, mount_klondike
+    from solitaire_rl.agents.solver import SearchLimits
+    from solitaire_rl.play.server import create_app
+    from solitaire_rl.play.server.cli import serve_in_thread
+    from solitaire_rl.play.server.klondike_advice import KlondikeHintAdvisor, KlondikeVerdictService
+    from solitaire_rl.play.server.klondike_api import KlondikeServer, mount_klondike
 
     missing: Path = tmp_path_factory.mktemp("nonet") / "missing.zip"
     server = KlondikeServer(hints=KlondikeHintAdvisor(expert_checkpoint=missing),

@@ -12,13 +12,13 @@ from typing import Any
 
 import pytest
 
-from agents.solver import SearchLimits
-from agents.solver.klondike import solve_klondike
-from envs.klondike import KlondikeGame
-from envs.klondike.moves import COLUMN_FOUNDATION, WASTE_FOUNDATION
-from play.server.klondike_advice import KlondikeVerdictService
-from play.server.klondike_api import KlondikeServer, mount_klondike
-from play.server.klondike_session import move_source, move_target
+from solitaire_rl.agents.solver import SearchLimits
+from solitaire_rl.agents.solver.klondike import solve_klondike
+from solitaire_rl.envs.klondike import KlondikeGame
+from solitaire_rl.envs.klondike.moves import COLUMN_FOUNDATION, WASTE_FOUNDATION
+from solitaire_rl.play.server.klondike_advice import KlondikeVerdictService
+from solitaire_rl.play.server.klondike_api import KlondikeServer, mount_klondike
+from solitaire_rl.play.server.klondike_session import move_source, move_target
 from tests.test_play_klondike_api import DEAL_1, NO_PROGRESS, dead_end, position
 
 Page = Any
@@ -33,8 +33,8 @@ FINISH_AFTER_ONE = position(
 
 @pytest.fixture(scope="module")
 def url() -> Iterator[str]:
-    from play.server import create_app
-    from play.server.cli import serve_in_thread
+    from solitaire_rl.play.server import create_app
+    from solitaire_rl.play.server.cli import serve_in_thread
 
     server = KlondikeServer(verdicts=KlondikeVerdictService(SearchLimits(time_limit=5.0), workers=1))
     app = mount_klondike(create_app(), server)

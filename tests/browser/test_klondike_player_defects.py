@@ -17,10 +17,10 @@ from typing import Any
 
 import pytest
 
-from agents.solver import SearchLimits
-from envs.klondike import Move
-from play.server.klondike_advice import KlondikeVerdictService, table_key
-from play.server.klondike_api import KlondikeServer, mount_klondike
+from solitaire_rl.agents.solver import SearchLimits
+from solitaire_rl.envs.klondike import Move
+from solitaire_rl.play.server.klondike_advice import KlondikeVerdictService, table_key
+from solitaire_rl.play.server.klondike_api import KlondikeServer, mount_klondike
 from tests.browser.test_klondike_page import selector, settle, state
 from tests.test_play_klondike_api import DEAL_1, FINISH, known_endgame
 
@@ -41,8 +41,8 @@ class Restartable:
         self.start()
 
     def start(self) -> None:
-        from play.server import create_app
-        from play.server.cli import serve_in_thread
+        from solitaire_rl.play.server import create_app
+        from solitaire_rl.play.server.cli import serve_in_thread
 
         self.server = KlondikeServer(verdicts=KlondikeVerdictService(SearchLimits(time_limit=5.0), workers=1))
         self.uvicorn, self.thread, self.url = serve_in_thread(mount_klondike(create_app(), self.server),

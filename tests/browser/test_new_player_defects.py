@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from envs.cards import card_name
+from solitaire_rl.envs.cards import card_name
 from tests.browser.test_layout import settle
 
 Page = Any
@@ -301,7 +301,7 @@ def test_a_phone_held_sideways_uses_the_width_and_long_columns_show_rank_and_sui
 
 
 def test_the_viewer_titles_a_won_game_as_won(browser: Any, base_url: str, artifacts: Path) -> None:
-    from agents.solver import solve_pyramid
+    from solitaire_rl.agents.solver import solve_pyramid
 
     deal = "pyramid-random-v1-1"
     context = browser.new_context(**SIZES["phone"])
@@ -333,7 +333,7 @@ def test_pyramid_no_moves_left_lets_the_player_view_the_board_and_come_back(
 ) -> None:
     import random
 
-    from envs.pyramid import PyramidGame
+    from solitaire_rl.envs.pyramid import PyramidGame
     from tests.browser.test_pyramid_page import resume, saved_game, with_save
 
     deal = "pyramid-random-v1-5"

@@ -166,7 +166,7 @@ def test_klondike_hint_flight_never_outlives_the_position(browser: Any, base_url
 
 def test_a_server_stopped_and_started_again_at_once_resumes_the_open_game(browser: Any) -> None:
     """Item 10: the same port answers again at once, and the open page carries on with its game."""
-    from play.server.cli import free_port, serve_in_thread
+    from solitaire_rl.play.server.cli import free_port, serve_in_thread
 
     port = free_port()
     server, thread, url = serve_in_thread(port=port)

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from agents.solver import solve_pyramid
-from envs.pyramid import PyramidGame
+from solitaire_rl.agents.solver import solve_pyramid
+from solitaire_rl.envs.pyramid import PyramidGame
 from tests.browser.conftest import settle
 from tests.conftest import (
     DRAW_ONLY_PYRAMID,

@@ -15,11 +15,11 @@ from typing import Any
 
 import pytest
 
-from agents.solver import solve_klondike, solve_pyramid
-from envs.deals import resolve_deal
-from envs.klondike import KlondikeGame, Move
-from envs.pyramid import PyramidGame
-from play.server.klondike_session import move_source, move_target
+from solitaire_rl.agents.solver import solve_klondike, solve_pyramid
+from solitaire_rl.envs.deals import resolve_deal
+from solitaire_rl.envs.klondike import KlondikeGame, Move
+from solitaire_rl.envs.pyramid import PyramidGame
+from solitaire_rl.play.server.klondike_session import move_source, move_target
 from tests.browser.test_layout import SIZES, check_axe
 
 Page = Any

@@ -1,6 +1,0 @@
-"""The local play server: FastAPI over the Python rules engine, serving the Pyramid and Klondike pages."""
-
-from play.server.app import create_app
-from play.server.pyramid_api import PyramidServer
-
-__all__ = ["PyramidServer", "create_app"]

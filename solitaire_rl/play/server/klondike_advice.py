@@ -1,0 +1,687 @@
+"""Klondike hints from the planner, the trained agent or the expert network; verdicts from the solver.
+
+**Hints** come by default from the ``hop`` planner (:mod:`solitaire_rl.agents.planner.hop`: samples of the
+face-down and unseen stock cards, each solved exactly, for up to
+:data:`~solitaire_rl.play.server.advice.PLANNER_TIME` s, never leading back to a position met in the game); if
+no sample finishes in time, or when the player asks for it (``source="agent"``), from the ``ppo``
+player for ``klondike-draw3`` (fallback ``greedy``, and the hint says which answered). Two more
+sources read the expert-iteration network (:mod:`solitaire_rl.agents.expert`, ``docs/expert.md``):
+``network``,
+the network alone (its most probable move by :func:`fresh_action`, as the ``ppo`` hint; a few ms),
+and ``guided``, ``guided-ismcts`` (the planner's tree search with the network's policy as its
+prior) under the planner's budget, with the planner's memory of the game (never back to a position
+met). Without a network checkpoint, ``network`` falls back to the agent and ``guided`` to the
+planner; a guided search that finds nothing in time gives the network's move; the hint says so. All
+are fed the environment's observation (:func:`solitaire_rl.envs.klondike.observer.observe`): face-down and
+unseen stock cards are absent from it, so they cannot influence a hint. When moves remain but none
+can make progress (the engine's exact check), the hint is the seed's notice instead of a move. Once
+every card is known, the planner's (and the guided search's) hint is the exact solver's winning
+line (:func:`endgame_line`), kept between hints, with every stretch that comes back to a position
+cut out, and never a move back to a position of the game's line of play while another move wins
+(issue 37: re-solving at each hint had shuttled a queen between its foundation and a column on
+deals 9 and 17).
+
+**Draw 1** (a game with ``draw_count`` 1): the planner (``hop`` for
+:data:`solitaire_rl.agents.variants.KLONDIKE_DRAW1`) and the solver serve it; the trained agent and the expert
+network play draw 3 only, so a hint asked from ``agent``, ``network`` or ``guided`` is the
+planner's and says so (``fallbacks`` ``["draw3_only"]``, :data:`DRAW3_ONLY`); with no sample in
+time the ``greedy`` player answers (``planner_late``). Kept lines are keyed by the draw too
+(:func:`draw_tag`).
+
+A ``ppo`` hint is the policy's most probable move among those leading to the position met least
+often in the game's line of play (:func:`fresh_action`), so that a player who follows the hints
+is not led round in circles: the policy's most probable move alone can move a card back and
+forth, or tap through the stock, for ever (following it on eval deals 100,001..100,100, 73 of
+100 games were still going after 1,000 moves and 2 were won; with this rule 8 and 11:
+``python benchmarks/klondike_hints.py --deals 100001-100100``). Positions are compared as the
+player sees them (:func:`table_key`), never by a hidden card.
+
+**Verdicts** (seed 002, issue 8): "a winning line exists" when the solver finds one; "not
+winnable" only when it follows from what the player knows: no legal move, the no-progress check,
+or the full solver once no card is hidden (no face-down card, no unseen stock card); anything
+else, a search out of budget included, is "unknown", never worded as a loss. Searches run in a
+worker thread with the GIL released; a verdict belongs to one position and is cancelled and
+discarded when the position changes.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+import zlib
+from collections import Counter, OrderedDict
+from concurrent.futures import Future
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from solitaire_rl.agents.base import Choice, Player
+from solitaire_rl.agents.planner import NO_SAMPLE
+from solitaire_rl.agents.planner.escape import way_to_progress
+from solitaire_rl.agents.planner.hop import (
+    DEFAULT_DECISION_STATES,
+    DEFAULT_MAX_SAMPLES,
+    HopPlayer,
+    PlannedLine,
+    hop_values,
+)
+from solitaire_rl.agents.planner.knowledge import klondike_knowledge, visible_after
+from solitaire_rl.agents.planner.knowledge import visible_key as planner_key
+from solitaire_rl.agents.ppo import PpoPlayer
+from solitaire_rl.agents.registry import make_player
+from solitaire_rl.agents.solver import SearchLimits
+from solitaire_rl.agents.solver.klondike import CancelToken, solve_klondike
+from solitaire_rl.agents.solver.klondike_winnable import DRAW_COUNT
+from solitaire_rl.agents.solver.result import NOT_WINNABLE, WINNABLE
+from solitaire_rl.agents.variants import find_variant, klondike_variant
+from solitaire_rl.envs.klondike import DEAD_END, NO_PROGRESS, WIN, KlondikeGame, Move
+from solitaire_rl.envs.klondike.actions import ACTION_INDEX, move_of
+from solitaire_rl.envs.klondike.env import player_view
+from solitaire_rl.envs.klondike.messages import Announcement
+from solitaire_rl.envs.klondike.observer import VIEWS, observe
+from solitaire_rl.play.server.advice import (
+    AGENT,
+    FALLBACK_AGENT,
+    GUIDED,
+    GUIDED_LATE,
+    HINT_SOURCES,
+    NETWORK,
+    PLANNER,
+    PLANNER_LATE,
+    PLANNER_STATES,
+    PLANNER_THREADS,
+    PLANNER_TIME,
+    PREFERRED_AGENT,
+    VerdictService,
+    build_hint_player,
+    check_source,
+    expert_network,
+)
+from solitaire_rl.play.server.chance_words import chance_json, rounded_percent
+from solitaire_rl.play.server.hints import klondike_hint, reason_fields
+from solitaire_rl.play.server.klondike_session import move_source, move_target
+from solitaire_rl.play.server.klondike_wording import describe_klondike_move
+
+VARIANT = "klondike-draw3"
+MAX_PLANS = 1024
+"""Lines kept for hints to go on with (the oldest are dropped past this many)."""
+PLANNER_SEARCH = "hop"
+"""The hint planner's search: ``hop``, or ``tree`` (the information-set tree search among its ties)."""
+ENDGAME_STATES = 500_000
+"""States the solver may search for the winning line once every card is known."""
+ENDGAME_TIME = 1.0
+"""Seconds for that search (and as much again for the searches of another first move)."""
+ENDGAME_REASON = "every card is known: the solver's winning line"
+DRAW3_ONLY = {
+    AGENT: "the trained agent plays draw 3 only; the planner answers",
+    NETWORK: "the expert network plays draw 3 only; the planner answers",
+    GUIDED: "the network-guided search plays draw 3 only (no expert network for draw 1); the planner answers",
+}
+"""Draw 1: why the planner answers a hint asked from a source trained for draw 3 only."""
+DRAW1_PLANNER_LATE = ("the planner found nothing within its time; the simple player answers (no trained "
+                      "agent plays draw 1)")
+"""Draw 1: why the ``greedy`` player answers when no planner sample finished in time."""
+
+
+def draw_tag(game: KlondikeGame) -> bytes:
+    """What the kept lines' keys start with: the observation does not say how many cards a draw
+    turns, and a line found for draw 3 is no line in draw 1."""
+    return bytes([game.draw_count])
+
+
+
+def table_key(game: KlondikeGame) -> bytes:
+    """The table as the player sees it: the columns, waste, stock and foundations of the
+    observation (not the foundation records or the recycle count, so a pass through the stock
+    that changes nothing comes back to the same key). Unlike the planner's
+    :func:`solitaire_rl.agents.planner.knowledge.visible_key`, columns are not sorted: a King moved to another
+    empty column is another table here."""
+    return observe(game)[: VIEWS["best"].start].astype(np.uint8).tobytes()
+
+
+def line_visits(game: KlondikeGame) -> Counter[bytes]:
+    """How often each visible position occurs in the game's line of play, the current one included."""
+    walk = game.copy()
+    visits = Counter([table_key(walk)])
+    while walk.moves_played:
+        walk.pop()
+        visits[table_key(walk)] += 1
+    return visits
+
+
+def fresh_action(game: KlondikeGame, legal: np.ndarray, probs: np.ndarray) -> int:
+    """The legal action leading to the position met least often in ``game``'s line of play; of
+    those, the most probable (then the lowest index)."""
+    visits = line_visits(game)
+
+    def key(action: int) -> tuple[int, float, int]:
+        after = game.copy()
+        after.push(move_of(after, action))
+        return visits[table_key(after)], -float(probs[action]), action
+
+    return min((int(a) for a in legal), key=key)
+
+
+def without_loops(game: KlondikeGame, line: list[Move], path: set[bytes]) -> tuple[list[Move], bool]:
+    """``line`` (which wins from ``game``) with every stretch that comes back to a position it
+    passed cut out, and whether what is left still comes back to a position of ``path`` (the
+    game's line of play); the line as given when the cut one does not replay to a win."""
+    walk = game.copy()
+    keys = [table_key(walk)]
+    kept: list[Move] = []
+    for move in line:
+        walk.push(move)
+        key = table_key(walk)
+        if key in keys:  # back where the line has been: the stretch in between undoes itself
+            del kept[keys.index(key):]
+            del keys[keys.index(key) + 1:]
+        else:
+            kept.append(move)
+            keys.append(key)
+    check = game.copy()
+    try:
+        for move in kept:
+            check.push(move)
+    except ValueError:
+        kept = list(line)
+    else:
+        if not check.is_won():
+            kept = list(line)
+    return kept, any(key in path for key in keys[1:])
+
+
+def endgame_line(game: KlondikeGame, path: set[bytes], time_limit: float = ENDGAME_TIME,
+                 max_states: int = ENDGAME_STATES) -> list[Move] | None:
+    """A winning line from ``game`` (every card known; the solver's, loops cut out) that never
+    comes back to a position of ``path``, the game's line of play, when one exists; ``None`` when
+    the solver finds no win. When the solver's line goes back, the other first moves are tried
+    in the engine's order (each a solve of its own, within ``time_limit`` in all)."""
+    result = solve_klondike(game, time_limit=time_limit, max_states=max_states)
+    if result.status != WINNABLE or not result.line:
+        return None
+    line, returns = without_loops(game, list(result.line), path)
+    if not returns:
+        return line
+    started = time.perf_counter()
+    for move in game.legal_moves():
+        left = time_limit - (time.perf_counter() - started)
+        if left <= 0:
+            break
+        after = game.copy()
+        after.push(move)
+        if table_key(after) in path:
+            continue
+        found = solve_klondike(after, time_limit=left, max_states=max_states)
+        if found.status == WINNABLE and found.line is not None:
+            rest, back = without_loops(after, list(found.line), path | {table_key(after)})
+            if not back:
+                return [move, *rest]
+    return line
+
+
+LOOPING = Choice(-1, "looping")
+WAY_OUT = "this position has come up before: this move leads on to something new"
+"""What the planner answers when play keeps coming back to the same position."""
+ESCAPE_TIME = 0.5
+"""Seconds the search for a way out of a loop (:func:`way_to_progress`) may take."""
+
+
+def looping_hint() -> dict[str, Any]:
+    """The planner's word when every way on leads back where the game has been, again and again."""
+    return {"kind": "looping", "en": LOOPING_TEXT[0], "ja": LOOPING_TEXT[1], "agent": "hop",
+            "hint_source": PLANNER, "fallback_reason": None}
+
+
+LOOPING_TEXT = ("You have been in this position several times already: the planner sees no way forward "
+                "that does not lead back here. Undo and try another line, or start a new deal.",
+                "この局面はもう何度も出ています。ここから先に進む手が見つかりません。戻って別の手を試すか、"
+                "新しいゲームを始めてください")
+
+
+def no_progress_hint() -> dict[str, Any]:
+    """The engine's word when moves remain but none can ever lead anywhere new (no advisor's)."""
+    return {"kind": "no_progress", "en": Announcement.NO_PROGRESS.en, "ja": Announcement.NO_PROGRESS.ja}
+
+
+GUIDED_AGENT = "guided-ismcts"
+NETWORK_AGENT = "expert-net"
+
+
+class KlondikeHintAdvisor:
+    """Hints from the ``hop`` planner (default), the trained agent (``ppo`` when its checkpoint
+    loads, else ``greedy``), the expert network or the network-guided search; players and the
+    network are built on first use (``expert_checkpoint``: default the shipped one)."""
+
+    def __init__(self, preferred: str = PREFERRED_AGENT, options: dict[str, Any] | None = None,
+                 planner_time: float = PLANNER_TIME, planner_threads: int = PLANNER_THREADS,
+                 planner_states: int = PLANNER_STATES, planner_search: str | None = None,
+                 expert_checkpoint: str | Path | None = None) -> None:
+        self.preferred = preferred
+        self.options = options or {}
+        self.planner_time, self.planner_threads = planner_time, planner_threads
+        self.planner_states, self.planner_search = planner_states, planner_search or PLANNER_SEARCH
+        self.expert_checkpoint = expert_checkpoint
+        self._player: tuple[Player, str | None] | None = None
+        self._network: tuple[Any, str | None] | None = None
+        self._lock = threading.Lock()
+        self._endgames: OrderedDict[bytes, list[Move]] = OrderedDict()
+        """The solver's winning lines being followed once every card is known, by the position
+        where the line's next move is to be played."""
+        self._plans: OrderedDict[bytes, list[Move]] = OrderedDict()
+        """The planner's line being followed, by what the player sees where it goes on (a hint
+        followed is the next request's position): hints keep to one line between reveals."""
+        self._guided_plans: OrderedDict[bytes, list[Move]] = OrderedDict()
+        """The same for the guided search."""
+
+    def player(self) -> tuple[Player, str | None]:
+        """The hint player and, when it is the fallback, why the preferred one is not used."""
+        with self._lock:
+            if self._player is None:
+                self._player = build_hint_player(self.preferred, find_variant(VARIANT), self.options)
+            return self._player
+
+    def network(self) -> tuple[Any, str | None]:
+        """The expert network (:class:`solitaire_rl.agents.expert.player.ExpertNetwork`), or ``None`` and why
+        not."""
+        with self._lock:
+            if self._network is None:
+                self._network = expert_network(find_variant(VARIANT), self.expert_checkpoint)
+            return self._network
+
+    def endgame_choice(self, game: KlondikeGame) -> Choice | None:
+        """Every card known: the next move of the solver's winning line, kept between hints and
+        never one back to a position of the game's line of play while another move wins;
+        ``None`` when the solver finds no win."""
+        path = set(line_visits(game))
+        tag = draw_tag(game)
+        here = tag + table_key(game)
+        with self._lock:
+            line = self._endgames.get(here)
+        if line and game.refusal(line[0]) is None:
+            after = game.copy()
+            after.push(line[0])
+            if table_key(after) in path:
+                line = None
+        else:
+            line = None
+        if not line:
+            line = endgame_line(game, path)
+        if not line:
+            return None
+        move = line[0]
+        if len(line) > 1:
+            after = game.copy()
+            after.push(move)
+            with self._lock:
+                self._endgames[tag + table_key(after)] = line[1:]
+                while len(self._endgames) > MAX_PLANS:
+                    self._endgames.popitem(last=False)
+        return Choice(ACTION_INDEX[move], ENDGAME_REASON)
+
+    def planner_choice(self, game: KlondikeGame, obs: np.ndarray, mask: np.ndarray,
+                       network: Any = None) -> Choice | None:
+        """The planner's move within the time budget, ``None`` when no sample finished in time, or
+        :data:`LOOPING` when play keeps coming back to this position. With ``network`` (an expert
+        network) the search is ``guided-ismcts``'s: the tree search with the network's prior."""
+        variant, seed = klondike_variant(game.draw_count), zlib.crc32(obs.tobytes())
+        tag = draw_tag(game)
+        budget = {"time_limit": self.planner_time, "max_states": self.planner_states,
+                  "threads": self.planner_threads}
+        if network is None:
+            planner = HopPlayer(variant, seed=seed, search=self.planner_search, **budget)
+            plans = self._plans
+        else:  # GuidedIsmctsPlayer's settings, with the network loaded once rather than at each hint
+            planner = HopPlayer(variant, seed=seed, search="tree", prior="expert", expert_network=network,
+                                **budget)
+            plans = self._guided_plans
+        planner.recall(game)
+        planner.remember(obs)
+        here = planner_key(obs)
+        with self._lock:
+            if plans.get(tag + here):
+                planner.resume(PlannedLine(tuple(plans[tag + here]), here))
+        choice = planner.plan(obs, mask)
+        line = planner.planned_line
+        if line is not None:
+            with self._lock:
+                plans[tag + line.at] = list(line.moves)
+                plans.move_to_end(tag + line.at)
+                while len(plans) > MAX_PLANS:
+                    plans.popitem(last=False)
+        if planner.looping:  # the way out: the planner's move if it is progress, else the line to some
+            if not choice.reason.startswith(NO_SAMPLE) and game.is_progress(move_of(game, choice.action)):
+                return Choice(choice.action, WAY_OUT)
+            line = way_to_progress(klondike_knowledge(obs, game.draw_count).game, time_limit=ESCAPE_TIME)
+            if not line:
+                return LOOPING
+            if len(line) > 1:
+                after = visible_after(game, line[0])
+                if after is not None:
+                    with self._lock:
+                        plans[tag + after] = line[1:]
+            return Choice(ACTION_INDEX[line[0]], WAY_OUT)
+        return None if choice.reason.startswith(NO_SAMPLE) else choice
+
+    def hint(self, game: KlondikeGame, source: str = PLANNER) -> dict[str, Any] | None:
+        """The move of ``source`` (one of :data:`HINT_SOURCES`) from what the player sees, the
+        planner's word that play goes round in circles, or the no-progress notice, as
+        :data:`solitaire_rl.play.server.hints.KlondikeHint` sends them; ``None`` if no move. The hint's
+        ``requested`` is ``source``, its ``hint_source`` and ``agent`` who answered,
+        ``fallback_reason`` why another did."""
+        check_source(source)
+        outcome = game.outcome()
+        if outcome in (WIN, DEAD_END):
+            return None
+        if outcome == NO_PROGRESS:
+            return klondike_hint(no_progress_hint())
+        return klondike_hint(self.advice(game, source))
+
+    def advice(self, game: KlondikeGame, source: str) -> dict[str, Any]:
+        """The fields of :meth:`hint` for a game still in play where progress is possible (checked
+        against the schema by :meth:`hint`)."""
+        obs, mask, info = player_view(game)
+        if game.draw_count != DRAW_COUNT:
+            return {**self.draw1_hint(game, obs, mask, info, source), "requested": source}
+        late: str | None = None
+        fell: list[str] = []  # the fallbacks' codes, in order
+        if source in (NETWORK, GUIDED):
+            network, missing = self.network()
+            if network is not None:
+                advice = self.guided_hint(game, obs, mask, network) if source == GUIDED else None
+                if advice is not None:
+                    return {**advice, "requested": source}
+                late, fell = (GUIDED_LATE, ["guided_late"]) if source == GUIDED else (None, [])
+                return {**self.network_hint(game, obs, mask, network, late), "fallbacks": fell,
+                        "requested": source}
+            fell = ["network_unavailable"]
+            if source == NETWORK:
+                return {**self.agent_hint(game, obs, mask, info, missing, fell), "requested": source}
+            late = missing  # no network: the guided search's place goes to the planner
+        if source in (PLANNER, GUIDED):
+            advice = self.guided_hint(game, obs, mask, None, late)
+            if advice is not None:
+                return {**advice, "fallbacks": fell, "requested": source}
+            late = f"{late}; {PLANNER_LATE}" if late else PLANNER_LATE
+            fell = [*fell, "planner_late"]
+        return {**self.agent_hint(game, obs, mask, info, late, fell), "requested": source}
+
+    def draw1_hint(self, game: KlondikeGame, obs: np.ndarray, mask: np.ndarray, info: dict[str, Any],
+                   source: str) -> dict[str, Any]:
+        """A draw-1 hint: the planner (``hop`` for draw 1; the solver's line once every card is
+        known) answers every source, since the trained agent and the expert network play draw 3
+        only (the hint says so: ``fallbacks`` ``["draw3_only"]``); when no sample finishes in
+        time, the ``greedy`` player (``planner_late``)."""
+        why = DRAW3_ONLY.get(source)
+        fell = ["draw3_only"] if why else []
+        advice = self.guided_hint(game, obs, mask, None, why)
+        if advice is not None:
+            return {**advice, "fallback_reason": why, "fallbacks": fell}
+        late = f"{why}; {DRAW1_PLANNER_LATE}" if why else DRAW1_PLANNER_LATE
+        player = make_player(FALLBACK_AGENT, klondike_variant(game.draw_count))
+        choice = player.choose(obs, mask, info)
+        if not mask[choice.action]:
+            choice = Choice(int(np.flatnonzero(mask)[0]), choice.reason)
+        hint = self.move_hint(game, choice, player.name, AGENT, late)
+        return {**hint, "fallbacks": [*fell, "planner_late"]}
+
+    def guided_hint(self, game: KlondikeGame, obs: np.ndarray, mask: np.ndarray, network: Any,
+                    fallback_reason: str | None = None) -> dict[str, Any] | None:
+        """The planner's hint (``network`` ``None``) or the guided search's; ``None`` when the search
+        found nothing in time. Once every card is known both give the solver's winning line."""
+        agent, hint_source = ("hop", PLANNER) if network is None else (GUIDED_AGENT, GUIDED)
+        choice = self.endgame_choice(game) if all_known(game) else None
+        if choice is None:
+            choice = self.planner_choice(game, obs, mask, network)
+        if choice is LOOPING:
+            return {**looping_hint(), "agent": agent, "hint_source": hint_source}
+        if choice is None:
+            return None
+        return self.move_hint(game, choice, agent, hint_source, fallback_reason)
+
+    def network_hint(self, game: KlondikeGame, obs: np.ndarray, mask: np.ndarray, network: Any,
+                     fallback_reason: str | None = None) -> dict[str, Any]:
+        """The expert network's most probable move among those leading to the position met least
+        often in the game (:func:`fresh_action`); it reads the observation and mask only."""
+        with self._lock:
+            probs, value = network.policy(obs, mask)
+        action, best = fresh_action(game, np.flatnonzero(mask), probs), int(np.argmax(probs))
+        why = f"the network's pick ({probs[action]:.0%} likely; win chance {value:.0%})"
+        if action != best:
+            why += "; its first choice goes back to a position met before"
+        return self.move_hint(game, Choice(action, why), NETWORK_AGENT, NETWORK, fallback_reason)
+
+    def agent_hint(self, game: KlondikeGame, obs: np.ndarray, mask: np.ndarray, info: dict[str, Any],
+                   late: str | None, fell: list[str]) -> dict[str, Any]:
+        """The trained agent's hint (``ppo``, else ``greedy``); ``late`` and ``fell``: why others did
+        not answer, in words and as fallback codes."""
+        player, reason = self.player()
+        if player.name == FALLBACK_AGENT:  # greedy remembers passes: a fresh one per hint
+            player = make_player(FALLBACK_AGENT, find_variant(VARIANT))
+        with self._lock:
+            if isinstance(player, PpoPlayer):
+                probs = player.action_probabilities(obs, mask)
+                action, best = fresh_action(game, np.flatnonzero(mask), probs), int(np.argmax(probs))
+                why = f"the trained policy's pick ({probs[action]:.0%} likely)"
+                if action != best:
+                    why += "; its first choice goes back to a position met before"
+                choice = Choice(action, why)
+            else:
+                choice = player.choose(obs, mask, info)
+        if not mask[choice.action]:
+            choice = Choice(int(np.flatnonzero(mask)[0]), choice.reason)
+        reasons = "; ".join(r for r in (late, reason) if r)
+        fell = [*fell, "agent_unavailable"] if reason else fell
+        return {**self.move_hint(game, choice, player.name, AGENT, reasons or None), "fallbacks": fell}
+
+    def chance(self, game: KlondikeGame) -> dict[str, Any]:
+        """The chance of winning from ``game`` as the player sees it (:func:`klondike_chance`),
+        under the planner's time and threads."""
+        return klondike_chance(game, time_limit=self.planner_time, threads=self.planner_threads)
+
+    @staticmethod
+    def move_hint(game: KlondikeGame, choice: Choice, agent: str, source: str,
+                  fallback_reason: str | None) -> dict[str, Any]:
+        """The hint of ``choice`` (a legal action) as the page shows it."""
+        move = move_of(game, choice.action)
+        en, ja = describe_klondike_move(game, move)
+        return {"kind": "move", "move": str(move), "from_place": move_source(move),
+                "to_place": move_target(move, game),
+                "agent": agent, "hint_source": source, "fallback_reason": fallback_reason,
+                **reason_fields(choice.reason), "progress": game.is_progress(move), "en": en, "ja": ja}
+
+
+CHANCE_SAMPLES = DEFAULT_MAX_SAMPLES
+"""Samples of the hidden cards a chance estimate draws (32, as a hint's)."""
+CHANCE_STATES = DEFAULT_DECISION_STATES
+"""States the estimate may spend over all its samples (the same answer on every machine)."""
+
+
+def sampled_chance(share: float, won: int, unknown: int, samples: int) -> dict[str, Any]:
+    """The estimate in words, honest about its samples and about what they measure: each sample
+    is solved with every card known, so the share is an upper bound on a real player's chance
+    ("at most about 60% (a winning line exists in 19 of 32 samples of the hidden cards)")."""
+    pct = rounded_percent(share)
+    en = (f"Chance of winning from here: at most about {pct}% (a winning line exists in {won} of "
+          f"{samples} samples of the hidden cards")
+    ja = f"ここから勝てる見込み：多くて約 {pct}%（見えない札を {samples} 通り試し、{won} 通りで勝つ手順あり"
+    if unknown:
+        en += f", {unknown} undecided, counted half"
+        ja += f"、{unknown} 回は判定できず半分に数えました"
+    return chance_json(share, won, unknown, samples, "sampled", en + ")", ja + "）")
+
+
+CHANCE_TEXT = {
+    "won": ("You have won this game.", "このゲームは勝ちました"),
+    DEAD_END: ("Chance of winning from here: none, no legal move is left.",
+               "ここから勝てる見込み：ありません（正しい手が残っていません）"),
+    NO_PROGRESS: ("Chance of winning from here: none, no move can ever lead anywhere new.",
+                  "ここから勝てる見込み：ありません（どの手も前に進みません）"),
+    "certain_win": ("Chance of winning from here: certain, every card is known and a winning line exists.",
+                    "ここから勝てる見込み：確実です（すべての札が見えていて、勝つ手順があります）"),
+    "certain_loss": ("Chance of winning from here: none, every card is known and no winning line exists.",
+                     "ここから勝てる見込み：ありません（すべての札が見えていて、勝つ手順がありません）"),
+    "none": ("Chance of winning from here: no estimate, no sample finished in time; ask again.",
+             "ここから勝てる見込み：時間内に試行が終わりませんでした。もう一度どうぞ"),
+}
+
+
+def klondike_chance(game: KlondikeGame, *, time_limit: float | None = PLANNER_TIME,
+                    threads: int = PLANNER_THREADS, samples: int = CHANCE_SAMPLES,
+                    max_states: int = CHANCE_STATES) -> dict[str, Any]:
+    """The chance of winning from ``game`` as the player sees it (the ``ChanceAnswer`` body): the
+    best legal move's share of the samples of the hidden cards in which it leaves a winnable
+    game, a search out of budget counting half (:func:`solitaire_rl.agents.planner.hop.hop_values`, fed the
+    observation only, seeded by it, so hidden cards cannot change the answer). A finished game
+    needs no sampling; once every card is known the solver's answer is certain."""
+    outcome = game.outcome()
+    if outcome == WIN:
+        return chance_json(1.0, 0, 0, 0, "over", *CHANCE_TEXT["won"])
+    if outcome in (DEAD_END, NO_PROGRESS):
+        return chance_json(0.0, 0, 0, 0, "over", *CHANCE_TEXT[outcome])
+    obs, mask, _ = player_view(game)
+    knowledge = klondike_knowledge(obs, game.draw_count)
+    if all_known(game):
+        result = solve_klondike(knowledge.game, time_limit=ENDGAME_TIME, max_states=ENDGAME_STATES)
+        if result.status == WINNABLE:
+            return chance_json(1.0, 1, 0, 1, "certain", *CHANCE_TEXT["certain_win"])
+        if result.status == NOT_WINNABLE:
+            return chance_json(0.0, 0, 0, 1, "certain", *CHANCE_TEXT["certain_loss"])
+    values = hop_values(knowledge, np.flatnonzero(mask), seed=zlib.crc32(obs.tobytes()), max_samples=samples,
+                        max_states=max_states, time_limit=time_limit, threads=threads)
+    if values.samples == 0:
+        return chance_json(0.0, 0, 0, 0, "none", *CHANCE_TEXT["none"])
+    shares = values.values
+    best = int(np.argmax(shares))
+    return sampled_chance(float(min(1.0, shares[best])), int(values.won[best]), int(values.unknown[best]),
+                          int(values.samples))
+
+
+VERDICT_TEXT = {
+    "checking": ("Checking whether this position can be won…", "勝てるか確認中…"),
+    WINNABLE: ("A winning line exists from here.", "ここから勝つ手順があります"),
+    "winnable_deal": ("A winning line exists (a winnable deal, proved by the solver).",
+                      "勝つ手順があります（ソルバーが確かめた、勝てる配り）"),
+    "no_legal_move": ("Not winnable: no legal move is left.", "正しい手が残っていないので勝てません"),
+    "no_progress": ("Not winnable: moves remain, but none of them can ever lead anywhere new.",
+                    "手は残っていますが、どれを選んでも前に進まないので勝てません"),
+    "proved": ("Not winnable from here: every card is known and the solver found no winning line.",
+               "すべての札が見えていて、勝つ手順はありません"),
+    "unknown": ("Unknown: no verdict from what you can see yet (this is not a loss); play on.",
+                "まだ判定できません（負けではありません）"),
+}
+
+
+@dataclass(frozen=True)
+class KlondikeVerdict:
+    status: str
+    """``winnable``, ``not_winnable`` or ``unknown``."""
+    key: str
+    """Which text: a key of :data:`VERDICT_TEXT`."""
+    reason: str | None = None
+    states: int | None = None
+    seconds: float | None = None
+
+
+def all_known(game: KlondikeGame) -> bool:
+    """Whether no card is hidden from the player: none face down, every stock card seen."""
+    return game.face_down_count() == 0 and not game.unseen_stock()
+
+
+def klondike_verdict(game: KlondikeGame, limits: SearchLimits,
+                     cancel: CancelToken | None = None) -> KlondikeVerdict:
+    """What may be said about ``game`` (see the module docstring)."""
+    outcome = game.outcome()
+    if outcome == WIN:
+        return KlondikeVerdict(WINNABLE, WINNABLE, "won")
+    if outcome == DEAD_END:
+        return KlondikeVerdict(NOT_WINNABLE, "no_legal_move", "no legal move")
+    if outcome == NO_PROGRESS:
+        return KlondikeVerdict(NOT_WINNABLE, "no_progress", "no progress possible")
+    result = solve_klondike(game, limits=limits, cancel=cancel)
+    if result.status == WINNABLE:
+        return KlondikeVerdict(WINNABLE, WINNABLE, None, result.states, result.seconds)
+    if result.status == NOT_WINNABLE and all_known(game):
+        return KlondikeVerdict(NOT_WINNABLE, "proved", "every card known", result.states, result.seconds)
+    reason = "hidden cards" if result.status == NOT_WINNABLE else (result.reason or "budget")
+    return KlondikeVerdict("unknown", "unknown", reason, result.states, result.seconds)
+
+
+def proved_at_start(game: KlondikeGame) -> KlondikeVerdict | None:
+    """The verdict of a winnable deal (``klondike-winnable-v1-N``, or the daily deal, which is one of
+    them: :mod:`solitaire_rl.agents.solver.daily`) at its start, proved when it was dealt
+    (:mod:`solitaire_rl.agents.solver.klondike_winnable`); ``None`` for any other deal or position.
+
+    The proof is for draw 3 and holds for draw 1 too: a draw of 3 (or of the 1 or 2 cards left)
+    is that many draws of 1, which leave the same stock and waste, and every other move is the
+    same in both, so a draw-3 winning line becomes a draw-1 one (``tests/test_klondike_draw1_api.py``
+    replays the line so expanded)."""
+    deal = game.deal
+    if deal is None or deal.deal_id is None or deal.deal_id.kind not in ("winnable", "daily"):
+        return None
+    if game.key() != KlondikeGame(deal, draw_count=game.draw_count).key():
+        return None
+    return KlondikeVerdict(WINNABLE, "winnable_deal", "winnable deal")
+
+
+def verdict_json(verdict: KlondikeVerdict) -> dict[str, Any]:
+    en, ja = VERDICT_TEXT[verdict.key]
+    return {"status": verdict.status, "basis": verdict.key, "en": en, "ja": ja, "reason": verdict.reason,
+            "states": verdict.states, "seconds": verdict.seconds}
+
+
+def position_key(game: KlondikeGame) -> tuple[object, ...]:
+    """What a verdict depends on: the position, the foundation records and what is known."""
+    return (game.key(), tuple(game.best), game.seen)
+
+
+class KlondikeVerdictService(VerdictService):
+    """The play server's verdict jobs (:class:`solitaire_rl.play.server.advice.VerdictService`) for
+    Klondike."""
+
+    thread_name_prefix = "klondike-verdict"
+
+    def position_key(self, game: KlondikeGame) -> tuple[object, ...]:
+        return position_key(game)
+
+    def search(self, game: KlondikeGame, token: CancelToken) -> KlondikeVerdict:
+        return klondike_verdict(game, self.limits, token)
+
+    def start(self, game: KlondikeGame, token: CancelToken) -> Future[Any]:
+        """As :meth:`VerdictService.start`, but a winnable deal at its start needs no search: its
+        verdict is ready at once (:func:`proved_at_start`)."""
+        proved = proved_at_start(game)
+        if proved is None:
+            return super().start(game, token)
+        future: Future[Any] = Future()
+        future.set_result(proved)
+        return future
+
+    def to_json(self, verdict: KlondikeVerdict, game: KlondikeGame) -> dict[str, Any]:
+        return verdict_json(verdict)
+
+    def checking_json(self) -> dict[str, Any]:
+        en, ja = VERDICT_TEXT["checking"]
+        return {"status": "checking", "basis": None, "en": en, "ja": ja, "reason": None}
+
+
+__all__ = [
+    "HINT_SOURCES",
+    "VERDICT_TEXT",
+    "KlondikeHintAdvisor",
+    "KlondikeVerdict",
+    "KlondikeVerdictService",
+    "all_known",
+    "endgame_line",
+    "fresh_action",
+    "klondike_chance",
+    "klondike_verdict",
+    "line_visits",
+    "no_progress_hint",
+    "position_key",
+    "proved_at_start",
+    "table_key",
+    "verdict_json",
+    "without_loops",
+]
