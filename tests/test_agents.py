@@ -319,7 +319,7 @@ def test_loading_a_checkpoint_that_does_not_match_fails_clearly(tiny_checkpoint,
             PpoPlayer("pyramid-000", bad)
     plain = tmp_path / "plain.zip"
     model.save(plain)
-    with pytest.raises(CheckpointError, match=r"not saved by training\.train"):
+    with pytest.raises(CheckpointError, match=r"not saved by solitaire_rl\.training\.train"):
         PpoPlayer("pyramid-000", plain)
     garbage = tmp_path / "garbage.zip"
     garbage.write_bytes(b"not a zip")

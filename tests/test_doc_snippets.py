@@ -250,7 +250,7 @@ def test_the_python_blocks_of_a_page_run_in_order(page: Path, request: pytest.Fi
 
 def test_a_block_fails_on_an_undefined_name_or_an_old_keyword() -> None:
     def block(text: str) -> Block:
-        return Block(ROOT / "docs" / "x.md", 3, "python", (), "import gymnasium, envs\n" + text)
+        return Block(ROOT / "docs" / "x.md", 3, "python", (), "import gymnasium, solitaire_rl\n" + text)
 
     run_python_blocks([block("x = 1\n"), block("assert x == 1\n")], str)  # a later block sees earlier names
     with pytest.raises(AssertionError, match=r"docs/x.md:3: NameError"):

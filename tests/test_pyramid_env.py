@@ -412,7 +412,8 @@ def test_maskable_ppo_learns_through_the_env_masks(vec_env: str) -> None:
             self.illegal += sum("illegal_action" in info for info in self.locals["infos"])
             return True
 
-    env_fn = functools.partial(gymnasium.make, "envs:" + ENV_ID, stock_top_playable=vec_env == "dummy")
+    env_fn = functools.partial(gymnasium.make, "solitaire_rl:" + ENV_ID,
+                               stock_top_playable=vec_env == "dummy")
     vec = make_vec_env(env_fn, n_envs=2, seed=0,
                        vec_env_cls=DummyVecEnv if vec_env == "dummy" else SubprocVecEnv)
     try:

@@ -242,7 +242,13 @@ def resumed_model(args: Args, env: VecEnv) -> MaskablePPO:
     was saved with; the network (``net_arch``, the encoding) is the checkpoint's."""
     if args.resume is None:
         raise MalformedInputError("resumed_model needs --resume CHECKPOINT")
-    model = MaskablePPO.load(args.resume, env=env, device=args.device, custom_objects=learning_settings(args))
+    # The policy class by its current import path (checkpoints saved before the package was named
+    # solitaire_rl pickled it under its old module name).
+    policy_class = find_encoding(args.encoding_name(), args.variant_spec().game).policy_class()
+    custom = learning_settings(args)
+    if not isinstance(policy_class, str):
+        custom["policy_class"] = policy_class
+    model = MaskablePPO.load(args.resume, env=env, device=args.device, custom_objects=custom)
     model.set_random_seed(args.seed + model.num_timesteps)
     return model
 
