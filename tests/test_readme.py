@@ -14,7 +14,7 @@ def readme_commands() -> list[str]:
 
 def test_readme_opens_with_install_and_test_commands() -> None:
     commands = readme_commands()
-    assert commands[0].startswith('pip install -e ".[play]" && python -m solitaire_rl.play')
+    assert commands[0].startswith('pip install -e ".[play]" && solitaire-rl play')
     assert commands[1].startswith("sh tests/browser/chromium.sh && ")  # the browser tests' chromium
     assert 'pip install -e ".[test]"' in commands[1] and "pytest" in commands[1]
 
