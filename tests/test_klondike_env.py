@@ -21,6 +21,8 @@ ENV_ID = "Solitaire/Klondike-v0"
 
 
 def make(**kwargs) -> gymnasium.Env:
+    """The env as the tests play it: any deal or position (``split="any"``)."""
+    kwargs.setdefault("split", "any")
     return gymnasium.make(ENV_ID, **kwargs)
 
 

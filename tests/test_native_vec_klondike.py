@@ -32,6 +32,8 @@ from solitaire_rl.envs.klondike.actions import ACTION_INDEX, NUM_ACTIONS
 from solitaire_rl.envs.klondike.game import KlondikeGame
 from solitaire_rl.envs.klondike.moves import Move
 from solitaire_rl.envs.klondike.vector import KlondikeVectorEnv, NativeKlondikeEnv
+from solitaire_rl.envs.native_batch import spawn_seeds
+from solitaire_rl.envs.wrappers import TruncationOutcome
 
 ENV_ID = "Solitaire/Klondike-v0"
 ILLEGAL_SHARE = 0.05
@@ -39,9 +41,18 @@ INFO_KEYS = ("deal_id", "cards_cleared", "cards_up", "recycles")
 
 
 def make_native(num_envs: int, **kwargs: Any) -> KlondikeVectorEnv:
+    """The native vector env over any deal (``split="any"``, as :func:`make_reference`)."""
+    kwargs.setdefault("split", "any")
     env = gymnasium.make_vec(ENV_ID, num_envs=num_envs, vectorization_mode="vector_entry_point", **kwargs)
     assert isinstance(env, KlondikeVectorEnv)
     return env
+
+
+def make_reference(**kwargs: Any) -> gymnasium.Env:
+    """The Python env as a differential reference: any deal, ``"truncated"`` written as the native
+    env writes it (:class:`TruncationOutcome`, as ``Variant.make_env`` wraps it)."""
+    kwargs.setdefault("split", "any")
+    return TruncationOutcome(gymnasium.make(ENV_ID, **kwargs))
 
 
 TO_FOUNDATION = np.array([1, *range(9, 16)])
@@ -113,9 +124,10 @@ def tally(seen: Counter[str], refs: list[tuple[Any, ...]]) -> None:
 def drive_with_autoreset(num_envs: int, steps: int, seed: int, **kwargs: Any) -> Counter[str]:
     """Random deals, Gymnasium's next-step autoreset, the Python envs reset by hand alongside."""
     native = make_native(num_envs, **kwargs)
-    reference = [gymnasium.make(ENV_ID, **kwargs) for _ in range(num_envs)]
+    reference = [make_reference(**kwargs) for _ in range(num_envs)]
+    streams = spawn_seeds(seed, num_envs)
     obs, info = native.reset(seed=seed)
-    resets = [env.reset(seed=seed + i) for i, env in enumerate(reference)]
+    resets = [env.reset(seed=streams[i]) for i, env in enumerate(reference)]
     assert np.array_equal(obs, np.stack([o for o, _ in resets]))
     compare(info, resets, None)
     rng = np.random.default_rng(seed)
@@ -143,7 +155,8 @@ def drive_with_positions(num_envs: int, steps: int, seed: int, **kwargs: Any) ->
     dead-end position or a random deal, the Python env with the same option. Half the actions put
     a card up where one can go up (random play alone takes a near-won game apart again)."""
     native = make_native(num_envs, autoreset_mode=AutoresetMode.DISABLED, **kwargs)
-    reference = [gymnasium.make(ENV_ID, **kwargs) for _ in range(num_envs)]
+    reference = [make_reference(**kwargs) for _ in range(num_envs)]
+    streams = spawn_seeds(seed, num_envs)
     rng = np.random.default_rng(seed)
 
     def option(i: int) -> KlondikeGame | None:
@@ -153,7 +166,7 @@ def drive_with_positions(num_envs: int, steps: int, seed: int, **kwargs: Any) ->
 
     deals = [option(i) for i in range(num_envs)]
     obs, info = native.reset(seed=seed, options={"deals": deals})
-    resets = [env.reset(seed=seed + i, options={} if d is None else {"game": d})
+    resets = [env.reset(seed=streams[i], options={} if d is None else {"game": d})
               for i, (env, d) in enumerate(zip(reference, deals, strict=True))]
     assert np.array_equal(obs, np.stack([o for o, _ in resets]))
     compare(info, resets, None)
@@ -202,8 +215,8 @@ def test_the_plain_reward_draw_one_and_the_default_step_limit_match_too() -> Non
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(deal=st.integers(0, 2**31 - 1), seed=st.integers(0, 2**16), shaped=st.booleans())
 def test_a_native_game_follows_the_python_game_from_any_deal(deal: int, seed: int, shaped: bool) -> None:
-    view = NativeKlondikeEnv(reward_shaping=shaped, max_episode_steps=300)
-    reference = gymnasium.make(ENV_ID, reward_shaping=shaped, max_episode_steps=300)
+    view = NativeKlondikeEnv(reward_shaping=shaped, max_episode_steps=300, split="any")
+    reference = make_reference(reward_shaping=shaped, max_episode_steps=300)
     spec = f"klondike-random-v1-{deal}"
     obs, info = view.reset(options={"deal": spec})
     ref_obs, ref_info = reference.reset(options={"deal": spec})
@@ -243,9 +256,9 @@ def test_it_steps_as_gymnasiums_own_sync_vector_env() -> None:
     """Gymnasium's SyncVectorEnv over the Python envs is the reference for the vector API itself."""
     native = make_native(6, reward_shaping=True, max_episode_steps=60)
     sync = gymnasium.make_vec(ENV_ID, num_envs=6, vectorization_mode="sync", reward_shaping=True,
-                              max_episode_steps=60)
+                              max_episode_steps=60, split="any", wrappers=[TruncationOutcome])
     obs, info = native.reset(seed=11)
-    sync_obs, sync_info = sync.reset(seed=11)
+    sync_obs, sync_info = sync.reset(seed=spawn_seeds(11, 6))  # Gymnasium's own gives seed + i
     rng = np.random.default_rng(3)
     for _ in range(300):
         assert np.array_equal(obs, sync_obs)
@@ -268,7 +281,7 @@ def test_check_env_passes_on_a_single_sub_env_view() -> None:
         view = make_native(4, **kwargs).sub_env_view()
         assert isinstance(view, NativeKlondikeEnv)
         check_env(view, skip_render_check=True)
-        reference = gymnasium.make(ENV_ID, **kwargs)
+        reference = make_reference(**kwargs)
         obs, info = view.reset(seed=5)
         ref_obs, ref_info = reference.reset(seed=5)
         assert np.array_equal(obs, ref_obs) and info["deal_id"] == ref_info["deal_id"]
@@ -296,28 +309,29 @@ def test_gymnasiums_vector_wrappers_run_on_it() -> None:
 
 # --------------------------------------------------------------------------- seeding and autoreset
 def test_seeding_deals_what_the_single_env_deals() -> None:
-    env = make_native(5)
+    env = make_native(5, split="train")
     _, first = env.reset(seed=42)
     _, again = env.reset(seed=42)
     assert list(first["deal_id"]) == list(again["deal_id"])
-    expected = [gymnasium.make(ENV_ID).reset(seed=42 + i)[1]["deal_id"] for i in range(5)]
+    streams = spawn_seeds(42, 5)  # SeedSequence(42).spawn(5): seeds 42 and 43 share no stream
+    expected = [gymnasium.make(ENV_ID).reset(seed=streams[i])[1]["deal_id"] for i in range(5)]
     assert list(first["deal_id"]) == expected
     singles = [gymnasium.make(ENV_ID) for _ in range(5)]
     for i, single in enumerate(singles):
-        single.reset(seed=42 + i)
+        single.reset(seed=streams[i])
     _, later = env.reset()  # without a seed each sub-env's generator goes on
     assert list(later["deal_id"]) == [single.reset()[1]["deal_id"] for single in singles]
-    _, listed = env.reset(seed=[42, 43, 44, 45, 46])
+    _, listed = env.reset(seed=streams)
     assert list(listed["deal_id"]) == expected
-    _, unseeded = make_native(5).reset()
+    _, unseeded = make_native(5, split="train").reset()
     assert len(set(unseeded["deal_id"])) == 5
 
 
 def test_autoreset_is_next_step_and_ignores_the_action() -> None:
     env = make_native(3, max_episode_steps=4)
-    reference = gymnasium.make(ENV_ID)
+    reference = make_reference()
     env.reset(seed=9)
-    reference.reset(seed=9)
+    reference.reset(seed=spawn_seeds(9, 3)[0])
     for _ in range(4):  # the fourth step truncates every sub-env
         _, _, terminated, truncated, _ = env.step(np.zeros(3, np.int64))  # draw
     assert truncated.all() and not terminated.any()
@@ -421,7 +435,7 @@ def test_deals_given_by_options_are_dealt() -> None:
     code = DealId("klondike", "random", 1, 8).cards()
     obs, info = env.reset(options={"deals": [None, list(code)]})
     assert info["deal_number"][1] == -1 and len(info["deal_id"][1]) == 104
-    single = gymnasium.make(ENV_ID)
+    single = make_reference()
     assert np.array_equal(obs[1], single.reset(options={"deal": "klondike-random-v1-8"})[0])
     draw_one = KlondikeGame("klondike-random-v1-9", draw_count=1)  # a position keeps its draw count
     obs, _ = env.reset(options={"game": draw_one})

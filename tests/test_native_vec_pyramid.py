@@ -24,8 +24,10 @@ from gymnasium.wrappers.vector import RecordEpisodeStatistics
 import solitaire_rl  # noqa: F401  (registers the environments)
 from solitaire_rl.envs.deals import DealId
 from solitaire_rl.envs.errors import MalformedInputError
+from solitaire_rl.envs.native_batch import spawn_seeds
 from solitaire_rl.envs.pyramid.actions import NUM_ACTIONS
 from solitaire_rl.envs.pyramid.vector import NativePyramidEnv, PyramidVectorEnv
+from solitaire_rl.envs.wrappers import TruncationOutcome
 
 ENV_ID = "Solitaire/Pyramid-v0"
 VARIANTS = {"000": {"stock_top_playable": True}, "001": {"stock_top_playable": False}}
@@ -33,9 +35,18 @@ ILLEGAL_SHARE = 0.05
 
 
 def make_native(num_envs: int, **kwargs: Any) -> PyramidVectorEnv:
+    """The native vector env over any deal (``split="any"``, as :func:`make_reference`)."""
+    kwargs.setdefault("split", "any")
     env = gymnasium.make_vec(ENV_ID, num_envs=num_envs, vectorization_mode="vector_entry_point", **kwargs)
     assert isinstance(env, PyramidVectorEnv)
     return env
+
+
+def make_reference(**kwargs: Any) -> gymnasium.Env:
+    """The Python env as a differential reference: any deal, ``"truncated"`` written as the native
+    env writes it (:class:`TruncationOutcome`, as ``Variant.make_env`` wraps it)."""
+    kwargs.setdefault("split", "any")
+    return TruncationOutcome(gymnasium.make(ENV_ID, **kwargs))
 
 
 def sample_actions(rng: np.random.Generator, mask: np.ndarray,
@@ -57,9 +68,10 @@ def optional(info: dict[str, Any], key: str, i: int) -> object:
 def drive_side_by_side(num_envs: int, steps: int, seed: int, **kwargs: Any) -> Counter[str]:
     """Step the native vector env and the Python envs together ``steps`` times; count what happened."""
     native = make_native(num_envs, **kwargs)
-    reference = [gymnasium.make(ENV_ID, **kwargs) for _ in range(num_envs)]
+    reference = [make_reference(**kwargs) for _ in range(num_envs)]
+    streams = spawn_seeds(seed, num_envs)
     obs, info = native.reset(seed=seed)
-    ref = [env.reset(seed=seed + i) for i, env in enumerate(reference)]
+    ref = [env.reset(seed=streams[i]) for i, env in enumerate(reference)]
     assert np.array_equal(obs, np.stack([o for o, _ in ref]))
     for i, (_, ref_info) in enumerate(ref):
         assert np.array_equal(info["action_mask"][i], ref_info["action_mask"])
@@ -141,9 +153,9 @@ def test_it_steps_as_gymnasiums_own_sync_vector_env() -> None:
     """Gymnasium's SyncVectorEnv over the Python envs is the reference for the vector API itself."""
     native = make_native(6, reward_shaping=True, max_episode_steps=60)
     sync = gymnasium.make_vec(ENV_ID, num_envs=6, vectorization_mode="sync", reward_shaping=True,
-                              max_episode_steps=60)
+                              max_episode_steps=60, split="any", wrappers=[TruncationOutcome])
     obs, info = native.reset(seed=11)
-    sync_obs, sync_info = sync.reset(seed=11)
+    sync_obs, sync_info = sync.reset(seed=spawn_seeds(11, 6))  # Gymnasium's own gives seed + i
     rng = np.random.default_rng(3)
     for _ in range(400):
         assert np.array_equal(obs, sync_obs)
@@ -166,7 +178,7 @@ def test_check_env_passes_on_a_single_sub_env_view() -> None:
         view = make_native(4, **kwargs).sub_env_view()
         assert isinstance(view, NativePyramidEnv)
         check_env(view, skip_render_check=True)
-        reference = gymnasium.make(ENV_ID, **kwargs)
+        reference = make_reference(**kwargs)
         obs, info = view.reset(seed=5)
         ref_obs, ref_info = reference.reset(seed=5)
         assert np.array_equal(obs, ref_obs) and info["deal_id"] == ref_info["deal_id"]
@@ -197,30 +209,31 @@ def test_gymnasiums_vector_wrappers_run_on_it() -> None:
 
 # --------------------------------------------------------------------------- seeding and autoreset
 def test_seeding_deals_what_the_single_env_deals() -> None:
-    env = make_native(5)
+    env = make_native(5, split="train")
     _, first = env.reset(seed=42)
     _, again = env.reset(seed=42)
     assert list(first["deal_id"]) == list(again["deal_id"])
-    expected = [gymnasium.make(ENV_ID).reset(seed=42 + i)[1]["deal_id"] for i in range(5)]
+    streams = spawn_seeds(42, 5)  # SeedSequence(42).spawn(5): seeds 42 and 43 share no stream
+    expected = [gymnasium.make(ENV_ID).reset(seed=streams[i])[1]["deal_id"] for i in range(5)]
     assert list(first["deal_id"]) == expected
     # Without a seed each sub-env's generator goes on, as the single env's does.
     singles = [gymnasium.make(ENV_ID) for _ in range(5)]
     for i, single in enumerate(singles):
-        single.reset(seed=42 + i)
+        single.reset(seed=streams[i])
     _, later = env.reset()
     assert list(later["deal_id"]) == [single.reset()[1]["deal_id"] for single in singles]
     # A list gives one seed per sub-env.
-    _, listed = env.reset(seed=[42, 43, 44, 45, 46])
+    _, listed = env.reset(seed=streams)
     assert list(listed["deal_id"]) == expected
-    _, unseeded = make_native(5).reset()
+    _, unseeded = make_native(5, split="train").reset()
     assert len(set(unseeded["deal_id"])) == 5
 
 
 def test_autoreset_is_next_step_and_ignores_the_action() -> None:
     env = make_native(3, max_episode_steps=4)
-    reference = gymnasium.make(ENV_ID)
+    reference = make_reference()
     obs, info = env.reset(seed=9)
-    reference.reset(seed=9)
+    reference.reset(seed=spawn_seeds(9, 3)[0])
     for _ in range(4):  # the fourth step truncates every sub-env
         obs, rewards, terminated, truncated, info = env.step(np.full(3, 465))  # draw
     assert truncated.all() and not terminated.any()
@@ -305,7 +318,7 @@ def test_deals_given_by_options_are_dealt() -> None:
     code = DealId("pyramid", "random", 1, 8).cards()
     obs, info = env.reset(options={"deals": [None, list(code)]})
     assert info["deal_number"][1] == -1 and len(info["deal_id"][1]) == 104
-    single = gymnasium.make(ENV_ID)
+    single = make_reference()
     assert np.array_equal(obs[1], single.reset(options={"deal": "pyramid-random-v1-8"})[0])
 
 

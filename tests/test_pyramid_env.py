@@ -53,6 +53,8 @@ def stock_top_playable(request: pytest.FixtureRequest) -> bool:
 
 
 def make(stock_top_playable: bool = True, **kwargs: object) -> gymnasium.Env:
+    """The env as the tests play it: any deal (``split="any"``), unless a test names its split."""
+    kwargs.setdefault("split", "any")
     return gymnasium.make(ENV_ID, stock_top_playable=stock_top_playable, **kwargs)
 
 
@@ -103,13 +105,17 @@ def test_step_before_reset_and_bad_arguments_raise() -> None:
 
 # ------------------------------------------------------------------ deals
 def test_seeded_reset_deals_a_named_random_deal_drawn_from_np_random() -> None:
-    env = make()
+    """A plain ``gymnasium.make`` deals train deals only: uniform over 1,000,000 .. 2**31 - 1."""
+    env = gymnasium.make(ENV_ID)
     _, info = env.reset(seed=5)
     deal_id = DealId.parse(info["deal_id"])
     assert (deal_id.game, deal_id.kind, deal_id.version) == ("pyramid", "random", 1)
     assert env.unwrapped.game.deal.cards == deal_id.cards()
-    expected = int(np.random.Generator(np.random.PCG64(np.random.SeedSequence(5))).integers(2**31))
-    assert deal_id.number == expected
+    rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(5)))
+    assert deal_id.number == int(rng.integers(1_000_000, 2**31 - 1, endpoint=True))
+    any_env = make()  # split="any": every number, as before the option
+    any_number = DealId.parse(any_env.reset(seed=5)[1]["deal_id"]).number
+    assert any_number == int(np.random.Generator(np.random.PCG64(np.random.SeedSequence(5))).integers(2**31))
     assert env.reset(seed=5)[1]["deal_id"] == info["deal_id"]
     assert env.reset()[1]["deal_id"] != info["deal_id"]  # the generator moves on
     assert env.reset(seed=6)[1]["deal_id"] != info["deal_id"]

@@ -203,6 +203,81 @@ klenv::State klondike_state(const std::vector<std::vector<int>>& columns, const 
   return s;
 }
 
+// One Pyramid game's saved state as Python sees it (envs.pyramid.vector.PyramidBatch.get_state), and
+// back, checked: ranks 1..13, each four times; bit sets within their 28 or 24 places; a cursor within
+// the stock slots; a pass 1..3; a step count not negative.
+nb::dict pyramid_saved_dict(const pyrenv::Saved& saved) {
+  nb::dict d;
+  d["pyramid_ranks"] = std::vector<int>(saved.game.pyramid_rank.begin(), saved.game.pyramid_rank.end());
+  d["stock_ranks"] = std::vector<int>(saved.game.stock_rank.begin(), saved.game.stock_rank.end());
+  d["removed"] = saved.game.removed;
+  d["present"] = saved.game.present;
+  d["seen"] = saved.game.seen;
+  d["cursor"] = static_cast<int>(saved.game.cursor);
+  d["pass_number"] = static_cast<int>(saved.game.pass);
+  d["elapsed"] = saved.elapsed;
+  d["needs_reset"] = saved.needs_reset;
+  return d;
+}
+
+pyrenv::Saved pyramid_saved(const std::vector<int>& pyramid_ranks, const std::vector<int>& stock_ranks,
+                            std::uint32_t removed, std::uint32_t present, std::uint32_t seen, int cursor,
+                            int pass_number, int elapsed, bool needs_reset) {
+  if (pyramid_ranks.size() != 28 || stock_ranks.size() != 24) {
+    throw nb::value_error("a Pyramid state has 28 pyramid ranks and 24 stock ranks");
+  }
+  std::array<int, 14> count{};
+  pyrenv::Saved saved;
+  for (std::size_t k = 0; k < 52; ++k) {
+    const int r = k < 28 ? pyramid_ranks[k] : stock_ranks[k - 28];
+    if (r < 1 || r > 13) throw nb::value_error("ranks are 1..13");
+    ++count[r];
+    (k < 28 ? saved.game.pyramid_rank[k] : saved.game.stock_rank[k - 28]) = static_cast<std::uint8_t>(r);
+  }
+  for (int r = 1; r <= 13; ++r) {
+    if (count[r] != 4) throw nb::value_error("a deal holds each rank four times");
+  }
+  if (removed >> 28 != 0) throw nb::value_error("removed is a set of the 28 pyramid positions");
+  if (present >> 24 != 0 || seen >> 24 != 0) throw nb::value_error("present and seen are sets of the 24 stock slots");
+  if (cursor < 0 || cursor > 24) throw nb::value_error("the cursor is 0..24");
+  if (pass_number < 1 || pass_number > pyrenv::kMaxPassesPlayed) throw nb::value_error("the pass is 1..3");
+  if (elapsed < 0) throw nb::value_error("elapsed steps cannot be negative");
+  saved.game.removed = removed;
+  saved.game.present = present;
+  saved.game.seen = seen;
+  saved.game.cursor = static_cast<std::uint8_t>(cursor);
+  saved.game.pass = static_cast<std::uint8_t>(pass_number);
+  saved.elapsed = elapsed;
+  saved.needs_reset = needs_reset;
+  return saved;
+}
+
+// One Klondike game's saved state as Python sees it (envs.klondike.vector.KlondikeBatch.get_state): the
+// arguments of reset_state, plus the batch's counters; set_state checks the position as reset_state does.
+nb::dict klondike_saved_dict(const klenv::Saved& saved) {
+  const klenv::State& s = saved.state;
+  std::vector<std::vector<int>> columns(klenv::kColumns);
+  std::vector<int> hidden(klenv::kColumns);
+  for (int c = 0; c < klenv::kColumns; ++c) {
+    columns[c].assign(s.col[c].begin(), s.col[c].begin() + s.len[c]);
+    hidden[c] = s.hidden[c];
+  }
+  nb::dict d;
+  d["columns"] = columns;
+  d["hidden"] = hidden;
+  d["stock"] = std::vector<int>(s.stock.begin(), s.stock.begin() + s.nstock);
+  d["waste"] = std::vector<int>(s.waste.begin(), s.waste.begin() + s.nwaste);
+  d["foundations"] = std::vector<int>(s.fnd.begin(), s.fnd.end());
+  d["best"] = std::vector<int>(s.best.begin(), s.best.end());
+  d["seen"] = s.seen;
+  d["recycles"] = s.recycles;
+  d["draw_count"] = static_cast<int>(s.draw);
+  d["elapsed"] = saved.elapsed;
+  d["ended"] = saved.ended;
+  d["needs_reset"] = saved.needs_reset;
+  return d;
+}
+
 void bind_pyramid_batch(nb::module_& m) {
   nb::class_<PyramidBuffers>(m, "PyramidBuffers")
       .def(nb::init<Rows<float>, Rows<std::int8_t>, Column<double>, Column<bool>, Column<bool>,
@@ -249,7 +324,27 @@ void bind_pyramid_batch(nb::module_& m) {
             nb::gil_scoped_release release;
             b.step(actions.data(), pending.data(), static_cast<pyrenv::Autoreset>(autoreset), out);
           },
-          "actions"_a, "pending"_a, "autoreset"_a, "buffers"_a);
+          "actions"_a, "pending"_a, "autoreset"_a, "buffers"_a)
+      .def(
+          "get_state",
+          [](const pyrenv::Batch& b, int i) {
+            if (i < 0 || i >= b.num_envs()) throw nb::index_error("no such environment");
+            return pyramid_saved_dict(b.saved(i));
+          },
+          "index"_a)
+      .def(
+          "set_state",
+          [](pyrenv::Batch& b, int i, const std::vector<int>& pyramid_ranks, const std::vector<int>& stock_ranks,
+             std::uint32_t removed, std::uint32_t present, std::uint32_t seen, int cursor, int pass_number,
+             int elapsed, bool needs_reset, const PyramidBuffers& bufs) {
+            const auto out = bufs.outputs(static_cast<std::size_t>(b.num_envs()));
+            if (i < 0 || i >= b.num_envs()) throw nb::index_error("no such environment");
+            b.restore(i, pyramid_saved(pyramid_ranks, stock_ranks, removed, present, seen, cursor, pass_number,
+                                       elapsed, needs_reset),
+                      out);
+          },
+          "index"_a, "pyramid_ranks"_a, "stock_ranks"_a, "removed"_a, "present"_a, "seen"_a, "cursor"_a,
+          "pass_number"_a, "elapsed"_a, "needs_reset"_a, "buffers"_a);
 
   m.def(
       "random_deal",
@@ -321,7 +416,33 @@ void bind_klondike_batch(nb::module_& m) {
             nb::gil_scoped_release release;
             b.step(actions.data(), pending.data(), static_cast<klenv::Autoreset>(autoreset), out);
           },
-          "actions"_a, "pending"_a, "autoreset"_a, "buffers"_a);
+          "actions"_a, "pending"_a, "autoreset"_a, "buffers"_a)
+      .def(
+          "get_state",
+          [](const klenv::Batch& b, int i) {
+            if (i < 0 || i >= b.num_envs()) throw nb::index_error("no such environment");
+            return klondike_saved_dict(b.saved(i));
+          },
+          "index"_a)
+      .def(
+          "set_state",
+          [](klenv::Batch& b, int i, const std::vector<std::vector<int>>& columns, const std::vector<int>& hidden,
+             const std::vector<int>& stock, const std::vector<int>& waste, const std::array<int, 4>& foundations,
+             const std::array<int, 4>& best, std::uint64_t seen, int recycles, int draw_count, int elapsed, bool ended,
+             bool needs_reset, const KlondikeBuffers& bufs) {
+            const auto out = bufs.outputs(static_cast<std::size_t>(b.num_envs()));
+            if (i < 0 || i >= b.num_envs()) throw nb::index_error("no such environment");
+            if (draw_count != 1 && draw_count != 3) throw nb::value_error("draw_count must be 1 or 3");
+            if (elapsed < 0) throw nb::value_error("elapsed steps cannot be negative");
+            klenv::Saved saved;
+            saved.state = klondike_state(columns, hidden, stock, waste, foundations, best, seen, recycles, draw_count);
+            saved.elapsed = elapsed;
+            saved.ended = ended;
+            saved.needs_reset = needs_reset;
+            b.restore(i, saved, out);
+          },
+          "index"_a, "columns"_a, "hidden"_a, "stock"_a, "waste"_a, "foundations"_a, "best"_a, "seen"_a,
+          "recycles"_a, "draw_count"_a, "elapsed"_a, "ended"_a, "needs_reset"_a, "buffers"_a);
 }
 
 }  // namespace

@@ -44,11 +44,15 @@ class Variant:
         return NUM_ACTIONS
 
     def make_env(self, reward_shaping: bool = False, **kwargs: Any) -> gymnasium.Env:
-        """``gymnasium.make`` this variant's environment (with its registered time limit)."""
+        """``gymnasium.make`` this variant's environment (with its registered time limit), wrapped in
+        :class:`~solitaire_rl.envs.wrappers.TruncationOutcome` (``info["outcome"]`` on every final
+        step). It plays any deal (``split="any"``: the benchmark, the play server and the planners
+        name their deals) unless given ``split=``."""
         import solitaire_rl  # noqa: F401  (registers the environments)
+        from solitaire_rl.envs.wrappers import TruncationOutcome
 
-        options = {**self.env_kwargs, "reward_shaping": reward_shaping, **kwargs}
-        return gymnasium.make(self.env_id, **options)
+        options = {"split": "any", **self.env_kwargs, "reward_shaping": reward_shaping, **kwargs}
+        return TruncationOutcome(gymnasium.make(self.env_id, **options))
 
     def cards_cleared(self, info: Mapping[str, Any]) -> int:
         """Progress from a step's ``info``: pyramid cards removed, or Klondike cards on foundations

@@ -2,15 +2,19 @@
 codes, the per-game deal streams (:class:`DealStreams`), the batch step (:class:`NativeBatch`)
 and the Gymnasium vector env around it (:class:`NativeVectorEnv`).
 
-Sub-env ``i`` seeded with ``S`` deals what the single env's ``reset(seed=S + i)`` deals: each game
-has its own ``np.random.Generator``, seeded as Gymnasium seeds the single env, from which a
-:data:`DealSampler` draws the deal number of each episode, in Python. The next number is drawn in
+Each game has its own ``np.random.Generator``, from which the deal number of each episode is
+drawn in Python (uniformly from the env's split, :mod:`solitaire_rl.envs.splits`, or by a
+:data:`DealSampler`). ``reset(seed=S)`` seeds sub-env ``i`` with the 64-bit seed the ``i``-th child
+of ``numpy.random.SeedSequence(S).spawn(num_envs)`` generates (:func:`spawn_seeds`), so two seeds
+share no stream; a list of seeds gives each sub-env its own. A sub-env given seed ``s`` deals what
+the single env's ``reset(seed=s)`` deals (both seeded as Gymnasium seeds an env). The next number is drawn in
 advance (:attr:`DealStreams.pending`) so that a game ending inside the native step can be dealt at
 once, its k-th random deal still being its generator's k-th draw.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
@@ -20,6 +24,8 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 
 from solitaire_rl.envs.contract import check_reset_options, require_reset
 from solitaire_rl.envs.errors import MalformedInputError
+from solitaire_rl.envs.splits import DealRange
+from solitaire_rl.envs.wrappers import TRUNCATED
 
 T = TypeVar("T")
 
@@ -27,7 +33,21 @@ AUTORESET_CODES = {AutoresetMode.NEXT_STEP: 0, AutoresetMode.SAME_STEP: 1, Autor
 """The native cores' codes for Gymnasium's autoreset modes."""
 
 DealSampler = Callable[[int, np.random.Generator], int]
-"""``sampler(i, rng)``: the deal number sub-env ``i`` deals next, drawn from its generator ``rng``."""
+"""``sampler(i, rng)``: the deal number sub-env ``i`` deals next, drawn from its generator ``rng``
+(it must lie in the env's split)."""
+StreamSeed = int | None
+"""What seeds one game's deal stream: an int (as Gymnasium seeds the single env) or ``None``
+(fresh entropy)."""
+
+
+def spawn_seeds(seed: int, n: int) -> list[int]:
+    """The seeds of ``n`` independent deal streams from one seed: the 64-bit number each child of
+    ``numpy.random.SeedSequence(seed).spawn(n)`` generates. Vector envs seed sub-env ``i`` with the
+    ``i``-th (``seed + i`` would make runs with seeds 1 and 2 share all streams but one)."""
+    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
+        raise MalformedInputError(f"a seed is a non-negative integer, not {seed!r}")
+    children = np.random.SeedSequence(int(seed)).spawn(n)
+    return [int(child.generate_state(1, np.uint64)[0]) for child in children]
 
 
 def native_core() -> Any:
@@ -55,14 +75,19 @@ def _named(codes: np.ndarray, names: Sequence[Any]) -> tuple[np.ndarray, np.ndar
 class DealStreams:
     """One generator per game and the next deal number each will deal (drawn in advance or now)."""
 
-    def _init_deal_streams(self, n: int, deal_sampler: DealSampler) -> None:
+    def _init_deal_streams(self, n: int, deal_sampler: DealSampler | None, split: DealRange) -> None:
         self.deal_sampler = deal_sampler
+        self.split = split
+        """The deals the games play (:mod:`solitaire_rl.envs.splits`)."""
         self.pending = np.zeros(n, np.int64)
         """Each game's next deal number, valid where :attr:`_pending_valid` says so."""
         self._pending_valid = np.zeros(n, np.bool_)
         self._rngs: list[np.random.Generator | None] = [None] * n
+        self.last_outcome = np.zeros(n, np.uint8)
+        """The native outcome code of each game's episode once it terminated (0 until then): what a
+        refused step after the end reports again."""
 
-    def seed(self, index: int, seed: int | None) -> None:
+    def seed(self, index: int, seed: StreamSeed) -> None:
         """Give game ``index`` a generator seeded as Gymnasium seeds the single env."""
         self._rngs[index], _ = seeding.np_random(seed)
         self._pending_valid[index] = False
@@ -85,9 +110,14 @@ class DealStreams:
         if rng is None:
             self.seed(index, None)
             rng = self._rngs[index]
-        number = int(self.deal_sampler(index, rng))  # type: ignore[arg-type]
-        if number < 0:
-            raise MalformedInputError(f"a deal number is not negative, got {number}")
+        assert rng is not None
+        if self.deal_sampler is None:
+            return self.split.draw(rng)
+        number = int(self.deal_sampler(index, rng))
+        if number not in self.split:
+            raise MalformedInputError(
+                f"the deal sampler gave {number}, not a deal number of the {self.split.name} split "
+                f"({self.split.first}..{self.split.last})")
         return number
 
     def _draw_pending(self, index: int) -> None:
@@ -137,10 +167,45 @@ class NativeBatch(DealStreams):
     deal_number: np.ndarray
     deal_label: np.ndarray
 
-    def reset(self, indices: Sequence[int], seeds: Sequence[int | None] | None,
+    def reset(self, indices: Sequence[int], seeds: Sequence[StreamSeed] | None,
               deals: Sequence[object | None] | None) -> None:
         """Reset games ``indices`` with ``seeds`` and ``deals`` (each game's own rules of dealing)."""
         raise NotImplementedError
+
+    def get_state(self, index: int) -> dict[str, Any]:
+        """Game ``index``'s whole state as plain values (its position, its step count, whether it
+        ended, the deal it plays): :meth:`set_state` puts any game of a batch of the same settings
+        back in it, and the same actions then give the same steps. The deal stream is not part of
+        it (a later random deal still comes from the game's own generator)."""
+        require_reset(self.started, "get_state()")
+        index = self._index(index)
+        return {**self.core.get_state(index), "deal_number": int(self.deal_number[index]),
+                "deal_label": self.deal_label[index], "outcome_code": int(self.last_outcome[index])}
+
+    def set_state(self, index: int, state: dict[str, Any]) -> None:
+        """Put game ``index`` in ``state`` (from :meth:`get_state`) and write its row of every array.
+        A malformed state is :class:`MalformedInputError` and changes nothing."""
+        index = self._index(index)
+        if not isinstance(state, dict):
+            raise MalformedInputError(f"a state is the dict get_state() gives, not {type(state).__name__}")
+        fields = {k: v for k, v in state.items() if k not in ("deal_number", "deal_label", "outcome_code")}
+        code = state.get("outcome_code", 0)
+        if not isinstance(code, int) or not 0 <= code < len(self.outcome_names):
+            raise MalformedInputError(f"not a state of this batch: outcome_code {code!r}")
+        try:
+            self.core.set_state(index, **fields, buffers=self.buffers)
+        except (TypeError, ValueError) as exc:
+            raise MalformedInputError(f"not a state of this batch: {exc}") from None
+        self.deal_number[index] = int(state.get("deal_number", -1))
+        self.deal_label[index] = str(state.get("deal_label", ""))
+        self.last_outcome[index] = code
+        self.started = True
+
+    def _index(self, index: object) -> int:
+        n = len(self.pending)
+        if isinstance(index, bool) or not isinstance(index, int | np.integer) or not 0 <= index < n:
+            raise MalformedInputError(f"{index!r} is not a sub-env: they are 0..{self.num_envs - 1}")
+        return int(index)
 
     def step(self, actions: Any) -> None:
         """One step of every game (results in the arrays); a bad action array changes nothing."""
@@ -156,6 +221,7 @@ class NativeBatch(DealStreams):
             raise MalformedInputError(f"{bad!r} is not an action: actions are integers 0..{top}")
         np.copyto(self._actions, acts, casting="unsafe")
         self.core.step(self._actions, self.pending, self._autoreset_code, self.buffers)
+        self._note_outcomes()
         if self.was_reset.any():  # those games took their pending deal
             for i in np.flatnonzero(self.was_reset).tolist():
                 number = int(self.pending[i])
@@ -168,26 +234,107 @@ class NativeBatch(DealStreams):
         return _named(self.refusal, self.refusal_texts)
 
     def outcomes(self) -> tuple[np.ndarray, np.ndarray] | None:
-        """``(outcomes, ended)`` of the games that terminated at the last step, or ``None``."""
-        return _named(self.outcome, self.outcome_names)
+        """``(outcomes, ended)`` of the games whose episode ended at the last step, or ``None``: a
+        terminated game's outcome (again on each refused step after it, autoreset disabled), and
+        ``"truncated"`` for a game that only hit the step limit."""
+        codes = np.where(self.outcome != 0, self.outcome, np.where(self.terminated, self.last_outcome, 0))
+        named = _named(codes, self.outcome_names)
+        only_truncated = self.truncated & ~self.terminated
+        if not only_truncated.any():
+            return named
+        n = len(self.outcome)
+        out, has = named if named is not None else (np.empty(n, object), np.zeros(n, np.bool_))
+        out[only_truncated] = TRUNCATED
+        return out, has | only_truncated
+
+    def _note_outcomes(self) -> None:
+        """Keep each game's outcome code until it is dealt again (see :attr:`last_outcome`)."""
+        ended = self.outcome != 0
+        if ended.any():
+            self.last_outcome[ended] = self.outcome[ended]
+        if self.was_reset.any():  # dealt again (same step: its outcome is in this step's own array)
+            self.last_outcome[self.was_reset] = 0
+
+
+RENDER_MODES = ["rgb_array", "ansi"]
+"""What the vector envs render: one picture of their sub-envs' tables in a grid, or their texts."""
+DEFAULT_RENDER_ENVS = 16
+"""Sub-envs a vector env draws by default (the first ones): a grid of 4 x 4 tables."""
+
+
+def tile_frames(frames: Sequence[np.ndarray], columns: int | None = None) -> np.ndarray:
+    """One picture of equal-sized ``frames`` in a grid, row by row (``columns`` default: the smallest
+    square that holds them); empty cells are black."""
+    if not frames:
+        raise MalformedInputError("no frames to tile")
+    n = len(frames)
+    cols = columns or math.ceil(math.sqrt(n))
+    rows = math.ceil(n / cols)
+    height, width, depth = frames[0].shape
+    grid = np.zeros((rows * height, cols * width, depth), frames[0].dtype)
+    for k, frame in enumerate(frames):
+        r, c = divmod(k, cols)
+        grid[r * height:(r + 1) * height, c * width:(c + 1) * width] = frame
+    return grid
 
 
 class NativeVectorEnv(VectorEnv):
     """What both games' Gymnasium vector envs over a :class:`NativeBatch` share: choosing the
-    sub-envs and seeds a reset touches, the step with its info, the masks. A subclass sets
-    ``batch``, ``copy``, ``_all`` (every sub-env, read-only) and :attr:`counters`."""
+    sub-envs and seeds a reset touches, the step with its info, the masks, each sub-env's state
+    (:meth:`get_state`, :meth:`set_state`) and rendering. A subclass sets ``batch``, ``copy``,
+    ``_all`` (every sub-env, read-only), :attr:`counters`, ``render_mode``, ``render_envs`` and
+    ``obs_dtype``."""
 
     counters: dict[str, str]
     """``info`` key -> the batch's array of that per-game counter (``{"pass": "pass_number"}``)."""
     batch: NativeBatch
     copy: bool
     _all: np.ndarray
+    render_envs: int = DEFAULT_RENDER_ENVS
+    """How many sub-envs (the first ones) :meth:`render` draws."""
+    obs_dtype: Any = None
+    """The observations' dtype when it is not the native arrays' (a copy in that dtype), else ``None``."""
+
+    def _init_render(self, render_mode: str | None, render_envs: int) -> None:
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise MalformedInputError(f"render_mode must be None, 'rgb_array' or 'ansi', not {render_mode!r}")
+        if isinstance(render_envs, bool) or not isinstance(render_envs, int) or render_envs < 1:
+            raise MalformedInputError(f"render_envs must be a positive integer, not {render_envs!r}")
+        self.render_mode = render_mode
+        self.render_envs = render_envs
+
+    def get_state(self, index: int) -> dict[str, Any]:
+        """Sub-env ``index``'s whole state (:meth:`NativeBatch.get_state`): ``set_state(index,
+        get_state(index))`` later, and the same actions give the same steps again."""
+        return self.batch.get_state(index)
+
+    def set_state(self, index: int, state: dict[str, Any]) -> None:
+        """Put sub-env ``index`` (any sub-env of a vector env with the same settings) in ``state``;
+        the next step continues from it. Its observation and mask are in :meth:`action_masks` and
+        the next step's results."""
+        self.batch.set_state(index, state)
+
+    def render(self) -> Any:
+        """``rgb_array``: one ``uint8`` picture, the tables of the first :attr:`render_envs` sub-envs in
+        a grid (row by row; the single env's card art); ``ansi``: their texts, each under its index."""
+        if self.render_mode is None:
+            return None
+        require_reset(self.batch.started, "render()")
+        shown = range(min(self.num_envs, self.render_envs))
+        games = [self.batch.game(i) for i in shown]  # type: ignore[attr-defined]
+        if self.render_mode == "ansi":
+            labels = self.batch.deal_label
+            return "\n\n".join(f"[{i}] {labels[i]}\n{g}" for i, g in zip(shown, games, strict=True))
+        return tile_frames([self._frame(g) for g in games])
+
+    def _frame(self, game: Any) -> np.ndarray:
+        raise NotImplementedError
 
     def _reset_targets(self, seed: int | Sequence[int | None] | None,
-                       options: dict[str, Any]) -> tuple[list[int], list[int | None] | None]:
+                       options: dict[str, Any]) -> tuple[list[int], list[StreamSeed] | None]:
         """The sub-envs a reset touches (all, or ``options["reset_mask"]``'s) and their seeds
-        (``seed``: an int ``S``, sub-env ``i`` getting ``S + i``; one seed or ``None`` per sub-env;
-        or ``None``)."""
+        (``seed``: an int ``S``, sub-env ``i`` getting ``spawn_seeds(S, num_envs)[i]``; one seed or
+        ``None`` per sub-env; or ``None``)."""
         n = self.num_envs
         indices = list(range(n))
         if options.get("reset_mask") is not None:
@@ -199,9 +346,10 @@ class NativeVectorEnv(VectorEnv):
             indices = np.flatnonzero(reset_mask).tolist()
         if seed is None:
             return indices, None
-        if isinstance(seed, int | np.integer):
-            return indices, [int(seed) + i for i in indices]
-        seed_list = list(seed)
+        if isinstance(seed, int | np.integer) and not isinstance(seed, bool):
+            streams = spawn_seeds(int(seed), n)
+            return indices, [streams[i] for i in indices]
+        seed_list = list(seed)  # type: ignore[arg-type]
         if len(seed_list) != n:
             raise MalformedInputError(f"give one seed per sub-env ({n}), not {len(seed_list)}")
         return indices, [seed_list[i] for i in indices]
@@ -217,9 +365,8 @@ class NativeVectorEnv(VectorEnv):
         if outcomes is not None:
             info["outcome"], info["_outcome"] = outcomes
         if self.copy:
-            return (batch.obs.copy(), batch.reward.copy(), batch.terminated.copy(), batch.truncated.copy(),
-                    info)
-        return batch.obs, batch.reward, batch.terminated, batch.truncated, info
+            return (self._obs(), batch.reward.copy(), batch.terminated.copy(), batch.truncated.copy(), info)
+        return self._obs(), batch.reward, batch.terminated, batch.truncated, info
 
     def action_masks(self) -> np.ndarray:
         """Legal actions of every sub-env now, ``np.bool_`` (``num_envs x`` the game's actions)."""
@@ -229,6 +376,8 @@ class NativeVectorEnv(VectorEnv):
         return None
 
     def _obs(self) -> np.ndarray:
+        if self.obs_dtype is not None:
+            return self.batch.obs.astype(self.obs_dtype)
         return self.batch.obs.copy() if self.copy else self.batch.obs
 
     def _info(self) -> dict[str, Any]:
@@ -241,5 +390,6 @@ class NativeVectorEnv(VectorEnv):
         return info
 
 
-__all__ = ["AUTORESET_CODES", "DealSampler", "DealStreams", "NativeBatch", "NativeVectorEnv",
-           "check_reset_options", "native_core"]
+__all__ = ["AUTORESET_CODES", "DEFAULT_RENDER_ENVS", "RENDER_MODES", "DealSampler", "DealStreams",
+           "NativeBatch", "NativeVectorEnv", "StreamSeed", "check_reset_options", "native_core",
+           "spawn_seeds", "tile_frames"]

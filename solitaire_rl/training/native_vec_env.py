@@ -10,8 +10,9 @@ for Klondike (:class:`solitaire_rl.envs.klondike.vector.KlondikeBatch`) with any
 what that
 stack gives:
 
-* deals from a split as :class:`solitaire_rl.training.splits.DealSplitWrapper` draws them (env ``i`` seeded
-  with ``seed + i`` deals the same numbers; without a split, the single env's random deals);
+* deals from a split as :class:`solitaire_rl.training.splits.DealSplitWrapper` draws them (``seed(S)``
+  seeds env ``i`` with ``spawn_seeds(S, n)[i]``, drawn from ``numpy.random.SeedSequence(S).spawn(n)``,
+  as the Python training envs are seeded, and deals the same numbers; without a split, train deals);
 * ``info["episode"]`` (``r``, ``l``, ``t``) and ``info["is_success"]`` at each episode's end, as
   ``Monitor`` and ``DealSplitWrapper`` write them; ``info["TimeLimit.truncated"]``;
 * ``env_method("action_masks")``: the masks of every game, ``np.bool_`` rows, answered from the
@@ -45,11 +46,12 @@ from solitaire_rl.envs.errors import MalformedInputError
 from solitaire_rl.envs.klondike.actions import NUM_ACTIONS as KLONDIKE_ACTIONS
 from solitaire_rl.envs.klondike.observer import OBS_DTYPE, OBS_NVEC
 from solitaire_rl.envs.klondike.vector import KlondikeBatch
+from solitaire_rl.envs.native_batch import spawn_seeds
 from solitaire_rl.envs.pyramid.actions import NUM_ACTIONS
 from solitaire_rl.envs.pyramid.layout import NUM_PYRAMID
 from solitaire_rl.envs.pyramid.observation import OBSERVATION_SIZE
 from solitaire_rl.envs.pyramid.vector import PyramidBatch
-from solitaire_rl.training.splits import DealRange
+from solitaire_rl.training.splits import TRAIN, DealRange
 
 ACTION_MASKS = "action_masks"
 NATIVE_GAMES = frozenset({"klondike", "pyramid"})
@@ -57,13 +59,14 @@ NATIVE_GAMES = frozenset({"klondike", "pyramid"})
 
 
 class SplitSampler:
-    """Deal numbers of one split, drawn as ``DealSplitWrapper`` draws them (uniform, both ends in)."""
+    """Deal numbers of one split, drawn as ``DealSplitWrapper`` draws them (uniform, both ends in);
+    a batch made with ``split=`` draws the same without it."""
 
     def __init__(self, split: DealRange) -> None:
         self.split = split
 
     def __call__(self, index: int, rng: np.random.Generator) -> int:
-        return int(rng.integers(self.split.first, self.split.last, endpoint=True))
+        return self.split.draw(rng)
 
 
 class _NativeVecEnv(VecEnv):
@@ -92,6 +95,14 @@ class _NativeVecEnv(VecEnv):
             f"a {type(self).__name__} holds native games and cannot be pickled: make it where it is used")
 
     # ------------------------------------------------------------ VecEnv API
+    def seed(self, seed: int | None = None) -> Sequence[int | None]:
+        """Game ``i``'s seed is ``spawn_seeds(seed, n)[i]`` (from ``SeedSequence(seed).spawn(n)``), not
+        stable-baselines3's ``seed + i``: runs with seeds 1 and 2 share no deal stream."""
+        if seed is None:
+            return super().seed(seed)
+        self._seeds = spawn_seeds(seed, self.num_envs)
+        return list(self._seeds)
+
     def reset(self) -> np.ndarray:
         seeds = list(self._seeds)
         if any(self._options):
@@ -207,10 +218,9 @@ class NativePyramidVecEnv(_NativeVecEnv):
         reward_shaping = renamed_keyword(reward_shaping, shaped_reward, new="reward_shaping",
                                          old="shaped_reward", default=False)
         _check_game(encoding, "pyramid")
-        kwargs: dict[str, Any] = {} if split is None else {"deal_sampler": SplitSampler(split)}
         batch = PyramidBatch(num_envs, stock_top_playable=stock_top_playable, reward_shaping=reward_shaping,
                              max_episode_steps=max_episode_steps, autoreset=AutoresetMode.SAME_STEP,
-                             num_threads=num_threads, **kwargs)
+                             num_threads=num_threads, split=TRAIN if split is None else split)
         self.stock_top_playable = bool(stock_top_playable)
         super().__init__(batch, spaces.Box(0.0, 1.0, (OBSERVATION_SIZE,), np.float32),
                          spaces.Discrete(NUM_ACTIONS), encoding)
@@ -237,10 +247,9 @@ class NativeKlondikeVecEnv(_NativeVecEnv):
         max_episode_steps = renamed_keyword(max_episode_steps, max_steps, new="max_episode_steps",
                                             old="max_steps", default=1000)
         _check_game(encoding, "klondike")
-        kwargs: dict[str, Any] = {} if split is None else {"deal_sampler": SplitSampler(split)}
         batch = KlondikeBatch(num_envs, draw_count=draw_count, reward_shaping=reward_shaping,
                               max_episode_steps=max_episode_steps, autoreset=AutoresetMode.SAME_STEP,
-                              num_threads=num_threads, **kwargs)
+                              num_threads=num_threads, split=TRAIN if split is None else split)
         super().__init__(batch, spaces.MultiDiscrete(OBS_NVEC, dtype=OBS_DTYPE),
                          spaces.Discrete(KLONDIKE_ACTIONS), encoding)
 

@@ -1,64 +1,31 @@
-"""Which deal numbers are for what: benchmark, held-out evaluation, training.
-
-Deals are ``{game}-random-v1-N``. The numbers are split once for every game and variant:
+"""Which deal numbers are for what, as training and the benchmark use them: the splits themselves
+(:mod:`solitaire_rl.envs.splits`, one definition, re-exported here), parsing deal ranges, and
+:class:`DealSplitWrapper`, which deals a fixed list of a split's deals in turn.
 
 =============  ==========================  ===============================================
 split          numbers                     use
 =============  ==========================  ===============================================
-benchmark      1 .. 100,000                reserved for ``solitaire_rl.training.benchmark`` (tables use
-1..1000)
+benchmark      1 .. 100,000                reserved for ``solitaire_rl.training.benchmark``
 eval           100,001 .. 110,000          held out: evaluation during training (first N)
 train          1,000,000 .. 2,147,483,647  the only numbers a training environment deals
 =============  ==========================  ===============================================
 
-Number 0 and 110,001 .. 999,999 belong to no split. :class:`DealSplitWrapper` draws every
-training deal from its split and refuses a deal outside it, so a training run can never see a
-benchmark deal.
+Number 0 and 110,001 .. 999,999 belong to no split. Every environment takes ``split=`` (default
+``"train"``, see :mod:`solitaire_rl.envs.splits`); :class:`DealSplitWrapper` draws every deal from
+its split and refuses a deal outside it, so a training run can never see a benchmark deal.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Any
 
 import gymnasium
 import numpy as np
 
-from solitaire_rl.envs.deals import DEAL_NUMBERS, DealId
+from solitaire_rl.envs.deals import DealId
 from solitaire_rl.envs.errors import MalformedInputError
-
-
-@dataclass(frozen=True)
-class DealRange:
-    """An inclusive range of deal numbers with a name."""
-
-    name: str
-    first: int
-    last: int
-
-    def __contains__(self, number: object) -> bool:
-        return isinstance(number, int) and self.first <= number <= self.last
-
-    def __len__(self) -> int:
-        return self.last - self.first + 1
-
-    def numbers(self, count: int) -> list[int]:
-        """The first ``count`` numbers of the range."""
-        if not 0 < count <= len(self):
-            raise MalformedInputError(f"the {self.name} split holds {len(self)} deals, not {count}")
-        return list(range(self.first, self.first + count))
-
-
-BENCHMARK = DealRange("benchmark", 1, 100_000)
-EVAL = DealRange("eval", 100_001, 110_000)
-TRAIN = DealRange("train", 1_000_000, DEAL_NUMBERS - 1)
-SPLITS = {s.name: s for s in (BENCHMARK, EVAL, TRAIN)}
-
-
-def split_of(number: int) -> str | None:
-    """The name of the split a deal number belongs to, or ``None``."""
-    return next((s.name for s in SPLITS.values() if number in s), None)
+from solitaire_rl.envs.splits import BENCHMARK, EVAL, SPLITS, TRAIN, DealRange, split_of
 
 
 def parse_deal_numbers(text: str) -> list[int]:
@@ -109,7 +76,7 @@ class DealSplitWrapper(gymnasium.Wrapper):
             return number
         if self._rng is None:
             self._rng = np.random.default_rng()
-        return int(self._rng.integers(self.split.first, self.split.last, endpoint=True))
+        return self.split.draw(self._rng)
 
     def _checked(self, spec: object) -> int:
         deal_id = spec if isinstance(spec, DealId) else DealId.parse(str(spec))

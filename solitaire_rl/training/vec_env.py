@@ -12,6 +12,7 @@ from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv
 
 from solitaire_rl.agents.encodings import Encoding
 from solitaire_rl.agents.variants import Variant
+from solitaire_rl.envs.native_batch import spawn_seeds
 from solitaire_rl.training.splits import DealRange, DealSplitWrapper
 
 ACTION_MASKS = "action_masks"
@@ -22,7 +23,7 @@ def make_env_fn(variant: Variant, encoding: Encoding, split: DealRange, reward_s
     """A picklable factory of one env dealing only ``split`` deals (``cycle``: a fixed list in turn)."""
 
     def make() -> gymnasium.Env:
-        env = variant.make_env(reward_shaping=reward_shaping)
+        env = variant.make_env(reward_shaping=reward_shaping, split=split.name)
         env = DealSplitWrapper(env, variant.game, split, cycle)
         return Monitor(encoding.wrap(env))
 
@@ -39,6 +40,14 @@ class _MasksFromInfo:
     """
 
     _masks: np.ndarray | None = None
+
+    def seed(self, seed: int | None = None) -> Sequence[int | None]:
+        """Env ``i``'s seed is ``spawn_seeds(seed, n)[i]`` (from ``SeedSequence(seed).spawn(n)``), not
+        stable-baselines3's ``seed + i``: runs with seeds 1 and 2 share no deal stream."""
+        if seed is None:
+            return super().seed(seed)  # type: ignore[misc]
+        self._seeds = spawn_seeds(seed, self.num_envs)  # type: ignore[attr-defined]
+        return list(self._seeds)  # type: ignore[attr-defined]
 
     def reset(self) -> Any:
         obs = super().reset()  # type: ignore[misc]

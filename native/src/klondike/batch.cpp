@@ -41,6 +41,18 @@ void Batch::reset_state(int i, const State& state, const Outputs& out) {
   write_row(i, out);
 }
 
+Saved Batch::saved(int i) const {
+  return {games_[i].state(), elapsed_[i], ended_[i] != 0, needs_reset_[i] != 0};
+}
+
+void Batch::restore(int i, const Saved& saved, const Outputs& out) {
+  games_[i].reset_state(saved.state);
+  elapsed_[i] = saved.elapsed;
+  ended_[i] = saved.ended ? 1 : 0;
+  needs_reset_[i] = saved.needs_reset ? 1 : 0;
+  write_row(i, out);
+}
+
 void Batch::deal(int i, std::int64_t number) {
   const auto cards = random_deal("klondike", static_cast<std::uint64_t>(number));
   games_[i].reset_deal(cards.data(), draw_count_);

@@ -36,6 +36,15 @@ struct Outputs {
   std::int8_t* final_mask;   // num_envs x 590, same_step only: its last mask (encodings read it)
 };
 
+// One game of a batch as get_state/set_state carry it: its position and the batch's counters for it
+// (the no-progress memo is not carried: it only speeds answers up).
+struct Saved {
+  State state;
+  std::int32_t elapsed = 0;  // steps since its reset (the truncation count)
+  bool ended = false;        // it terminated since its reset (every later step says terminated)
+  bool needs_reset = false;  // next_step mode: it ended at the last step, so the next step deals
+};
+
 class Batch {
  public:
   Batch(int num_envs, int draw_count, bool shaped_reward, int max_steps, int num_threads);
@@ -48,6 +57,9 @@ class Batch {
   void reset_state(int i, const State& state, const Outputs& out);
   // Deals klondike-random-v1-{numbers[k]} to game indices[k], k < count (the same writes).
   void reset_random(const std::int64_t* indices, const std::int64_t* numbers, int count, const Outputs& out);
+  // Game i's state, and game i put back in a saved state (the same writes as reset_state).
+  Saved saved(int i) const;
+  void restore(int i, const Saved& saved, const Outputs& out);
   // One step of every game. actions: num_envs values in 0..589 (checked by the caller);
   // pending: the deal number each game takes if it is reset in this call.
   void step(const std::int64_t* actions, const std::int64_t* pending, Autoreset mode, const Outputs& out);

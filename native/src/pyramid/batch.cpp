@@ -37,6 +37,15 @@ void Batch::reset_one(int i, const std::uint8_t* cards, const Outputs& out) {
   write_row(i, out);
 }
 
+Saved Batch::saved(int i) const { return {games_[i].snapshot(), elapsed_[i], needs_reset_[i] != 0}; }
+
+void Batch::restore(int i, const Saved& saved, const Outputs& out) {
+  games_[i].restore(saved.game, stock_top_playable_);
+  elapsed_[i] = saved.elapsed;
+  needs_reset_[i] = saved.needs_reset ? 1 : 0;
+  write_row(i, out);
+}
+
 void Batch::deal(int i, std::int64_t number) {
   const auto cards = random_deal("pyramid", static_cast<std::uint64_t>(number));
   games_[i].reset(cards.data(), stock_top_playable_);

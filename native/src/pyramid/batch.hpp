@@ -34,6 +34,13 @@ struct Outputs {
   std::int8_t* final_mask;   // num_envs x 467, same_step only: its last mask (encodings read it)
 };
 
+// One game of a batch as get_state/set_state carry it: its state and the batch's counters for it.
+struct Saved {
+  Snapshot game;
+  std::int32_t elapsed = 0;  // steps since its reset (the truncation count)
+  bool needs_reset = false;  // next_step mode: it ended at the last step, so the next step deals
+};
+
 class Batch {
  public:
   Batch(int num_envs, bool stock_top_playable, bool reward_shaping, int max_episode_steps, int num_threads);
@@ -44,6 +51,9 @@ class Batch {
   void reset_one(int i, const std::uint8_t* cards, const Outputs& out);
   // Deals pyramid-random-v1-{numbers[k]} to game indices[k], k < count (the same writes).
   void reset_random(const std::int64_t* indices, const std::int64_t* numbers, int count, const Outputs& out);
+  // Game i's state, and game i put back in a saved state (the same writes as reset_one).
+  Saved saved(int i) const;
+  void restore(int i, const Saved& saved, const Outputs& out);
   // One step of every game. actions: num_envs values in 0..466 (checked by the caller);
   // pending: the deal number each game takes if it is reset in this call.
   void step(const std::int64_t* actions, const std::int64_t* pending, Autoreset mode, const Outputs& out);

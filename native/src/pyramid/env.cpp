@@ -57,6 +57,21 @@ void Game::reset(const std::uint8_t* cards, bool stock_top_playable) {
   note_seen();
 }
 
+Snapshot Game::snapshot() const {
+  return {pyramid_rank_, stock_rank_, removed_, present_, seen_, cursor_, pass_};
+}
+
+void Game::restore(const Snapshot& snap, bool stock_top_playable) {
+  pyramid_rank_ = snap.pyramid_rank;
+  stock_rank_ = snap.stock_rank;
+  removed_ = snap.removed;
+  present_ = snap.present;
+  seen_ = snap.seen;
+  cursor_ = snap.cursor;
+  pass_ = snap.pass;
+  stock_top_playable_ = stock_top_playable;
+}
+
 int Game::stock_top() const {
   const std::uint32_t rest = present_ & ~low_mask(cursor_);
   return rest == 0 ? -1 : lowest_bit(rest);

@@ -56,6 +56,18 @@ struct ActionPlaces {
 ActionPlaces action_places(int action);
 int pair_action(int a, int b);  // a < b
 
+// A game's whole state: the ranks it was dealt and the five fields of play (see above). What
+// Batch::saved/restore carry; restore() takes it as snapshot() gave it (the binding checks it).
+struct Snapshot {
+  std::array<std::uint8_t, 28> pyramid_rank{};
+  std::array<std::uint8_t, 24> stock_rank{};
+  std::uint32_t removed = 0;
+  std::uint32_t present = 0;
+  std::uint32_t seen = 0;
+  std::uint8_t cursor = 0;
+  std::uint8_t pass = 1;
+};
+
 class Game {
  public:
   // A new game of 52 cards (0..51) in the Pyramid deal order: 28 pyramid cards, apex down, then
@@ -69,6 +81,9 @@ class Game {
   // Writes the 467-value mask; returns the number of legal actions.
   int write_mask(std::int8_t* out) const;
   void write_observation(float* out) const;
+
+  Snapshot snapshot() const;
+  void restore(const Snapshot& snap, bool stock_top_playable);
 
   bool is_won() const { return removed_ == kAll; }
   int cards_left() const;

@@ -10,12 +10,21 @@ import numpy as np
 from gymnasium import spaces
 
 from solitaire_rl.envs.contract import check_action, check_reset_options, renamed_keyword, require_reset
-from solitaire_rl.envs.deals import DEAL_NUMBERS
 from solitaire_rl.envs.errors import MalformedInputError
 from solitaire_rl.envs.human_window import HumanWindow
 from solitaire_rl.envs.klondike.actions import ACTION_INDEX, ACTION_NAMES, NUM_ACTIONS, move_of
 from solitaire_rl.envs.klondike.game import DRAW_COUNTS, KlondikeGame
-from solitaire_rl.envs.klondike.observer import OBS_DTYPE, OBS_NVEC, check_playable, observe
+from solitaire_rl.envs.klondike.observer import (
+    BOX,
+    MULTIDISCRETE,
+    OBS_DTYPE,
+    OBS_SIZE,
+    check_playable,
+    observation_space,
+    observe,
+)
+from solitaire_rl.envs.splits import DEFAULT_SPLIT, check_deal_in_split, deal_range, refuse_position
+from solitaire_rl.envs.wrappers import TRUNCATED
 
 DEFAULT_MAX_STEPS = 1000
 """The registration's ``max_episode_steps`` (Gymnasium's ``TimeLimit``) and the native batch's default."""
@@ -47,19 +56,23 @@ class KlondikeEnv(gymnasium.Env[np.ndarray, np.int64]):
     (``c2:3>c5``, ``fH>c4``, ...).
 
     ## Observation Space
-    ``MultiDiscrete`` of 190 small integers (``np.int64``) computed by
+    ``MultiDiscrete`` of 190 small integers (``np.int64``; with ``obs_type="box"`` the same values
+    as a ``Box`` of ``np.uint8``, an eighth of the bytes) computed by
     :func:`solitaire_rl.envs.klondike.observer.observe`: the 7 columns (19 slots each, face-down cards
     hidden),
     the whole waste from its top, the stock in draw order with never-seen cards hidden, the four
     foundations, each foundation's record, and the recycle count (capped at 31).
 
     ## Starting State
-    ``reset(seed=...)`` draws a deal number ``N`` from ``self.np_random`` and deals
-    ``klondike-random-v1-N``. ``reset(options={"deal": spec})`` deals ``spec`` instead: a deal ID,
-    a 104-character deal code, 52 card names (list or comma-joined), or a Solvitaire JSON deal
-    (dict or text). A malformed deal raises :class:`solitaire_rl.envs.errors.MalformedInputError` and leaves
-    the environment as it was. ``reset(options={"game": game})`` continues from a copy of a
-    :class:`KlondikeGame` position instead (tests, curricula).
+    ``reset(seed=...)`` draws a deal number ``N`` of the env's split from ``self.np_random`` and
+    deals ``klondike-random-v1-N``: **train deals only** (1,000,000 .. 2,147,483,647) unless the env
+    was made with another ``split=`` (:mod:`solitaire_rl.envs.splits`). ``reset(options={"deal":
+    spec})`` deals ``spec`` instead: a deal ID, a 104-character deal code, 52 card names (list or
+    comma-joined), or a Solvitaire JSON deal (dict or text); an env of a split takes only deal IDs
+    of that split, ``split="any"`` takes them all. ``reset(options={"game": game})`` continues
+    from a copy of a :class:`KlondikeGame` position instead (tests, curricula; ``split="any"``
+    only). A malformed or refused deal raises :class:`solitaire_rl.envs.errors.MalformedInputError`
+    and leaves the environment as it was.
 
     ## Rewards
     +1 when the last card reaches the foundations, 0 otherwise (illegal actions included). With
@@ -81,8 +94,12 @@ class KlondikeEnv(gymnasium.Env[np.ndarray, np.int64]):
     ``info["deal_id"]`` (deal ID, or deal code for a typed-in deal), ``info["action_mask"]``,
     ``info["cards_cleared"]`` (cards on the foundations, 0..52; also under its old name
     ``info["cards_up"]``), ``info["recycles"]``; ``info["illegal_action"]`` (the refusal's English
-    reason) after an illegal action, which changes nothing; ``info["outcome"]`` (``"win"``,
-    ``"no_progress"`` or ``"dead_end"``) when the episode terminates.
+    reason) after an illegal action, which changes nothing; ``info["outcome"]`` on every final
+    step: ``"win"``, ``"no_progress"`` or ``"dead_end"`` when the episode terminates (also on a refused
+    step after it), ``"truncated"`` when it only hit the time limit (written by
+    :class:`solitaire_rl.envs.wrappers.TruncationOutcome` outside Gymnasium's ``TimeLimit``, as the
+    project's ``Variant.make_env`` and the training envs wrap it; the raw class writes it for the
+    deprecated ``max_steps``).
 
     ## Arguments
     ``gymnasium.make("Solitaire/Klondike-v0", draw_count=3, reward_shaping=False, max_episode_steps=1000,
@@ -101,7 +118,8 @@ class KlondikeEnv(gymnasium.Env[np.ndarray, np.int64]):
     action_names = ACTION_NAMES
 
     def __init__(self, render_mode: str | None = None, draw_count: int = 3, reward_shaping: bool = False,
-                 *, shaped_reward: bool | None = None, max_steps: int | None = None) -> None:
+                 *, split: str = DEFAULT_SPLIT, obs_type: str = MULTIDISCRETE,
+                 shaped_reward: bool | None = None, max_steps: int | None = None) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise MalformedInputError(
                 f"render_mode must be None, 'ansi', 'rgb_array' or 'human', not {render_mode!r}"
@@ -115,6 +133,8 @@ class KlondikeEnv(gymnasium.Env[np.ndarray, np.int64]):
                 raise MalformedInputError(f"max_steps must be positive, not {max_steps!r}")
         if draw_count not in DRAW_COUNTS:
             raise MalformedInputError(f"draw_count must be 1 or 3, not {draw_count!r}")
+        self.split = deal_range(split)
+        """The deals this env plays (:mod:`solitaire_rl.envs.splits`)."""
         self.render_mode = render_mode
         self._window: HumanWindow | None = None
         self.draw_count = draw_count
@@ -122,12 +142,14 @@ class KlondikeEnv(gymnasium.Env[np.ndarray, np.int64]):
         self.max_steps = None if max_steps is None else int(max_steps)
         """The deprecated self-truncation (``None``: the raw class never truncates)."""
         self.action_space = spaces.Discrete(NUM_ACTIONS)
-        self.observation_space = spaces.MultiDiscrete(OBS_NVEC, dtype=OBS_DTYPE)
+        self.observation_space = observation_space(obs_type)
+        self.obs_type = obs_type
         self.game: KlondikeGame | None = None
         self._label = ""
         self._steps = 0
         self._terminated = False
-        self._obs = np.zeros(len(OBS_NVEC), OBS_DTYPE)
+        self._dtype: type = np.uint8 if obs_type == BOX else OBS_DTYPE
+        self._obs = np.zeros(OBS_SIZE, self._dtype)
         self._mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
 
     @property
@@ -165,18 +187,21 @@ class KlondikeEnv(gymnasium.Env[np.ndarray, np.int64]):
             if not isinstance(position, KlondikeGame):
                 raise MalformedInputError(
                     f"'game' takes a KlondikeGame position, not {type(position).__name__}")
+            refuse_position(self.split)
             game = check_playable(position.copy())
         elif spec is not None:
             game = KlondikeGame(spec, draw_count=self.draw_count)
+            assert game.deal is not None
+            check_deal_in_split(game.deal, "klondike", self.split)
         super().reset(seed=seed)
         if game is None:
-            spec = f"klondike-random-v1-{int(self.np_random.integers(DEAL_NUMBERS))}"
-            game = KlondikeGame(spec, draw_count=self.draw_count)
+            number = self.split.draw(self.np_random)
+            game = KlondikeGame(f"klondike-random-v1-{number}", draw_count=self.draw_count)
         self.game = game
         self._label = game.deal.label if game.deal is not None else ""
         self._steps = 0
         self._terminated = game.is_won()
-        self._obs = observe(game)
+        self._obs = observe(game, self._dtype)
         self._mask = self._compute_mask(game)
         if self.render_mode == "human":
             self.render()
@@ -193,11 +218,15 @@ class KlondikeEnv(gymnasium.Env[np.ndarray, np.int64]):
             info = self._info(game)
             refusal = game.refusal(move_of(game, action))
             info["illegal_action"] = refusal.en if refusal is not None else "not legal now"
+            if self._terminated:
+                info["outcome"] = game.outcome()
+            elif truncated:
+                info["outcome"] = TRUNCATED
             return self._obs.copy(), 0.0, self._terminated, truncated, info
         if self.reward_shaping:
             records = sum(game.best) * FOUNDATION_BONUS - sum(game.hidden) * TURN_UP_BONUS
         game.push(move_of(game, action))
-        self._obs = observe(game)
+        self._obs = observe(game, self._dtype)
         self._mask = self._compute_mask(game)
         won = game.is_won()
         terminated = self._terminated = self._terminated or won or not game.progress_possible()
@@ -207,6 +236,8 @@ class KlondikeEnv(gymnasium.Env[np.ndarray, np.int64]):
         info = self._info(game)
         if terminated:
             info["outcome"] = game.outcome()
+        elif truncated:
+            info["outcome"] = TRUNCATED
         if self.render_mode == "human":
             self.render()
         return self._obs, reward, terminated, truncated, info

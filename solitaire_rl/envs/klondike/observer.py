@@ -22,6 +22,11 @@ view               slots      values  meaning
 Cards are ``(rank - 1) * 4 + suit`` (suits C, D, H, S) as in :mod:`solitaire_rl.envs.cards`. The vector has
 :data:`OBS_SIZE` (190) entries; :data:`OBS_NVEC` gives each entry's number of values (for a
 ``MultiDiscrete`` space) and :data:`VIEWS` the slice of each view.
+
+Two spaces carry the same values (:func:`observation_space`): ``obs_type="multidiscrete"`` (the
+default, ``np.int64``: what stable-baselines3 one-hot encodes, and what the shipped checkpoints were
+trained on) and ``obs_type="box"``, a ``Box(0, OBS_NVEC - 1, (190,), uint8)``: an eighth of the
+bytes, for a policy that embeds the card values itself.
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import numpy as np
+from gymnasium import spaces
 
 from solitaire_rl.envs.errors import MalformedInputError
 from solitaire_rl.envs.klondike.layout import MAX_COLUMN, MAX_FACE_DOWN, NUM_COLUMNS, NUM_STOCK
@@ -69,6 +75,21 @@ OBS_SIZE = sum(size for _, size, _ in _SIZES)
 OBS_NVEC = np.concatenate([np.full(size, values, dtype=np.int64) for _, size, values in _SIZES])
 OBS_DTYPE = np.int64
 """Gymnasium's default for ``MultiDiscrete``; Stable-Baselines3 sums ``nvec`` in this type."""
+MULTIDISCRETE = "multidiscrete"
+BOX = "box"
+OBS_TYPES = (MULTIDISCRETE, BOX)
+"""What ``obs_type=`` takes (the single and the vector env)."""
+
+
+def observation_space(obs_type: str = MULTIDISCRETE) -> spaces.Space:
+    """The observation space of ``obs_type``: ``MultiDiscrete(OBS_NVEC)`` of ``np.int64``, or a
+    ``Box`` of ``np.uint8`` with the same bounds (``0 .. OBS_NVEC - 1``)."""
+    if obs_type == MULTIDISCRETE:
+        return spaces.MultiDiscrete(OBS_NVEC, dtype=OBS_DTYPE)
+    if obs_type == BOX:
+        return spaces.Box(np.zeros(OBS_SIZE, np.uint8), (OBS_NVEC - 1).astype(np.uint8), dtype=np.uint8)
+    raise MalformedInputError(f"obs_type must be one of {list(OBS_TYPES)}, not {obs_type!r}")
+
 
 _DOWN = [bytes([FACE_DOWN]) * n for n in range(MAX_COLUMN + 1)]
 _PAD = [bytes([EMPTY]) * n for n in range(NUM_COLUMNS * MAX_COLUMN + 1)]
@@ -91,8 +112,8 @@ def check_playable(game: KlondikeGame) -> KlondikeGame:
     return game
 
 
-def observe(game: KlondikeGame) -> np.ndarray:
-    """The observation vector of ``game`` (see the module docstring)."""
+def observe(game: KlondikeGame, dtype: type = OBS_DTYPE) -> np.ndarray:
+    """The observation vector of ``game`` (see the module docstring), as ``dtype`` (a new array)."""
     down, pad = _DOWN, _PAD
     hidden = game.hidden
     parts: list[bytes] = []
@@ -113,8 +134,8 @@ def observe(game: KlondikeGame) -> np.ndarray:
         parts.append(bytes([c if (seen >> c) & 1 else UNSEEN for c in reversed(stock)]))
     parts += (pad[NUM_STOCK - len(stock)], bytes(game.foundations), bytes(game.best),
               bytes((min(game.recycles, MAX_RECYCLES_SHOWN),)))
-    return np.frombuffer(b"".join(parts), dtype=np.uint8).astype(OBS_DTYPE)
+    return np.frombuffer(b"".join(parts), dtype=np.uint8).astype(dtype)
 
 
-__all__ = ["EMPTY", "FACE_DOWN", "OBS_DTYPE", "OBS_NVEC", "OBS_SIZE", "UNSEEN", "VIEWS", "check_playable",
-           "observe"]
+__all__ = ["BOX", "EMPTY", "FACE_DOWN", "MULTIDISCRETE", "OBS_DTYPE", "OBS_NVEC", "OBS_SIZE", "OBS_TYPES",
+           "UNSEEN", "VIEWS", "check_playable", "observation_space", "observe"]

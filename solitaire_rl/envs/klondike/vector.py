@@ -10,12 +10,17 @@ after ``max_episode_steps``) are those of ``gymnasium.make("Solitaire/Klondike-v
 ``native/src/klondike/env*.cpp`` and ``batch.cpp``, and one call steps them all with the GIL
 released, writing into NumPy arrays allocated once here.
 
-Dealing: sub-env ``i`` reset with seed ``S`` deals what ``KlondikeEnv.reset(seed=S + i)`` deals: a
-``np.random.Generator`` per sub-env, seeded as Gymnasium seeds the single env, draws the deal
-number ``N`` of ``klondike-random-v1-N`` in Python, once per episode, and the C++ core shuffles
-the cards from that ID exactly as :mod:`solitaire_rl.envs.rng` does. A deal given by ``options={"deal": ...}``
-is resolved by :func:`solitaire_rl.envs.klondike.game.resolve_klondike_deal` and its 52 cards handed over;
-``options={"game": KlondikeGame}`` starts from a copy of that position, as the single env does.
+Dealing: a ``np.random.Generator`` per sub-env draws the deal number ``N`` of
+``klondike-random-v1-N`` from the env's split (``split="train"`` by default:
+:mod:`solitaire_rl.envs.splits`) in Python, once per episode, and the C++ core shuffles the cards
+from that ID exactly as :mod:`solitaire_rl.envs.rng` does. ``reset(seed=S)`` seeds sub-env ``i``
+with ``spawn_seeds(S, num_envs)[i]``, drawn from ``numpy.random.SeedSequence(S).spawn(num_envs)``
+(:func:`solitaire_rl.envs.native_batch.spawn_seeds`: two seeds share no deal stream);
+``reset(seed=[s0, s1, ...])`` seeds sub-env ``i`` with ``s_i``. A sub-env seeded with ``s`` deals
+what ``KlondikeEnv.reset(seed=s)`` of the same split deals. A deal given by ``options={"deal": ...}`` is
+resolved by :func:`solitaire_rl.envs.klondike.game.resolve_klondike_deal` and its 52 cards handed
+over; ``options={"game": KlondikeGame}`` starts from a copy of that position, as the single env
+does (both checked against the split as the single env checks them).
 """
 
 from __future__ import annotations
@@ -48,14 +53,30 @@ from solitaire_rl.envs.klondike.game import (
     resolve_klondike_deal,
 )
 from solitaire_rl.envs.klondike.messages import Refusal
-from solitaire_rl.envs.klondike.observer import OBS_DTYPE, OBS_NVEC, OBS_SIZE, check_playable
+from solitaire_rl.envs.klondike.observer import (
+    BOX,
+    MULTIDISCRETE,
+    OBS_DTYPE,
+    OBS_SIZE,
+    check_playable,
+    observation_space,
+)
 from solitaire_rl.envs.native_batch import (
     AUTORESET_CODES,
+    DEFAULT_RENDER_ENVS,
+    RENDER_MODES,
     DealSampler,
     NativeBatch,
     NativeVectorEnv,
     codes_by_name,
     native_core,
+)
+from solitaire_rl.envs.splits import (
+    DEFAULT_SPLIT,
+    DealRange,
+    check_deal_in_split,
+    deal_range,
+    refuse_position,
 )
 
 NOT_LEGAL_NOW = "not legal now"
@@ -69,7 +90,8 @@ RESET_OPTIONS = frozenset({"deal", "deals", "game", "reset_mask"})
 
 
 def random_deal_number(_index: int, rng: np.random.Generator) -> int:
-    """The single env's draw: ``klondike-random-v1-N`` with ``N`` below :data:`DEAL_NUMBERS`."""
+    """The ``split="any"`` draw: ``klondike-random-v1-N`` with ``N`` below :data:`DEAL_NUMBERS` (the
+    same as the default sampler of a ``split="any"`` batch)."""
     return int(rng.integers(DEAL_NUMBERS))
 
 
@@ -89,8 +111,8 @@ class KlondikeBatch(NativeBatch):
     def __init__(self, num_envs: int, *, draw_count: int = 3, reward_shaping: bool = False,
                  max_episode_steps: int | None = DEFAULT_MAX_STEPS,
                  autoreset: AutoresetMode = AutoresetMode.NEXT_STEP, num_threads: int = 1,
-                 deal_sampler: DealSampler = random_deal_number, shaped_reward: bool | None = None,
-                 max_steps: int | None = None) -> None:
+                 deal_sampler: DealSampler | None = None, split: str | DealRange = DEFAULT_SPLIT,
+                 shaped_reward: bool | None = None, max_steps: int | None = None) -> None:
         reward_shaping = renamed_keyword(reward_shaping, shaped_reward, new="reward_shaping",
                                          old="shaped_reward", default=False)
         max_episode_steps = renamed_keyword(max_episode_steps, max_steps, new="max_episode_steps",
@@ -134,7 +156,7 @@ class KlondikeBatch(NativeBatch):
         """The deal number each game is playing (-1: a deal given by its cards or a position)."""
         self.deal_label = np.empty(n, object)
         """``info["deal_id"]`` of each game: the deal ID, the deal code of a given deal, or ``""``."""
-        self._init_deal_streams(n, deal_sampler)
+        self._init_deal_streams(n, deal_sampler, deal_range(split))
         self._actions = np.zeros(n, np.int64)
         self.started = False
 
@@ -142,6 +164,14 @@ class KlondikeBatch(NativeBatch):
     def cards_cleared(self) -> np.ndarray:
         """Cards on the foundations of each game (``info["cards_cleared"]``, the same as ``cards_up``)."""
         return self.cards_up
+
+    def game(self, index: int) -> KlondikeGame:
+        """Game ``index``'s position as a Python :class:`KlondikeGame` (no history): what rendering draws."""
+        state = self.get_state(index)
+        seen = [c for c in range(52) if (state["seen"] >> c) & 1]
+        return KlondikeGame.from_position(
+            state["columns"], state["hidden"], state["stock"], state["waste"], state["foundations"],
+            draw_count=state["draw_count"], best=state["best"], recycles=state["recycles"], seen=seen)
 
     # ------------------------------------------------------------- dealing
     def reset(self, indices: Sequence[int], seeds: Sequence[int | None] | None,
@@ -154,9 +184,10 @@ class KlondikeBatch(NativeBatch):
             if d is None:
                 resolved.append(None)
             elif isinstance(d, KlondikeGame):  # played with its own draw count, as the single env does
+                refuse_position(self.split)
                 resolved.append(check_playable(d.copy()))
             else:
-                resolved.append(resolve_klondike_deal(d))
+                resolved.append(check_deal_in_split(resolve_klondike_deal(d), "klondike", self.split))
         for k, i in enumerate(indices):
             if seeds is not None and seeds[k] is not None:
                 self.seed(i, seeds[k])
@@ -179,6 +210,7 @@ class KlondikeBatch(NativeBatch):
                 random = deal_id is not None and deal_id.kind == "random"
                 self.deal_number[i] = deal_id.number if random else -1
                 self.deal_label[i] = deal.label  # type: ignore[attr-defined]
+            self.last_outcome[i] = 0
             if not self._pending_valid[i]:
                 self._draw_pending(i)
         if random_indices:
@@ -195,8 +227,8 @@ class KlondikeVectorEnv(NativeVectorEnv):
     """``num_envs`` Klondike games stepped natively (see the module docstring).
 
     Spaces: ``single_observation_space`` and ``single_action_space`` are the single env's
-    (``MultiDiscrete`` of 190 values, ``Discrete(590)``); ``observation_space`` and
-    ``action_space`` are their batches.
+    (``MultiDiscrete`` of 190 values, or with ``obs_type="box"`` a ``Box`` of 190 ``uint8``;
+    ``Discrete(590)``); ``observation_space`` and ``action_space`` are their batches.
 
     Autoreset: Gymnasium 1.x's ``NEXT_STEP`` (the default, ``metadata["autoreset_mode"]``): the
     step after a sub-env's episode ended (terminated or truncated) resets it (its action is
@@ -211,7 +243,8 @@ class KlondikeVectorEnv(NativeVectorEnv):
     its cards or a position), ``cards_cleared`` (cards on the foundations; also as ``cards_up``),
     ``recycles``; ``illegal_action`` (the single env's
     refusal message) only for sub-envs whose action was illegal, which are unchanged; ``outcome``
-    (``"win"``, ``"no_progress"``, ``"dead_end"``) only for sub-envs that terminated.
+    only for sub-envs whose episode ended: ``"win"``, ``"no_progress"``, ``"dead_end"`` if it
+    terminated, ``"truncated"`` if it only hit ``max_episode_steps``.
     :meth:`action_masks` gives the masks as ``np.bool_``.
 
     Reset options: ``deal`` (one deal for every sub-env), ``deals`` (one per sub-env, ``None``
@@ -224,7 +257,13 @@ class KlondikeVectorEnv(NativeVectorEnv):
     default 1); ``copy`` (default ``True``: return fresh arrays; ``False``: the internal ones,
     overwritten by the next step);
     ``deal_sampler`` (who picks the deal numbers, :data:`solitaire_rl.envs.native_batch.DealSampler`);
-    ``autoreset_mode``.
+    ``autoreset_mode``; ``split`` (``"train"`` by default, ``"eval"``, ``"benchmark"``, ``"any"``:
+    :mod:`solitaire_rl.envs.splits`); ``obs_type`` (``"multidiscrete"`` or ``"box"``, as the single
+    env); ``render_mode`` (``"rgb_array"``: the first ``render_envs`` sub-envs' tables in a grid,
+    default 16; ``"ansi"``: their texts).
+
+    State: :meth:`get_state` and :meth:`set_state` save and restore one sub-env (its position, step
+    count and end), e.g. to try several actions from one position.
 
     The native games cannot be pickled: pickling raises ``TypeError`` with the way to make one in
     another process instead.
@@ -232,20 +271,22 @@ class KlondikeVectorEnv(NativeVectorEnv):
 
     counters = {"cards_cleared": "cards_cleared", "cards_up": "cards_up", "recycles": "recycles"}  # noqa: RUF012
 
-    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}  # noqa: RUF012
+    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": RENDER_MODES,  # noqa: RUF012
+                "render_fps": 4}
 
     def __init__(self, num_envs: int = 1, *, draw_count: int = 3, reward_shaping: bool = False,
                  max_episode_steps: int | None = DEFAULT_MAX_STEPS, num_threads: int = 1, copy: bool = True,
-                 deal_sampler: DealSampler = random_deal_number,
+                 deal_sampler: DealSampler | None = None,
                  autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
-                 render_mode: str | None = None, shaped_reward: bool | None = None,
-                 max_steps: int | None = None) -> None:
+                 render_mode: str | None = None, split: str | DealRange = DEFAULT_SPLIT,
+                 obs_type: str = MULTIDISCRETE, render_envs: int = DEFAULT_RENDER_ENVS,
+                 shaped_reward: bool | None = None, max_steps: int | None = None) -> None:
         reward_shaping = renamed_keyword(reward_shaping, shaped_reward, new="reward_shaping",
                                          old="shaped_reward", default=False)
         max_episode_steps = renamed_keyword(max_episode_steps, max_steps, new="max_episode_steps",
                                             old="max_steps", default=DEFAULT_MAX_STEPS)
-        if render_mode is not None:
-            raise MalformedInputError(f"the native vector env does not render: render_mode {render_mode!r}")
+        self._init_render(render_mode, render_envs)
+        single_space = observation_space(obs_type)
         mode = AutoresetMode(autoreset_mode)
         if mode == AutoresetMode.SAME_STEP:
             raise MalformedInputError(
@@ -253,15 +294,16 @@ class KlondikeVectorEnv(NativeVectorEnv):
                 "(stable-baselines3's same-step resets: solitaire_rl.training.native_vec_env)")
         self.batch = KlondikeBatch(num_envs, draw_count=draw_count, reward_shaping=reward_shaping,
                                    max_episode_steps=max_episode_steps, autoreset=mode,
-                                   num_threads=num_threads, deal_sampler=deal_sampler)
+                                   num_threads=num_threads, deal_sampler=deal_sampler, split=split)
         self.num_envs = self.batch.num_envs
         self.metadata = {**self.metadata, "autoreset_mode": mode}
-        self.render_mode = None
+        self.obs_type = obs_type
+        self.obs_dtype = single_space.dtype if obs_type == BOX else None
         self.copy = bool(copy)
         self.draw_count = int(draw_count)
         self.reward_shaping = bool(reward_shaping)
         self.max_episode_steps = max_episode_steps
-        self.single_observation_space = spaces.MultiDiscrete(OBS_NVEC, dtype=OBS_DTYPE)
+        self.single_observation_space = single_space
         self.single_action_space = spaces.Discrete(NUM_ACTIONS)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
@@ -279,8 +321,8 @@ class KlondikeVectorEnv(NativeVectorEnv):
               options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
         """Reset every sub-env (or, with autoreset DISABLED, those in ``options["reset_mask"]``).
 
-        ``seed``: an int ``S`` (sub-env ``i`` gets ``S + i``), a list of one seed (or ``None``) per
-        sub-env, or ``None``. Options: see the class docstring.
+        ``seed``: an int ``S`` (sub-env ``i`` gets ``spawn_seeds(S, num_envs)[i]``), a list of one
+        seed (or ``None``) per sub-env, or ``None``. Options: see the class docstring.
         """
         options = _check_options(options)
         n = self.num_envs
@@ -319,7 +361,13 @@ class KlondikeVectorEnv(NativeVectorEnv):
     def sub_env_view(self) -> NativeKlondikeEnv:
         """A single-env view (its own one-game batch with this env's settings), for ``check_env``."""
         return NativeKlondikeEnv(draw_count=self.draw_count, reward_shaping=self.reward_shaping,
-                                 max_episode_steps=self.max_episode_steps)
+                                 max_episode_steps=self.max_episode_steps, split=self.batch.split,
+                                 obs_type=self.obs_type)
+
+    def _frame(self, game: Any) -> np.ndarray:
+        from solitaire_rl.envs.klondike.picture import klondike_frame
+
+        return klondike_frame(game)
 
 
 class NativeKlondikeEnv(gymnasium.Env[np.ndarray, np.int64]):
@@ -333,18 +381,21 @@ class NativeKlondikeEnv(gymnasium.Env[np.ndarray, np.int64]):
     metadata = {"render_modes": [], "render_fps": 4}  # noqa: RUF012
 
     def __init__(self, draw_count: int = 3, reward_shaping: bool = False,
-                 max_episode_steps: int | None = DEFAULT_MAX_STEPS, *, shaped_reward: bool | None = None,
+                 max_episode_steps: int | None = DEFAULT_MAX_STEPS, *, split: str | DealRange = DEFAULT_SPLIT,
+                 obs_type: str = MULTIDISCRETE, shaped_reward: bool | None = None,
                  max_steps: int | None = None) -> None:
         reward_shaping = renamed_keyword(reward_shaping, shaped_reward, new="reward_shaping",
                                          old="shaped_reward", default=False)
         max_episode_steps = renamed_keyword(max_episode_steps, max_steps, new="max_episode_steps",
                                             old="max_steps", default=DEFAULT_MAX_STEPS)
+        self.observation_space = observation_space(obs_type)
         self.batch = KlondikeBatch(1, draw_count=draw_count, reward_shaping=reward_shaping,
-                                   max_episode_steps=max_episode_steps, autoreset=AutoresetMode.DISABLED)
+                                   max_episode_steps=max_episode_steps, autoreset=AutoresetMode.DISABLED,
+                                   split=split)
+        self._dtype = self.observation_space.dtype
         self.draw_count = int(draw_count)
         self.reward_shaping = bool(reward_shaping)
         self.max_episode_steps = max_episode_steps
-        self.observation_space = spaces.MultiDiscrete(OBS_NVEC, dtype=OBS_DTYPE)
         self.action_space = spaces.Discrete(NUM_ACTIONS)
         self._action = np.zeros(1, np.int64)
 
@@ -366,13 +417,14 @@ class NativeKlondikeEnv(gymnasium.Env[np.ndarray, np.int64]):
         if position is not None:
             if not isinstance(position, KlondikeGame):
                 raise MalformedInputError("'game' takes a KlondikeGame position")
+            refuse_position(self.batch.split)
             deal = check_playable(position.copy())
         else:
             deal = None if spec is None else resolve_klondike_deal(spec)
         super().reset(seed=seed)
         self.batch.set_rng(0, self.np_random)
         self.batch.reset([0], None, [deal])
-        return self.batch.obs[0].copy(), self._info()
+        return self.batch.obs[0].astype(self._dtype), self._info()
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         self._action[0] = check_action(action, NUM_ACTIONS)
@@ -381,9 +433,11 @@ class NativeKlondikeEnv(gymnasium.Env[np.ndarray, np.int64]):
         info = self._info()
         if b.refusal[0]:
             info["illegal_action"] = b.refusal_texts[b.refusal[0]]
-        if b.outcome[0]:
-            info["outcome"] = b.outcome_names[b.outcome[0]]
-        return (b.obs[0].copy(), float(b.reward[0]), bool(b.terminated[0]), bool(b.truncated[0]), info)
+        outcomes = b.outcomes()
+        if outcomes is not None and outcomes[1][0]:
+            info["outcome"] = outcomes[0][0]
+        return (b.obs[0].astype(self._dtype), float(b.reward[0]), bool(b.terminated[0]), bool(b.truncated[0]),
+                info)
 
     def action_masks(self) -> np.ndarray:
         return self.batch.mask[0].astype(np.bool_)

@@ -9,13 +9,14 @@ import numpy as np
 from gymnasium import spaces
 
 from solitaire_rl.envs.contract import check_action, check_reset_options, require_reset
-from solitaire_rl.envs.deals import DEAL_NUMBERS, Deal, DealId, resolve_deal
+from solitaire_rl.envs.deals import Deal, DealId, resolve_deal
 from solitaire_rl.envs.errors import IllegalMoveError, MalformedInputError
 from solitaire_rl.envs.human_window import HumanWindow
 from solitaire_rl.envs.pyramid.actions import NUM_ACTIONS, action_name, action_to_move, fill_action_mask
 from solitaire_rl.envs.pyramid.game import PyramidGame
 from solitaire_rl.envs.pyramid.layout import NUM_PYRAMID
 from solitaire_rl.envs.pyramid.observation import OBSERVATION_SIZE, PyramidObserver, observe
+from solitaire_rl.envs.splits import DEFAULT_SPLIT, check_deal_in_split, deal_range
 
 WIN_REWARD = 1.0
 SHAPING_PER_CARD = 0.02
@@ -58,10 +59,13 @@ class PyramidEnv(gymnasium.Env[np.ndarray, np.int64]):
     A policy without memory therefore knows everything a player who remembers knows.
 
     ## Starting State
-    ``reset(seed=s)`` draws a deal number ``N`` from ``self.np_random`` and deals
-    ``pyramid-random-v1-N``. ``reset(options={"deal": d})`` deals ``d``: a deal ID, a 104-char
-    deal code, or 52 card names (a list or one comma-separated string); a bad one raises
-    :class:`solitaire_rl.envs.errors.MalformedInputError` and changes nothing.
+    ``reset(seed=s)`` draws a deal number ``N`` of the env's split from ``self.np_random`` and deals
+    ``pyramid-random-v1-N``: **train deals only** (1,000,000 .. 2,147,483,647) unless the env was
+    made with another ``split=`` (:mod:`solitaire_rl.envs.splits`). ``reset(options={"deal": d})``
+    deals ``d``: a deal ID, a 104-char deal code, or 52 card names (a list or one comma-separated
+    string); an env of a split takes only deal IDs of that split, ``split="any"`` takes them all.
+    A bad or refused deal raises :class:`solitaire_rl.envs.errors.MalformedInputError` and changes
+    nothing.
 
     ## Rewards
     ``+1`` on the move that clears the pyramid, ``0`` otherwise. With ``reward_shaping=True``,
@@ -81,9 +85,13 @@ class PyramidEnv(gymnasium.Env[np.ndarray, np.int64]):
     deal), ``pass`` (1..3), ``recycles`` (``pass - 1``), ``cards_cleared`` (pyramid cards removed,
     0..28), ``cards_left`` (pyramid cards left, ``28 - cards_cleared``), ``illegal_action`` (the
     refusal message, only when the action was illegal: the state is then unchanged) and ``outcome``
-    (``"win"`` or ``"dead_end"``, only when terminated). A step after the episode terminated is
-    refused that way and says ``terminated=True`` again. The keys, errors and end-of-episode
-    behaviour are the same in both games (:mod:`solitaire_rl.envs.contract`, docs/environments.md).
+    on every final step: ``"win"`` or ``"dead_end"`` when terminated (also on a refused step after
+    it), ``"truncated"`` when only the time limit ended it (written by
+    :class:`solitaire_rl.envs.wrappers.TruncationOutcome` outside Gymnasium's ``TimeLimit``, as the
+    project's ``Variant.make_env`` and the training envs wrap it). A step
+    after the episode terminated is refused that way and says ``terminated=True`` again. The keys,
+    errors and end-of-episode behaviour are the same in both games (:mod:`solitaire_rl.envs.contract`,
+    docs/environments.md).
 
     ## Arguments
     ``render_mode``: ``None``, ``"ansi"`` (text table; variant 001 shows the stock top as ``##``),
@@ -91,6 +99,7 @@ class PyramidEnv(gymnasium.Env[np.ndarray, np.int64]):
     :mod:`solitaire_rl.envs.pyramid.picture`; needs Pillow) or ``"human"`` (that picture in a pygame window).
     ``stock_top_playable``: ``True`` for seed 000 (default), ``False`` for seed 001.
     ``reward_shaping``: add the per-card shaped reward above (default ``False``).
+    ``split``: ``"train"`` (default), ``"eval"``, ``"benchmark"`` or ``"any"``: the deals it plays (above).
 
     ## Version History
     * v0: first version.
@@ -103,11 +112,15 @@ class PyramidEnv(gymnasium.Env[np.ndarray, np.int64]):
         render_mode: str | None = None,
         stock_top_playable: bool = True,
         reward_shaping: bool = False,
+        *,
+        split: str = DEFAULT_SPLIT,
     ) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise MalformedInputError(
                 f"render_mode must be None, 'ansi', 'rgb_array' or 'human', not {render_mode!r}"
             )
+        self.split = deal_range(split)
+        """The deals this env plays (:mod:`solitaire_rl.envs.splits`)."""
         self.render_mode = render_mode
         self._window: HumanWindow | None = None
         self.stock_top_playable = bool(stock_top_playable)
@@ -127,8 +140,7 @@ class PyramidEnv(gymnasium.Env[np.ndarray, np.int64]):
         deal = self._deal_from_options(options)
         super().reset(seed=seed)
         if deal is None:
-            number = int(self.np_random.integers(DEAL_NUMBERS))
-            deal = resolve_deal(DealId("pyramid", "random", 1, number), "pyramid")
+            deal = resolve_deal(DealId("pyramid", "random", 1, self.split.draw(self.np_random)), "pyramid")
         self.game = PyramidGame(deal, stock_top_playable=self.stock_top_playable)
         self._deal_label = deal.label
         obs = self._observer.reset(self.game).copy()
@@ -148,6 +160,8 @@ class PyramidEnv(gymnasium.Env[np.ndarray, np.int64]):
         except IllegalMoveError as exc:
             info = self._info()
             info["illegal_action"] = exc.reason
+            if self._terminated:
+                info["outcome"] = game.outcome()
             return self._observer.vector.copy(), 0.0, self._terminated, False, info
         obs = self._observer.update(game, move).copy()
         legal = game.legal_moves()
@@ -197,7 +211,9 @@ class PyramidEnv(gymnasium.Env[np.ndarray, np.int64]):
     def _deal_from_options(self, options: dict[str, Any] | None) -> Deal | None:
         """The deal named by ``options["deal"]``, or ``None``; raises before anything changes."""
         spec = check_reset_options(options, RESET_OPTIONS).get("deal")
-        return None if spec is None else resolve_deal(spec, "pyramid")
+        if spec is None:
+            return None
+        return check_deal_in_split(resolve_deal(spec, "pyramid"), "pyramid", self.split)
 
     def _info(self) -> dict[str, Any]:
         game = self.game

@@ -8,12 +8,17 @@ the
 native copy to it step by step); the games live in ``native/src/pyramid/env.cpp`` and one call
 steps them all with the GIL released, writing into NumPy arrays allocated once here.
 
-Dealing: sub-env ``i`` reset with seed ``S`` deals what ``PyramidEnv.reset(seed=S + i)`` deals: a
-``np.random.Generator`` per sub-env, seeded as Gymnasium seeds the single env, draws the deal
-number ``N`` of ``pyramid-random-v1-N`` in Python, once per episode, and the C++ core shuffles
-the cards from that ID exactly as :mod:`solitaire_rl.envs.rng` does (the same text, FNV-1a, SplitMix64,
-Fisher-Yates; a test compares the two). A deal given by ``options={"deal": ...}`` is resolved by
-:func:`solitaire_rl.envs.deals.resolve_deal` and its 52 cards handed over as they are.
+Dealing: a ``np.random.Generator`` per sub-env draws the deal number ``N`` of
+``pyramid-random-v1-N`` from the env's split (``split="train"`` by default:
+:mod:`solitaire_rl.envs.splits`) in Python, once per episode, and the C++ core shuffles the cards
+from that ID exactly as :mod:`solitaire_rl.envs.rng` does (the same text, FNV-1a, SplitMix64,
+Fisher-Yates; a test compares the two). ``reset(seed=S)`` seeds sub-env ``i`` with
+``spawn_seeds(S, num_envs)[i]``, drawn from ``numpy.random.SeedSequence(S).spawn(num_envs)``
+(:func:`solitaire_rl.envs.native_batch.spawn_seeds`: two seeds share no deal stream);
+``reset(seed=[s0, s1, ...])`` seeds sub-env ``i`` with ``s_i``; a sub-env seeded with ``s`` deals
+what ``PyramidEnv.reset(seed=s)`` of the same split deals. A
+deal given by ``options={"deal": ...}`` is resolved by :func:`solitaire_rl.envs.deals.resolve_deal`,
+checked against the split as the single env checks it, and its 52 cards handed over as they are.
 """
 
 from __future__ import annotations
@@ -32,6 +37,8 @@ from solitaire_rl.envs.deals import DEAL_NUMBERS, resolve_deal
 from solitaire_rl.envs.errors import MalformedInputError
 from solitaire_rl.envs.native_batch import (
     AUTORESET_CODES,
+    DEFAULT_RENDER_ENVS,
+    RENDER_MODES,
     DealSampler,
     NativeBatch,
     NativeVectorEnv,
@@ -39,10 +46,11 @@ from solitaire_rl.envs.native_batch import (
     native_core,
 )
 from solitaire_rl.envs.pyramid.actions import NUM_ACTIONS, action_name
-from solitaire_rl.envs.pyramid.game import DEAD_END, WIN
+from solitaire_rl.envs.pyramid.game import DEAD_END, WIN, PyramidGame
 from solitaire_rl.envs.pyramid.layout import NUM_PYRAMID
 from solitaire_rl.envs.pyramid.messages import Refusal
 from solitaire_rl.envs.pyramid.observation import OBSERVATION_SIZE
+from solitaire_rl.envs.splits import DEFAULT_SPLIT, DealRange, check_deal_in_split, deal_range
 
 REFUSAL_TEXTS: dict[str, str | None] = {"none": None, **{r.name.lower(): r.en for r in Refusal}}
 """The single env's message of each native refusal (``solitaire_native.PyramidRefusal``), by name."""
@@ -53,7 +61,8 @@ RESET_OPTIONS = frozenset({"deal", "deals", "reset_mask"})
 
 
 def random_deal_number(_index: int, rng: np.random.Generator) -> int:
-    """The single env's draw: ``pyramid-random-v1-N`` with ``N`` below :data:`DEAL_NUMBERS`."""
+    """The ``split="any"`` draw: ``pyramid-random-v1-N`` with ``N`` below :data:`DEAL_NUMBERS` (the same
+    as the default sampler of a ``split="any"`` batch)."""
     return int(rng.integers(DEAL_NUMBERS))
 
 
@@ -71,7 +80,7 @@ class PyramidBatch(NativeBatch):
 
     def __init__(self, num_envs: int, *, stock_top_playable: bool, reward_shaping: bool,
                  max_episode_steps: int | None, autoreset: AutoresetMode, num_threads: int = 1,
-                 deal_sampler: DealSampler = random_deal_number) -> None:
+                 deal_sampler: DealSampler | None = None, split: str | DealRange = DEFAULT_SPLIT) -> None:
         if not isinstance(num_envs, int | np.integer) or num_envs < 1:
             raise MalformedInputError(f"num_envs must be a positive integer, not {num_envs!r}")
         steps = check_max_episode_steps(max_episode_steps)
@@ -110,9 +119,27 @@ class PyramidBatch(NativeBatch):
         """The deal number each game is playing (-1: a deal given by its cards)."""
         self.deal_label = np.empty(n, object)
         """``info["deal_id"]`` of each game: the deal ID, or the deal code of a given deal."""
-        self._init_deal_streams(n, deal_sampler)
+        self._init_deal_streams(n, deal_sampler, deal_range(split))
         self._actions = np.zeros(n, np.int64)
         self.started = False
+
+    def game(self, index: int) -> PyramidGame:
+        """Game ``index``'s position as a Python :class:`PyramidGame` (no history): what rendering draws.
+
+        The native game keeps ranks only; the cards come from the deal it plays (``deal_label``), and
+        its stock slots (the deal's stock order) give the stock, the waste and what was seen.
+        """
+        state = self.get_state(index)
+        game = PyramidGame(state["deal_label"], stock_top_playable=self.stock_top_playable)
+        slots = game.deal.cards[NUM_PYRAMID:]
+        present, cursor = state["present"], state["cursor"]
+        game.removed = state["removed"]
+        game.stock = [slots[s] for s in reversed(range(cursor, len(slots))) if (present >> s) & 1]
+        game.waste = [slots[s] for s in range(cursor) if (present >> s) & 1]
+        game.pass_number = state["pass_number"]
+        game.seen = sum(1 << c for c in game.pyramid)
+        game.seen |= sum(1 << slots[s] for s in range(len(slots)) if (state["seen"] >> s) & 1)
+        return game
 
     @property
     def cards_cleared(self) -> np.ndarray:
@@ -133,7 +160,9 @@ class PyramidBatch(NativeBatch):
         A game's k-th random deal since its seeding is its generator's k-th draw, as in the single
         env, whether it was dealt here or by an autoreset inside the native step.
         """
-        resolved = [None if d is None else resolve_deal(d, "pyramid") for d in deals or [None] * len(indices)]
+        split = self.split
+        resolved = [None if d is None else check_deal_in_split(resolve_deal(d, "pyramid"), "pyramid", split)
+                    for d in deals or [None] * len(indices)]
         for k, i in enumerate(indices):
             if seeds is not None and seeds[k] is not None:
                 self.seed(i, seeds[k])
@@ -150,6 +179,7 @@ class PyramidBatch(NativeBatch):
                 random = deal.deal_id is not None and deal.deal_id.kind == "random"
                 self.deal_number[i] = deal.deal_id.number if random else -1  # type: ignore[union-attr]
                 self.deal_label[i] = deal.label
+            self.last_outcome[i] = 0
             if not self._pending_valid[i]:
                 self._draw_pending(i)
         if random_indices:
@@ -178,15 +208,20 @@ class PyramidVectorEnv(NativeVectorEnv):
     ``action_mask`` (int8, ``num_envs x 467``), ``deal_id``, ``deal_number`` (-1 for a deal given by
     its cards), ``pass``, ``recycles`` (``pass - 1``), ``cards_cleared`` (pyramid cards removed),
     ``cards_left``; ``illegal_action`` (the single env's refusal message) only
-    for sub-envs whose action was illegal, which are unchanged; ``outcome`` (``"win"`` /
-    ``"dead_end"``) only for sub-envs that terminated. :meth:`action_masks` gives the masks as
-    ``np.bool_``.
+    for sub-envs whose action was illegal, which are unchanged; ``outcome`` only for sub-envs whose
+    episode ended (``"win"`` / ``"dead_end"`` if it terminated, ``"truncated"`` if it only hit
+    ``max_episode_steps``). :meth:`action_masks` gives the masks as ``np.bool_``.
 
     Arguments: ``num_envs``; ``stock_top_playable``, ``reward_shaping`` (as the single env);
     ``max_episode_steps`` (the registration's 500; ``None``: never truncate); ``num_threads``
     (native threads per step, default 1); ``copy`` (default ``True``: return fresh arrays; ``False``:
     the internal ones, overwritten by the next step); ``deal_sampler`` (who picks the deal numbers,
-    :data:`DealSampler`); ``autoreset_mode``.
+    :data:`DealSampler`); ``autoreset_mode``; ``split`` (``"train"`` by default, ``"eval"``,
+    ``"benchmark"``, ``"any"``: :mod:`solitaire_rl.envs.splits`); ``render_mode`` (``"rgb_array"``:
+    the first ``render_envs`` sub-envs' tables in a grid, default 16; ``"ansi"``: their texts).
+
+    State: :meth:`get_state` and :meth:`set_state` save and restore one sub-env (its position and
+    step count), e.g. to try several actions from one position.
 
     The native games cannot be pickled: pickling raises ``TypeError`` with the way to make one in
     another process instead.
@@ -195,15 +230,16 @@ class PyramidVectorEnv(NativeVectorEnv):
     counters = {"pass": "pass_number", "recycles": "recycles", "cards_cleared": "cards_cleared",  # noqa: RUF012
                 "cards_left": "cards_left"}
 
-    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}  # noqa: RUF012
+    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": RENDER_MODES,  # noqa: RUF012
+                "render_fps": 4}
 
     def __init__(self, num_envs: int = 1, *, stock_top_playable: bool = True, reward_shaping: bool = False,
                  max_episode_steps: int | None = 500, num_threads: int = 1, copy: bool = True,
-                 deal_sampler: DealSampler = random_deal_number,
+                 deal_sampler: DealSampler | None = None,
                  autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
-                 render_mode: str | None = None) -> None:
-        if render_mode is not None:
-            raise MalformedInputError(f"the native vector env does not render: render_mode {render_mode!r}")
+                 render_mode: str | None = None, split: str | DealRange = DEFAULT_SPLIT,
+                 render_envs: int = DEFAULT_RENDER_ENVS) -> None:
+        self._init_render(render_mode, render_envs)
         mode = AutoresetMode(autoreset_mode)
         if mode == AutoresetMode.SAME_STEP:
             raise MalformedInputError(
@@ -211,10 +247,10 @@ class PyramidVectorEnv(NativeVectorEnv):
                 "(stable-baselines3's same-step resets: solitaire_rl.training.native_vec_env)")
         self.batch = PyramidBatch(num_envs, stock_top_playable=stock_top_playable,
                                   reward_shaping=reward_shaping, max_episode_steps=max_episode_steps,
-                                  autoreset=mode, num_threads=num_threads, deal_sampler=deal_sampler)
+                                  autoreset=mode, num_threads=num_threads, deal_sampler=deal_sampler,
+                                  split=split)
         self.num_envs = self.batch.num_envs
         self.metadata = {**self.metadata, "autoreset_mode": mode}
-        self.render_mode = None
         self.copy = bool(copy)
         self.stock_top_playable = bool(stock_top_playable)
         self.reward_shaping = bool(reward_shaping)
@@ -237,9 +273,9 @@ class PyramidVectorEnv(NativeVectorEnv):
               options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
         """Reset every sub-env (or, with autoreset DISABLED, those in ``options["reset_mask"]``).
 
-        ``seed``: an int ``S`` (sub-env ``i`` gets ``S + i``), a list of one seed (or ``None``) per
-        sub-env, or ``None``. ``options["deal"]``: one deal for every sub-env, or a list of one
-        per sub-env (``None`` entries draw a random deal).
+        ``seed``: an int ``S`` (sub-env ``i`` gets ``spawn_seeds(S, num_envs)[i]``), a list of one
+        seed (or ``None``) per sub-env, or ``None``. ``options["deal"]``: one deal for every
+        sub-env, or a list of one per sub-env (``None`` entries draw a random deal).
         """
         options = _check_options(options)
         n = self.num_envs
@@ -265,7 +301,12 @@ class PyramidVectorEnv(NativeVectorEnv):
         """A single-env view (its own one-game batch with this env's settings), for ``check_env``."""
         return NativePyramidEnv(stock_top_playable=self.stock_top_playable,
                                 reward_shaping=self.reward_shaping,
-                                max_episode_steps=self.max_episode_steps)
+                                max_episode_steps=self.max_episode_steps, split=self.batch.split)
+
+    def _frame(self, game: Any) -> np.ndarray:
+        from solitaire_rl.envs.pyramid.picture import pyramid_frame
+
+        return pyramid_frame(game)
 
 
 class NativePyramidEnv(gymnasium.Env[np.ndarray, np.int64]):
@@ -279,9 +320,10 @@ class NativePyramidEnv(gymnasium.Env[np.ndarray, np.int64]):
     metadata = {"render_modes": [], "render_fps": 4}  # noqa: RUF012
 
     def __init__(self, stock_top_playable: bool = True, reward_shaping: bool = False,
-                 max_episode_steps: int | None = 500) -> None:
+                 max_episode_steps: int | None = 500, *, split: str | DealRange = DEFAULT_SPLIT) -> None:
         self.batch = PyramidBatch(1, stock_top_playable=stock_top_playable, reward_shaping=reward_shaping,
-                                  max_episode_steps=max_episode_steps, autoreset=AutoresetMode.DISABLED)
+                                  max_episode_steps=max_episode_steps, autoreset=AutoresetMode.DISABLED,
+                                  split=split)
         self.stock_top_playable = bool(stock_top_playable)
         self.reward_shaping = bool(reward_shaping)
         self.max_episode_steps = max_episode_steps
@@ -300,7 +342,8 @@ class NativePyramidEnv(gymnasium.Env[np.ndarray, np.int64]):
             raise MalformedInputError("reset_mask is a vector env option")
         if options.get("deals") is not None:
             raise MalformedInputError("'deals' is a vector env option: give one 'deal'")
-        deal = None if options.get("deal") is None else resolve_deal(options["deal"], "pyramid")
+        deal = None if options.get("deal") is None else check_deal_in_split(
+            resolve_deal(options["deal"], "pyramid"), "pyramid", self.batch.split)
         super().reset(seed=seed)
         self.batch.set_rng(0, self.np_random)
         self.batch.reset([0], None, [deal])
@@ -313,8 +356,9 @@ class NativePyramidEnv(gymnasium.Env[np.ndarray, np.int64]):
         info = self._info()
         if b.refusal[0]:
             info["illegal_action"] = b.refusal_texts[b.refusal[0]]
-        if b.outcome[0]:
-            info["outcome"] = b.outcome_names[b.outcome[0]]
+        outcomes = b.outcomes()
+        if outcomes is not None and outcomes[1][0]:
+            info["outcome"] = outcomes[0][0]
         return (b.obs[0].copy(), float(b.reward[0]), bool(b.terminated[0]), bool(b.truncated[0]), info)
 
     def action_masks(self) -> np.ndarray:
