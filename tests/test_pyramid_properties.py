@@ -139,7 +139,7 @@ def test_an_illegal_move_changes_nothing(code: str, stock_top_playable: bool, se
 def test_env_mask_observation_and_illegal_steps(code: str, stock_top_playable: bool, seed: int) -> None:
     """The env's mask is the engine's legal moves, its incremental observation equals a fresh one,
     and an illegal action returns the same observation and mask with the refusal text."""
-    env = PyramidEnv(stock_top_playable=stock_top_playable)
+    env = PyramidEnv(stock_top_playable=stock_top_playable, split="any")
     obs, info = env.reset(seed=seed, options={"deal": code})
     rng = random.Random(seed)
     terminated = False
