@@ -37,7 +37,8 @@ class Args:
     exp_name: str = "ppo"
     """Experiment name, the second part of the run name {variant}__{exp_name}__{seed}__{time}."""
     seed: int = 1
-    """Seed of everything: the network, the sampling, and env i's deals (seed + i)."""
+    """Seed of everything: the network, the sampling, and the deals (env i's stream: the i-th child of
+    numpy.random.SeedSequence(seed).spawn(n_envs), so two seeds share no deal stream)."""
     total_timesteps: int = 2_000_000
     """Environment steps to train for in all (a resumed run counts the steps already done)."""
     time_limit_minutes: float | None = None
@@ -108,6 +109,14 @@ class Args:
     """Evaluate every this many environment steps (0: never)."""
     eval_deals: int = 200
     """Held-out deals per evaluation: the first ones of the eval split, each played once."""
+    eval_env: Literal["native", "python"] = "native"
+    """native: every evaluation deal at once on one native batch (solitaire_rl/training/evaluation.py);
+    python: one Python env, one deal after another (the earlier evaluation; the same results for the
+    most probable action, slower)."""
+    masking: Literal["masked_fill", "sb3"] = "masked_fill"
+    """How the policy masks illegal actions: masked_fill (one distribution a forward,
+    solitaire_rl/training/masking.py) or sb3 (sb3-contrib's own, built three times a forward); the
+    same numbers, bit for bit."""
     eval_sample: bool = False
     """Evaluate by sampling each action from the policy (default: its most probable action). For
     Klondike, whose most probable action can move a card back and forth until the step limit."""

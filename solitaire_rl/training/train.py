@@ -13,6 +13,10 @@ folder ``runs/{variant}__{exp_name}__{seed}__{time}/`` holding ``args.json``, Te
 
 Training envs deal only numbers of the ``train`` split and evaluation plays the first
 ``eval_deals`` numbers of the ``eval`` split (:mod:`solitaire_rl.training.splits`): never a benchmark deal.
+Evaluation plays all its deals at once on one native batch (:mod:`solitaire_rl.training.evaluation`;
+``--eval-env python``: one Python env, one deal after another, as before), and the policy masks
+illegal actions with one ``masked_fill`` (:mod:`solitaire_rl.training.masking`; ``--masking sb3``:
+sb3-contrib's own distribution, the same numbers, slower).
 The same seed reproduces a run (same deals, same network, same updates) on the same machine;
 a resumed run continues the step count and learning-rate schedule, reseeded with ``seed + steps
 done`` so that it draws fresh deals.
@@ -53,6 +57,7 @@ from solitaire_rl.agents.greedy import GreedyPlayer
 from solitaire_rl.agents.ppo import build_metadata, check_metadata, read_metadata, save_checkpoint
 from solitaire_rl.envs.errors import MalformedInputError
 from solitaire_rl.training.config import Args, parse_args
+from solitaire_rl.training.evaluation import NativeEvalCallback
 from solitaire_rl.training.imitation import (
     Actor,
     Demonstrations,
@@ -63,6 +68,7 @@ from solitaire_rl.training.imitation import (
     make_teacher,
     policy_actor,
 )
+from solitaire_rl.training.masking import use_masked_fill
 from solitaire_rl.training.native_vec_env import NativeKlondikeVecEnv, NativePyramidVecEnv
 from solitaire_rl.training.ship import ship
 from solitaire_rl.training.splits import EVAL, TRAIN
@@ -108,7 +114,7 @@ class SaveCheckpoint(BaseCallback):
     """Saves the model with its metadata: every ``every`` steps into a folder, or once to a file."""
 
     def __init__(self, metadata: dict[str, Any], path: Path, every: int = 0, prefix: str = "",
-                 evaluation: MaskableEvalCallback | None = None) -> None:
+                 evaluation: MaskableEvalCallback | NativeEvalCallback | None = None) -> None:
         super().__init__()
         self.metadata, self.path, self.every, self.prefix = metadata, path, every, prefix
         self.evaluation = evaluation
@@ -117,7 +123,7 @@ class SaveCheckpoint(BaseCallback):
     def save(self, path: Path, optimizer_state: bool = True) -> Path:
         training = {**self.metadata["training"], "timesteps": int(self.model.num_timesteps)}
         evaluation = self.evaluation or self.parent
-        if isinstance(evaluation, MaskableEvalCallback) and np.isfinite(evaluation.last_mean_reward):
+        if isinstance(evaluation, Evaluations) and np.isfinite(evaluation.last_mean_reward):
             training["eval_win_rate"] = float(evaluation.last_mean_reward)  # the warm start's too
         model = self.model
         assert isinstance(model, MaskablePPO), "the callbacks run inside MaskablePPO.learn"
@@ -134,6 +140,10 @@ class SaveCheckpoint(BaseCallback):
             self.save(self.path / f"{self.prefix}_{self.num_timesteps}.zip")
             self._next += self.every
         return True
+
+
+Evaluations = (MaskableEvalCallback, NativeEvalCallback)
+"""The trainer's evaluation callbacks (``eval_env`` python or native): both keep ``last_mean_reward``."""
 
 
 class EvalFromTheStart(MaskableEvalCallback):
@@ -218,10 +228,11 @@ def new_model(args: Args, env: VecEnv, encoding: Encoding) -> MaskablePPO:
     activation = {"relu": torch.nn.ReLU, "tanh": torch.nn.Tanh}[args.activation]
     policy_kwargs = {"net_arch": list(args.net_arch), "activation_fn": activation,
                      **(encoding.policy_kwargs() if encoding.policy_kwargs else {})}
-    return MaskablePPO(
+    model = MaskablePPO(
         encoding.policy_class(), env, **learning_settings(args), policy_kwargs=policy_kwargs, seed=args.seed,
         device=args.device, verbose=args.verbose,
     )
+    return use_masked_fill(model) if args.masking == "masked_fill" else model
 
 
 def check_resume(args: Args) -> None:
@@ -312,7 +323,9 @@ def main(args: Args) -> RunResult:
         train_env = make_vec_env(
             [make_env_fn(variant, encoding, TRAIN, args.reward_shaping) for _ in range(args.n_envs)], vec_env,
         )
-    eval_env = DummyVecEnv([make_env_fn(variant, encoding, EVAL, False, EVAL.numbers(args.eval_deals))])
+    eval_env = None
+    if args.eval_env == "python" and args.eval_freq:
+        eval_env = DummyVecEnv([make_env_fn(variant, encoding, EVAL, False, EVAL.numbers(args.eval_deals))])
     try:
         model = resumed_model(args, train_env) if args.resume else new_model(args, train_env, encoding)
         model.set_logger(build_logger(run_dir, args))
@@ -328,15 +341,22 @@ def main(args: Args) -> RunResult:
             callbacks.append(
                 SaveCheckpoint(metadata, run_dir / "checkpoints", args.checkpoint_freq, variant.key)
             )
-        evaluation = None
-        if args.eval_freq:
+        evaluation: EvalFromTheStart | NativeEvalCallback | None = None
+        eval_freq = max(1, math.ceil(args.eval_freq / args.n_envs))
+        if eval_env is not None:
             evaluation = EvalFromTheStart(
-                eval_env, n_eval_episodes=args.eval_deals,
-                eval_freq=max(1, math.ceil(args.eval_freq / args.n_envs)),
+                eval_env, n_eval_episodes=args.eval_deals, eval_freq=eval_freq,
                 deterministic=not args.eval_sample, warn=False, log_path=str(run_dir / "eval"),
                 verbose=args.verbose,
                 callback_on_new_best=SaveCheckpoint(metadata, run_dir / "best.zip"),
             )
+        elif args.eval_freq:
+            evaluation = NativeEvalCallback(
+                variant, encoding, EVAL.numbers(args.eval_deals), eval_freq,
+                deterministic=not args.eval_sample, log_path=run_dir / "eval", verbose=args.verbose,
+                callback_on_new_best=SaveCheckpoint(metadata, run_dir / "best.zip"),
+            )
+        if evaluation is not None:
             callbacks.append(evaluation)
         if args.time_limit_minutes is not None:
             callbacks.append(WallClockLimit(args.time_limit_minutes))
@@ -353,7 +373,8 @@ def main(args: Args) -> RunResult:
         model.logger.close()
     finally:
         train_env.close()
-        eval_env.close()
+        if eval_env is not None:
+            eval_env.close()
     if args.save_to is not None:  # the better of best.zip and final.zip, without Adam's moments
         ship(run_dir, args.save_to)
     steps = model.num_timesteps - start_steps
