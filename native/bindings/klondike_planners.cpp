@@ -1,5 +1,6 @@
-// The Klondike planners over the unknown cards: hindsight optimisation (native/src/klondike/hop.hpp)
-// and information-set MCTS (native/src/klondike/ismcts.hpp), their options and results.
+// The Klondike planners over the unknown cards: hindsight optimisation (native/src/klondike/hop.hpp),
+// information-set MCTS (native/src/klondike/ismcts.hpp) and the commitment planner
+// (native/src/klondike/commit_planner.hpp), their options and results.
 #include "bindings.hpp"
 
 #include <cstdint>
@@ -7,6 +8,7 @@
 #include <vector>
 
 #include "common/cancel_token.hpp"
+#include "klondike/commit_planner.hpp"
 #include "klondike/hop.hpp"
 #include "klondike/ismcts.hpp"
 #include "klondike/position.hpp"
@@ -140,6 +142,85 @@ void bind_klondike_planners(nb::module_& m) {
         return kl::ismcts_evaluate(own, slots, moves, own_options);
       },
       "position"_a, "unknown"_a, "candidates"_a, "options"_a, "cancel"_a.none() = nb::none());
+
+  nb::enum_<kl::CommitSchedule>(m, "KlondikeCommitSchedule")
+      .value("ucb", kl::CommitSchedule::ucb)
+      .value("halving", kl::CommitSchedule::halving);
+  const kl::CommitOptions commit;
+  nb::class_<kl::CommitOptions>(m, "KlondikeCommitOptions")
+      .def("__init__",
+           [](kl::CommitOptions* self, int draw_count, std::uint64_t seed, std::uint64_t cap,
+              std::uint64_t cap_per_known, int worlds_per_candidate, std::int64_t max_worlds, double exploration,
+              int batch, std::int64_t hopeless_worlds, double time_limit_s, int threads, int max_closure,
+              kl::CommitSchedule schedule, bool merge) {
+             kl::CommitOptions o;
+             o.draw_count = draw_count;
+             o.seed = seed;
+             o.cap = cap;
+             o.cap_per_known = cap_per_known;
+             o.worlds_per_candidate = worlds_per_candidate;
+             o.max_worlds = max_worlds;
+             o.exploration = exploration;
+             o.batch = batch;
+             o.hopeless_worlds = hopeless_worlds;
+             o.time_limit_s = time_limit_s;
+             o.threads = threads;
+             o.max_closure = max_closure;
+             o.schedule = schedule;
+             o.merge = merge;
+             kl::check_options(o);
+             new (self) kl::CommitOptions(o);
+           },
+           nb::kw_only(), "draw_count"_a = commit.draw_count, "seed"_a = commit.seed, "cap"_a = commit.cap,
+           "cap_per_known"_a = commit.cap_per_known, "worlds_per_candidate"_a = commit.worlds_per_candidate,
+           "max_worlds"_a = commit.max_worlds, "exploration"_a = commit.exploration, "batch"_a = commit.batch,
+           "hopeless_worlds"_a = commit.hopeless_worlds, "time_limit_s"_a = commit.time_limit_s,
+           "threads"_a = commit.threads, "max_closure"_a = commit.max_closure, "schedule"_a = commit.schedule,
+           "merge"_a = commit.merge)
+      .def_ro("draw_count", &kl::CommitOptions::draw_count)
+      .def_ro("seed", &kl::CommitOptions::seed)
+      .def_ro("cap", &kl::CommitOptions::cap)
+      .def_ro("cap_per_known", &kl::CommitOptions::cap_per_known)
+      .def_ro("worlds_per_candidate", &kl::CommitOptions::worlds_per_candidate)
+      .def_ro("max_worlds", &kl::CommitOptions::max_worlds)
+      .def_ro("exploration", &kl::CommitOptions::exploration)
+      .def_ro("batch", &kl::CommitOptions::batch)
+      .def_ro("hopeless_worlds", &kl::CommitOptions::hopeless_worlds)
+      .def_ro("time_limit_s", &kl::CommitOptions::time_limit_s)
+      .def_ro("threads", &kl::CommitOptions::threads)
+      .def_ro("max_closure", &kl::CommitOptions::max_closure)
+      .def_ro("schedule", &kl::CommitOptions::schedule)
+      .def_ro("merge", &kl::CommitOptions::merge);
+  nb::class_<kl::CommitCandidate>(m, "KlondikeCommitCandidate")
+      .def_prop_ro("line", [](const kl::CommitCandidate& c) { return to_tuples(c.line); })
+      .def_ro("reveals", &kl::CommitCandidate::reveals)
+      .def_ro("won", &kl::CommitCandidate::won)
+      .def_ro("lost", &kl::CommitCandidate::lost)
+      .def_ro("cut", &kl::CommitCandidate::cut);
+  nb::class_<kl::CommitResult>(m, "KlondikeCommitResult")
+      .def_ro("candidates", &kl::CommitResult::candidates)
+      .def_ro("chosen", &kl::CommitResult::chosen)
+      .def_prop_ro("win_line", [](const kl::CommitResult& r) { return to_tuples(r.win_line); })
+      .def_ro("closure", &kl::CommitResult::closure)
+      .def_ro("closure_complete", &kl::CommitResult::closure_complete)
+      .def_ro("worlds", &kl::CommitResult::worlds)
+      .def_ro("states", &kl::CommitResult::states)
+      .def_ro("cap", &kl::CommitResult::cap)
+      .def_ro("seconds", &kl::CommitResult::seconds)
+      .def_ro("stop_reason", &kl::CommitResult::stop_reason)
+      .def_ro("hopeless", &kl::CommitResult::hopeless);
+  m.def(
+      "klondike_commit_plan",
+      [](const kl::Position& position, const std::vector<std::tuple<int, int>>& unknown,
+         const kl::CommitOptions& options, const CancelToken* cancel) {
+        kl::CommitOptions own_options = options;
+        own_options.cancel = cancel;
+        const std::vector<kl::UnknownSlot> slots = unknown_slots(unknown);
+        const kl::Position own = position;
+        nb::gil_scoped_release release;
+        return kl::commit_plan(own, slots, own_options);
+      },
+      "position"_a, "unknown"_a, "options"_a, "cancel"_a.none() = nb::none());
 }
 
 }  // namespace solitaire::bindings

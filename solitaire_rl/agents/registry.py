@@ -18,13 +18,15 @@ from solitaire_rl.agents.variants import Variant, find_variant
 from solitaire_rl.envs.errors import MalformedInputError, SolitaireError
 
 AGENT_NAMES = ("random", "greedy", "ppo", "solver", "pimc", "hop", "ismcts", "expert-net", "guided-ismcts",
-               "guided-pimc")
+               "guided-pimc", "world-bandit")
 """Every player name; ``solver`` sees hidden cards (an upper bound); the planners ``pimc`` (Pyramid)
 and ``hop`` (Klondike) sample the unseen cards and solve each sample natively (``pimc`` is also the
 teacher of the shipped Pyramid policies); ``ismcts`` (Klondike) is ``hop`` with an information-set
 tree search among its ties; ``expert-net`` is the expert-iteration network alone (no search) and
 ``guided-ismcts`` (Klondike) and ``guided-pimc`` (Pyramid) are ``ismcts`` and ``pimc`` whose ties
-go to that network."""
+go to that network; ``world-bandit`` (Klondike) decides only at commitments (a card turned up, a
+talon card played), each scored over sampled worlds by capped exact searches with a bandit
+spending the worlds (:mod:`solitaire_rl.agents.planner.commitment`)."""
 
 
 def _random(variant: Variant, seed: int | None = None) -> Player:
@@ -91,10 +93,16 @@ def _guided_pimc(variant: Variant, seed: int | None = None, checkpoint: str | Pa
                             samples=DEFAULT_SAMPLES if samples is None else samples, **options)
 
 
+def _world_bandit(variant: Variant, seed: int | None = None, **options: Any) -> Player:
+    from solitaire_rl.agents.planner.commitment import CommitmentBot
+
+    return CommitmentBot(variant, seed=0 if seed is None else seed, **options)
+
+
 _FACTORIES: dict[str, Callable[..., Player]] = {
     "random": _random, "greedy": _greedy, "ppo": _ppo, "solver": _solver, "pimc": _pimc, "hop": _hop,
     "ismcts": _ismcts, "expert-net": _expert_net, "guided-ismcts": _guided_ismcts,
-    "guided-pimc": _guided_pimc,
+    "guided-pimc": _guided_pimc, "world-bandit": _world_bandit,
 }
 
 
@@ -138,12 +146,12 @@ def unavailable_reason(name: str, variant: Variant | str, checkpoint: str | Path
                 from solitaire_rl.agents.solver.player import solve_function
 
                 solve_function(variant.game)
-        elif name in ("solver", "pimc", "hop", "ismcts"):
+        elif name in ("solver", "pimc", "hop", "ismcts", "world-bandit"):
             from solitaire_rl.agents.solver.player import solve_function
 
             if name == "pimc" and variant.game != "pyramid":
                 return "the pimc player plays Pyramid only"
-            if name in ("hop", "ismcts") and variant.game != "klondike":
+            if name in ("hop", "ismcts", "world-bandit") and variant.game != "klondike":
                 return f"the {name} player plays Klondike only"
             solve_function(variant.game)
     except SolitaireError as exc:

@@ -325,6 +325,111 @@ def klondike_ismcts(
     """Information-set Monte-Carlo tree search over the candidates, the solver at the leaves;
     releases the GIL."""
 
+class KlondikeCommitSchedule(enum.Enum):
+    """How the commitment planner spends its worlds: UCB1 batch by batch (anytime, for time limits)
+    or sequential halving over the worlds budget."""
+
+    ucb = 0
+    halving = 1
+
+class KlondikeCommitOptions:
+    """The options of :func:`klondike_commit_plan`: keywords only, checked when built (ValueError
+    naming the option), then read-only."""
+
+    def __init__(
+        self, *, draw_count: int = 3, seed: int = 0, cap: int = 1000, cap_per_known: int = 0,
+        worlds_per_candidate: int = 3000, max_worlds: int = 0, exploration: float = 1.0, batch: int = 10,
+        hopeless_worlds: int = 0, time_limit_s: float = 0.0, threads: int = 1, max_closure: int = 4096,
+        schedule: KlondikeCommitSchedule = KlondikeCommitSchedule.ucb, merge: bool = True,
+    ) -> None: ...
+    @property
+    def draw_count(self) -> int: ...
+    @property
+    def seed(self) -> int: ...
+    @property
+    def cap(self) -> int:
+        """States each world's search may enter (>= 1); a search cut off there counts as a loss."""
+    @property
+    def cap_per_known(self) -> int:
+        """States added to the cap for each unknown card fewer than 21 (>= 0)."""
+    @property
+    def worlds_per_candidate(self) -> int:
+        """Stop once one candidate has this many worlds (>= 1)."""
+    @property
+    def max_worlds(self) -> int:
+        """Worlds of one decision at most, 0 for none (deterministic budget)."""
+    @property
+    def exploration(self) -> float:
+        """UCB1's constant (finite, >= 0)."""
+    @property
+    def batch(self) -> int:
+        """Worlds a candidate gets each time it is picked (>= 1)."""
+    @property
+    def hopeless_worlds(self) -> int:
+        """Stop once this many worlds were searched without a win (0: never)."""
+    @property
+    def time_limit_s(self) -> float: ...
+    @property
+    def threads(self) -> int: ...
+    @property
+    def max_closure(self) -> int:
+        """Positions reachable without a commitment explored at most (>= 1)."""
+    @property
+    def schedule(self) -> KlondikeCommitSchedule: ...
+    @property
+    def merge(self) -> bool:
+        """Candidates doing the same commitment after other rearrangements are one."""
+
+class KlondikeCommitCandidate:
+    """One commitment: its line (moves that take nothing back, then the commitment) and its worlds."""
+
+    @property
+    def line(self) -> list[ActionTuple]: ...
+    @property
+    def reveals(self) -> bool: ...
+    @property
+    def won(self) -> int: ...
+    @property
+    def lost(self) -> int: ...
+    @property
+    def cut(self) -> int:
+        """Worlds whose search hit the cap (scored as losses)."""
+
+class KlondikeCommitResult:
+    """The commitment planner's candidates, its choice and its counters."""
+
+    @property
+    def candidates(self) -> list[KlondikeCommitCandidate]: ...
+    @property
+    def chosen(self) -> int:
+        """Index of the chosen candidate, -1 when there is none."""
+    @property
+    def win_line(self) -> list[ActionTuple]:
+        """A win through moves that show nothing (empty when none was found)."""
+    @property
+    def closure(self) -> int: ...
+    @property
+    def closure_complete(self) -> bool: ...
+    @property
+    def worlds(self) -> int: ...
+    @property
+    def states(self) -> int: ...
+    @property
+    def cap(self) -> int: ...
+    @property
+    def seconds(self) -> float: ...
+    @property
+    def stop_reason(self) -> StopReason: ...
+    @property
+    def hopeless(self) -> bool: ...
+
+def klondike_commit_plan(
+    position: KlondikePosition, unknown: list[tuple[int, int]], options: KlondikeCommitOptions,
+    cancel: CancelToken | None = None,
+) -> KlondikeCommitResult:
+    """The commitment planner (native/src/klondike/commit_planner.hpp) on the known position, the
+    unknown places as for :func:`klondike_hop`; releases the GIL."""
+
 class PyramidPimcOptions:
     """The options of :func:`pyramid_pimc`: keywords only, checked when built (ValueError naming
     the option), then read-only."""
