@@ -22,6 +22,7 @@ from solitaire_rl.agents.encodings import find_encoding
 from solitaire_rl.agents.ppo import METADATA_NAME, PpoPlayer, read_metadata
 from solitaire_rl.agents.variants import find_variant
 from solitaire_rl.envs.errors import MalformedInputError
+from solitaire_rl.envs.native_batch import spawn_seeds
 from solitaire_rl.training.config import Args, load_config, parse_args
 from solitaire_rl.training.ship import choose_checkpoint, held_out_win_rate
 from solitaire_rl.training.splits import (
@@ -173,8 +174,8 @@ def test_cached_masks_equal_the_envs_own_masks_through_resets() -> None:
 def test_in_process_vec_env_steps_as_dummy_vec_env_and_keeps_handed_out_infos() -> None:
     fns = [make_env_fn(PYRAMID, FLAT, TRAIN, reward_shaping=False) for _ in range(3)]
     ours, theirs = InProcessVecEnv(fns), DummyVecEnv(fns)
-    ours.seed(5)
-    theirs.seed(5)
+    assert ours.seed(5) == spawn_seeds(5, 3)  # stable-baselines3's own: 5 + i
+    theirs._seeds = list(spawn_seeds(5, 3))  # the same deals in both
     assert np.array_equal(ours.reset(), theirs.reset())
     rng = np.random.default_rng(1)
     handed_out: list[tuple[list[dict], list[dict]]] = []
@@ -227,6 +228,8 @@ def test_the_evaluation_samples_actions_only_when_asked(tmp_path: Path, monkeypa
                                                         sample: bool) -> None:
     from sb3_contrib import MaskablePPO
 
+    from solitaire_rl.training import evaluation
+
     asked: list[bool] = []
     predict = MaskablePPO.predict
 
@@ -235,8 +238,116 @@ def test_the_evaluation_samples_actions_only_when_asked(tmp_path: Path, monkeypa
         return predict(self, *args, deterministic=deterministic, **kwargs)
 
     monkeypatch.setattr(MaskablePPO, "predict", recording_predict)
-    main(tiny_args(tmp_path, total_timesteps=512, eval_freq=10_000, checkpoint_freq=0, eval_sample=sample))
+    main(tiny_args(tmp_path, total_timesteps=512, eval_freq=10_000, checkpoint_freq=0, eval_sample=sample,
+                   eval_env="python"))
     assert asked and set(asked) == {not sample}  # every evaluation move, and only those
+    batched: list[bool] = []
+    on_batch = evaluation.evaluate_on_batch
+
+    def recording_batch(*args: object, **kwargs: object) -> evaluation.EvalResult:
+        batched.append(bool(args[4]))
+        return on_batch(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(evaluation, "evaluate_on_batch", recording_batch)
+    main(tiny_args(tmp_path / "native", total_timesteps=512, eval_freq=10_000, checkpoint_freq=0,
+                   eval_sample=sample))
+    assert batched == [not sample]
+
+
+@pytest.mark.parametrize("game", ["pyramid", "pyramid-001", "klondike"])
+def test_the_batched_evaluation_equals_the_one_env_evaluation_on_the_same_deals(game: str) -> None:
+    """Deal by deal, the native batch's returns and lengths are those of sb3-contrib's
+    evaluate_policy on the trainer's old Python evaluation env (most probable actions)."""
+    from sb3_contrib.common.maskable.evaluation import evaluate_policy
+
+    from solitaire_rl.agents.encodings import DEFAULT_ENCODING
+    from solitaire_rl.training.evaluation import evaluate_on_batch
+    from solitaire_rl.training.native_vec_env import NativeKlondikeVecEnv, NativePyramidVecEnv
+    from solitaire_rl.training.train import new_model
+
+    variant = find_variant(game)
+    scoring = "klondike-actions" if variant.game == "klondike" else "pyramid-actions-relaxed"
+    plain = DEFAULT_ENCODING[variant.game]
+    for encoding_name, net_arch in ((plain, ["32", "32"]), (scoring, ["16", "32", "32"])):
+        encoding = find_encoding(encoding_name, variant.game)
+        vec = (NativeKlondikeVecEnv(2, encoding=encoding) if variant.game == "klondike"
+               else NativePyramidVecEnv(2, encoding=encoding, **variant.env_kwargs))
+        args = parse_args([game, "--n-envs", "2", "--n-steps", "64", "--batch-size", "64", "--net-arch",
+                           *net_arch, "--encoding", encoding_name, "--seed", "5"])
+        model = new_model(args, vec, encoding)
+        deals = EVAL.numbers(4 if variant.game == "klondike" else 16)
+        python = DummyVecEnv([make_env_fn(variant, encoding, EVAL, False, deals)])
+        returns, lengths = evaluate_policy(model, python, n_eval_episodes=len(deals), deterministic=True,
+                                           return_episode_rewards=True)
+        result = evaluate_on_batch(model.policy, variant, encoding, deals)
+        assert result.deals == tuple(deals)
+        assert result.lengths.tolist() == list(lengths) and result.returns.tolist() == list(returns)
+        assert result.win_rate == float(np.mean(returns))
+    with pytest.raises(MalformedInputError, match="eval split"):
+        evaluate_on_batch(model.policy, variant, encoding, [5])
+
+
+def test_masked_fill_masking_is_sb3_contribs_distribution() -> None:
+    """The same distribution as sb3-contrib's (log-probabilities and entropies to float rounding, the
+    same most probable action); installed by the trainer, not saved with the model."""
+    from sb3_contrib.common.maskable.distributions import MaskableCategoricalDistribution
+
+    from solitaire_rl.training.masking import MaskedFillCategoricalDistribution
+
+    torch.manual_seed(0)
+    logits = torch.randn(256, 590) * 4
+    masks = np.random.default_rng(0).random((256, 590)) < 0.03
+    masks[:, 7] = True
+    masks[0] = False
+    masks[0, 589] = True  # one legal action
+    ours, theirs = MaskedFillCategoricalDistribution(590), MaskableCategoricalDistribution(590)
+    for dist in (ours, theirs):
+        dist.proba_distribution(logits)
+        dist.apply_masking(masks)
+    actions = torch.as_tensor(np.array([np.random.default_rng(i).choice(np.flatnonzero(m))
+                                        for i, m in enumerate(masks)]))
+    assert torch.allclose(ours.log_prob(actions), theirs.log_prob(actions), atol=1e-5)
+    assert torch.allclose(ours.entropy(), theirs.entropy(), atol=1e-5)
+    assert torch.equal(ours.mode(), theirs.mode()) and int(ours.mode()[0]) == 589
+    assert bool(masks[np.arange(256), ours.sample().numpy()].all())  # samples only legal actions
+    ours.apply_masking(None)
+    theirs.apply_masking(None)
+    assert torch.allclose(ours.log_prob(actions), theirs.log_prob(actions), atol=1e-5)
+    with pytest.raises(RuntimeError, match="proba_distribution"):
+        MaskedFillCategoricalDistribution(3).apply_masking(None)
+
+
+def test_the_trainer_masks_by_masked_fill_unless_told(tmp_path: Path) -> None:
+    from solitaire_rl.training.masking import MaskedFillCategoricalDistribution
+
+    result = main(tiny_args(tmp_path, total_timesteps=512, eval_freq=0, checkpoint_freq=0))
+    loaded = MaskablePPO.load(result.final_checkpoint)
+    assert not isinstance(loaded.policy.action_dist, MaskedFillCategoricalDistribution)  # not saved
+    from solitaire_rl.training.train import new_model
+
+    env = DummyVecEnv([make_env_fn(find_variant("pyramid"), find_encoding("pyramid-flat", "pyramid"), TRAIN,
+                                   False)])
+    for masking, fast in (("masked_fill", True), ("sb3", False)):
+        args = tiny_args(tmp_path, masking=masking)
+        model = new_model(args, env, find_encoding("pyramid-flat", "pyramid"))
+        assert isinstance(model.policy.action_dist, MaskedFillCategoricalDistribution) == fast
+
+
+@pytest.mark.parametrize("kind", ["native", "dummy"])
+def test_training_envs_of_two_seeds_share_no_deal_stream(kind: str) -> None:
+    from solitaire_rl.training.native_vec_env import NativePyramidVecEnv
+
+    variant = find_variant("pyramid")
+    encoding = find_encoding("pyramid-flat", "pyramid")
+    dealt = []
+    for seed in (1, 2):
+        env = (NativePyramidVecEnv(16, encoding=encoding, split=TRAIN) if kind == "native"
+               else InProcessVecEnv([make_env_fn(variant, encoding, TRAIN, False) for _ in range(16)]))
+        env.seed(seed)
+        env.reset()
+        dealt.append({info["deal_number"] for info in env.reset_infos})
+        assert len(dealt[-1]) == 16
+    assert not dealt[0] & dealt[1]
 
 
 def test_a_tiny_training_run_leaves_a_checkpoint_that_loads_and_plays(tmp_path: Path) -> None:

@@ -100,7 +100,7 @@ class _NativeVecEnv(VecEnv):
         stable-baselines3's ``seed + i``: runs with seeds 1 and 2 share no deal stream."""
         if seed is None:
             return super().seed(seed)
-        self._seeds = spawn_seeds(seed, self.num_envs)
+        self._seeds = list[int | None](spawn_seeds(seed, self.num_envs))
         return list(self._seeds)
 
     def reset(self) -> np.ndarray:

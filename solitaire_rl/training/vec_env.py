@@ -46,8 +46,9 @@ class _MasksFromInfo:
         stable-baselines3's ``seed + i``: runs with seeds 1 and 2 share no deal stream."""
         if seed is None:
             return super().seed(seed)  # type: ignore[misc]
-        self._seeds = spawn_seeds(seed, self.num_envs)  # type: ignore[attr-defined]
-        return list(self._seeds)  # type: ignore[attr-defined]
+        seeds: list[int | None] = list(spawn_seeds(seed, self.num_envs))  # type: ignore[attr-defined]
+        self._seeds = seeds
+        return list(seeds)
 
     def reset(self) -> Any:
         obs = super().reset()  # type: ignore[misc]

@@ -21,6 +21,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from solitaire_rl.envs.contract import check_action
+from solitaire_rl.envs.errors import MalformedInputError
 from solitaire_rl.envs.klondike.layout import NUM_COLUMNS
 from solitaire_rl.envs.klondike.moves import DRAW_MOVE, MAX_RUN, RECYCLE_MOVE, Move
 
@@ -54,6 +56,32 @@ ACTION_INDEX[RECYCLE_MOVE] = STOCK_ACTION
 ACTION_NAMES: tuple[str, ...] = ("draw/recycle", *(str(m) for m in ACTION_MOVES[1:]))
 
 
+STOCK_NAMES = frozenset({"draw/recycle", "draw", "recycle"})
+"""What :func:`parse_action` reads as action 0 (tapping the stock)."""
+
+
+def action_name(action: int) -> str:
+    """The readable name of an action index (:data:`ACTION_NAMES`): ``"draw/recycle"``, ``"waste>c4"``,
+    ``"c2:3>c5"``, ``"fH>c4"``; :class:`MalformedInputError` for anything but 0..589."""
+    return ACTION_NAMES[check_action(action, NUM_ACTIONS)]
+
+
+def parse_action(text: str) -> int:
+    """The action index of a move's text: what :func:`action_name` writes, or any spelling
+    :meth:`Move.parse` reads (``"draw"`` and ``"recycle"`` are both action 0; any case, spaces
+    ignored). :class:`MalformedInputError` for anything else, naming the forms."""
+    if not isinstance(text, str):
+        raise MalformedInputError(f"an action's name is text, not {type(text).__name__}")
+    if "".join(text.split()).lower() in STOCK_NAMES:
+        return STOCK_ACTION
+    try:
+        return ACTION_INDEX[Move.parse(text)]
+    except (MalformedInputError, KeyError):
+        raise MalformedInputError(
+            f"{text!r} is not a Klondike action: use draw/recycle, waste>f, waste>c4, c2>f, c2:3>c5 "
+            "(3 cards from column 2 to column 5) or fH>c4") from None
+
+
 def move_of(game: KlondikeGame, action: int) -> Move:
     """The move that ``action`` plays in ``game``'s position."""
     return game.stock_move() if action == STOCK_ACTION else ACTION_MOVES[action]
@@ -66,5 +94,5 @@ def legal_actions_in(game: KlondikeGame) -> list[int]:
     return [index[m] for m in game.legal_moves()]
 
 
-__all__ = ["ACTION_INDEX", "ACTION_MOVES", "ACTION_NAMES", "NUM_ACTIONS", "STOCK_ACTION", "legal_actions_in",
-           "move_of"]
+__all__ = ["ACTION_INDEX", "ACTION_MOVES", "ACTION_NAMES", "NUM_ACTIONS", "STOCK_ACTION", "STOCK_NAMES",
+           "action_name", "legal_actions_in", "move_of", "parse_action"]

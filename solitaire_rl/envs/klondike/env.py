@@ -12,7 +12,7 @@ from gymnasium import spaces
 from solitaire_rl.envs.contract import check_action, check_reset_options, renamed_keyword, require_reset
 from solitaire_rl.envs.errors import MalformedInputError
 from solitaire_rl.envs.human_window import HumanWindow
-from solitaire_rl.envs.klondike.actions import ACTION_INDEX, ACTION_NAMES, NUM_ACTIONS, move_of
+from solitaire_rl.envs.klondike.actions import ACTION_INDEX, ACTION_NAMES, NUM_ACTIONS, move_of, parse_action
 from solitaire_rl.envs.klondike.game import DRAW_COUNTS, KlondikeGame
 from solitaire_rl.envs.klondike.observer import (
     BOX,
@@ -174,6 +174,11 @@ class KlondikeEnv(gymnasium.Env[np.ndarray, np.int64]):
     def action_name(self, action: int) -> str:
         """A readable name for an action index, e.g. ``"draw"``, ``"c2:3>c5"``, ``"fH>c4"``."""
         return ACTION_NAMES[check_action(action, NUM_ACTIONS)]
+
+    def parse_action(self, text: str) -> int:
+        """The action index of a move's text (what :meth:`action_name` writes, or the move's own
+        spelling); :class:`~solitaire_rl.envs.errors.MalformedInputError` for anything else."""
+        return parse_action(text)
 
     # -------------------------------------------------------------- Gymnasium
     def reset(self, *, seed: int | None = None,

@@ -42,7 +42,7 @@ from solitaire_rl.envs.contract import (
 )
 from solitaire_rl.envs.deals import DEAL_NUMBERS
 from solitaire_rl.envs.errors import MalformedInputError
-from solitaire_rl.envs.klondike.actions import ACTION_NAMES, NUM_ACTIONS
+from solitaire_rl.envs.klondike.actions import ACTION_NAMES, NUM_ACTIONS, parse_action
 from solitaire_rl.envs.klondike.env import DEFAULT_MAX_STEPS
 from solitaire_rl.envs.klondike.game import (
     DEAD_END,
@@ -348,6 +348,11 @@ class KlondikeVectorEnv(NativeVectorEnv):
     def action_name(self, action: int) -> str:
         return ACTION_NAMES[check_action(action, NUM_ACTIONS)]
 
+    def parse_action(self, text: str) -> int:
+        """The action index of a move's text (what :meth:`action_name` writes, or the move's own
+        spelling); :class:`~solitaire_rl.envs.errors.MalformedInputError` for anything else."""
+        return parse_action(text)
+
     @property
     def shaped_reward(self) -> bool:
         """Deprecated name of :attr:`reward_shaping`."""
@@ -444,6 +449,11 @@ class NativeKlondikeEnv(gymnasium.Env[np.ndarray, np.int64]):
 
     def action_name(self, action: int) -> str:
         return ACTION_NAMES[check_action(action, NUM_ACTIONS)]
+
+    def parse_action(self, text: str) -> int:
+        """The action index of a move's text (what :meth:`action_name` writes, or the move's own
+        spelling); :class:`~solitaire_rl.envs.errors.MalformedInputError` for anything else."""
+        return parse_action(text)
 
     def _info(self) -> dict[str, Any]:
         b = self.batch

@@ -60,10 +60,30 @@ def move_to_action(move: Move) -> int:
         raise MalformedInputError(f"{move!r} is not a Pyramid move") from None
 
 
+KING_SUFFIX = " (King)"
+
+
 def action_name(action: int) -> str:
     """A readable name: ``"r7c1+r7c2"``, ``"r7c3 (King)"``, ``"stock+waste"``, ``"draw"``, ``"recycle"``."""
     move = action_to_move(action)
-    return f"{move} (King)" if move.kind == REMOVE and move.b == -1 else str(move)
+    return f"{move}{KING_SUFFIX}" if move.kind == REMOVE and move.b == -1 else str(move)
+
+
+def parse_action(text: str) -> int:
+    """The action index of a move's text: what :func:`action_name` writes (``"r7c3 (King)"``) or the
+    move's own form (``"r7c3"``, ``"r7c2+r7c1"``, ``"waste+stock"``, ``"draw"``; any case, either
+    order of a pair). :class:`MalformedInputError` for anything else, naming the forms."""
+    if not isinstance(text, str):
+        raise MalformedInputError(f"an action's name is text, not {type(text).__name__}")
+    name = text.strip()
+    if name.lower().endswith(KING_SUFFIX.lower()):
+        name = name[: -len(KING_SUFFIX)]
+    try:
+        return ACTION_OF_MOVE[Move.parse(name)]
+    except (MalformedInputError, KeyError):
+        raise MalformedInputError(
+            f"{text!r} is not a Pyramid action: use draw, recycle, a place such as r7c3 (a King), "
+            "or two places such as r7c1+r7c2 or r6c1+waste") from None
 
 
 def fill_action_mask(moves: Iterable[Move], out: np.ndarray) -> np.ndarray:
@@ -76,5 +96,5 @@ def fill_action_mask(moves: Iterable[Move], out: np.ndarray) -> np.ndarray:
 
 __all__ = [
     "ACTION_MOVES", "ACTION_OF_MOVE", "DRAW_ACTION", "KING_ACTIONS", "NUM_ACTIONS", "PAIR_ACTIONS",
-    "RECYCLE_ACTION", "action_name", "action_to_move", "fill_action_mask", "move_to_action",
+    "RECYCLE_ACTION", "action_name", "action_to_move", "fill_action_mask", "move_to_action", "parse_action",
 ]

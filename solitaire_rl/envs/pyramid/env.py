@@ -12,7 +12,13 @@ from solitaire_rl.envs.contract import check_action, check_reset_options, requir
 from solitaire_rl.envs.deals import Deal, DealId, resolve_deal
 from solitaire_rl.envs.errors import IllegalMoveError, MalformedInputError
 from solitaire_rl.envs.human_window import HumanWindow
-from solitaire_rl.envs.pyramid.actions import NUM_ACTIONS, action_name, action_to_move, fill_action_mask
+from solitaire_rl.envs.pyramid.actions import (
+    NUM_ACTIONS,
+    action_name,
+    action_to_move,
+    fill_action_mask,
+    parse_action,
+)
 from solitaire_rl.envs.pyramid.game import PyramidGame
 from solitaire_rl.envs.pyramid.layout import NUM_PYRAMID
 from solitaire_rl.envs.pyramid.observation import OBSERVATION_SIZE, PyramidObserver, observe
@@ -184,6 +190,11 @@ class PyramidEnv(gymnasium.Env[np.ndarray, np.int64]):
     def action_name(self, action: int) -> str:
         """A readable name for an action index, e.g. ``"r7c1+r7c2"``, ``"r7c3 (King)"``, ``"draw"``."""
         return action_name(check_action(action, NUM_ACTIONS))
+
+    def parse_action(self, text: str) -> int:
+        """The action index of a move's text (what :meth:`action_name` writes, or the move's own
+        spelling); :class:`~solitaire_rl.envs.errors.MalformedInputError` for anything else."""
+        return parse_action(text)
 
     def render(self) -> str | np.ndarray | None:
         if self.render_mode is None:

@@ -45,7 +45,7 @@ from solitaire_rl.envs.native_batch import (
     codes_by_name,
     native_core,
 )
-from solitaire_rl.envs.pyramid.actions import NUM_ACTIONS, action_name
+from solitaire_rl.envs.pyramid.actions import NUM_ACTIONS, action_name, parse_action
 from solitaire_rl.envs.pyramid.game import DEAD_END, WIN, PyramidGame
 from solitaire_rl.envs.pyramid.layout import NUM_PYRAMID
 from solitaire_rl.envs.pyramid.messages import Refusal
@@ -297,6 +297,11 @@ class PyramidVectorEnv(NativeVectorEnv):
     def action_name(self, action: int) -> str:
         return action_name(check_action(action, NUM_ACTIONS))
 
+    def parse_action(self, text: str) -> int:
+        """The action index of a move's text (what :meth:`action_name` writes, or the move's own
+        spelling); :class:`~solitaire_rl.envs.errors.MalformedInputError` for anything else."""
+        return parse_action(text)
+
     def sub_env_view(self) -> NativePyramidEnv:
         """A single-env view (its own one-game batch with this env's settings), for ``check_env``."""
         return NativePyramidEnv(stock_top_playable=self.stock_top_playable,
@@ -366,6 +371,11 @@ class NativePyramidEnv(gymnasium.Env[np.ndarray, np.int64]):
 
     def action_name(self, action: int) -> str:
         return action_name(check_action(action, NUM_ACTIONS))
+
+    def parse_action(self, text: str) -> int:
+        """The action index of a move's text (what :meth:`action_name` writes, or the move's own
+        spelling); :class:`~solitaire_rl.envs.errors.MalformedInputError` for anything else."""
+        return parse_action(text)
 
     def _info(self) -> dict[str, Any]:
         b = self.batch
