@@ -22,6 +22,13 @@ ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
 
 os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
 
+SETTINGS_KEY = "solitaire-rl.settings"
+PLAIN_SETTINGS = (f"try {{ if (location.protocol.startsWith('http') && "
+                  f"localStorage.getItem('{SETTINGS_KEY}') === null) "
+                  f"localStorage.setItem('{SETTINGS_KEY}', JSON.stringify({{autoPlay: false}})); "
+                  "} catch (e) {}")
+"""Run before each page's scripts: auto-play off unless the test has kept settings of its own."""
+
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
@@ -57,6 +64,16 @@ def browser() -> Iterator[Any]:
             headless=True,
             args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
         )
+        make_context = browser.new_context
+
+        def new_context(**options: Any) -> Any:
+            # Tests see the cards where their moves put them: auto-play off (a player's default is on)
+            # unless a test stores its own settings, and no animation unless a test asks for motion.
+            context = make_context(**{"reduced_motion": "reduce", **options})
+            context.add_init_script(PLAIN_SETTINGS)
+            return context
+
+        browser.new_context = new_context
         yield browser
         browser.close()
 

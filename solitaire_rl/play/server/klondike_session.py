@@ -21,6 +21,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from solitaire_rl.agents.solver.klondike import solve_klondike
+from solitaire_rl.agents.solver.result import WINNABLE
 from solitaire_rl.envs.cards import SUITS
 from solitaire_rl.envs.errors import MalformedInputError
 from solitaire_rl.envs.klondike import KlondikeGame, Move, Refusal
@@ -38,6 +40,8 @@ _PLACE = re.compile(r"(stock|waste|f[cdhs]?|c([1-7])(?::(\d{1,2}))?)")
 
 NO_FINISH = Notice("NO_FINISH", "The finish is not available: a card is still face down, a stock card is "
                    "unseen, or the finish would not win.", "自動で仕上げはまだ使えません")
+FINISH_TIME = 2.0
+"""Seconds the finish may search for its winning line when foundation moves alone do not win."""
 NOT_A_TARGET = Notice("NOT_A_TARGET", "Cards go to a column or a foundation, not there.",
                       "札を置けるのは列か組札だけです")
 
@@ -216,10 +220,18 @@ class KlondikeSession(GameSession[KlondikeGame, str]):
         self.play(self.game.stock_move())
 
     def finish_step(self) -> Move:
-        """One card of the auto-finish (or the draw/recycle it needs)."""
-        move = self.game.auto_finish_move()
-        if move is None:
+        """One step of the auto-finish: a card up (or the draw/recycle it needs) while foundation moves
+        alone win; otherwise the next move of the solver's winning line (every card is known here, so
+        the line is exact), which may move a card onto a column first."""
+        game = self.game
+        if not game.auto_finish_ready() or game.outcome() is not None:
             raise ActionRefused(NO_FINISH)
+        move = game.auto_finish_move()
+        if move is None:
+            result = solve_klondike(game, time_limit=FINISH_TIME)
+            if result.status != WINNABLE or not result.line:
+                raise ActionRefused(NO_FINISH)
+            move = result.line[0]
         self._play(move)
         return move
 

@@ -12,8 +12,8 @@ from typing import Any
 from solitaire_rl.envs.cards import SUITS
 from solitaire_rl.envs.klondike import DRAW_MOVE, KlondikeGame
 from solitaire_rl.envs.klondike.messages import Announcement
-from solitaire_rl.envs.klondike.moves import DRAW, RECYCLE, WASTE_COLUMN, WASTE_FOUNDATION
-from solitaire_rl.play.server.klondike_session import KlondikeSession, legal_targets
+from solitaire_rl.envs.klondike.moves import COLUMN_FOUNDATION, DRAW, RECYCLE, WASTE_COLUMN, WASTE_FOUNDATION
+from solitaire_rl.play.server.klondike_session import KlondikeSession, legal_targets, move_source, move_target
 from solitaire_rl.play.server.session import refusal_notice
 from solitaire_rl.play.server.view import card_json, notice_json
 
@@ -81,7 +81,10 @@ def state_json(session: KlondikeSession, verdict: dict[str, Any] | None = None) 
             "top": card_json((top - 1) * 4 + s) if top else None,
             "targets": [t["target"] for t in targets.get(place, [])],
         })
-    finish = game.can_auto_finish() if outcome is None else False
+    # Seed 002: the finish shows as soon as nothing is face down and no stock card is unseen (issue 51:
+    # it had waited until foundation moves alone could win, 14 moves late); the finish then plays the
+    # winning line, column moves included (KlondikeSession.finish_step).
+    finish = game.auto_finish_ready() if outcome is None else False
     return {
         "session": session.session_id,
         "game": "klondike",
@@ -114,10 +117,40 @@ def state_json(session: KlondikeSession, verdict: dict[str, Any] | None = None) 
         "outcome_text": _outcome_text(outcome),
         "finish": {"available": finish, "label": Announcement.FINISH.en,
                    "label_ja": Announcement.FINISH.ja},
+        "auto_home": safe_home(game) if outcome is None else None,
         "message": notice_json(session.notice),
         "hint": session.hint,
         "verdict": verdict,
     }
+
+
+def is_safe_home(game: KlondikeGame, card: int) -> bool:
+    """Whether sending ``card`` (next on its foundation) up can never cost the player: an Ace or a 2,
+    or a card that no card left could need to be built on it (both foundations of the other colour
+    have reached one rank below, and the same colour's other suit two below)."""
+    rank, suit = card // 4 + 1, card & 3
+    if rank <= 2:
+        return True
+    red = suit in (1, 2)
+    other_colour = [s for s in range(4) if (s in (1, 2)) != red]
+    same_colour = [s for s in range(4) if (s in (1, 2)) == red and s != suit]
+    return (all(game.foundations[s] >= rank - 1 for s in other_colour)
+            and all(game.foundations[s] >= rank - 2 for s in same_colour))
+
+
+def safe_home(game: KlondikeGame) -> dict[str, str] | None:
+    """The first card (waste top, then columns left to right) that is safe to send up, as
+    ``{source, target}`` places, or ``None``."""
+    for move in game.legal_moves():
+        if move.kind == WASTE_FOUNDATION:
+            card = game.waste[-1]
+        elif move.kind == COLUMN_FOUNDATION:
+            card = game.columns[move.src][-1]
+        else:
+            continue
+        if is_safe_home(game, card):
+            return {"source": move_source(move), "target": move_target(move, game)}
+    return None
 
 
 def _outcome_text(outcome: str | None) -> dict[str, str] | None:
@@ -126,4 +159,4 @@ def _outcome_text(outcome: str | None) -> dict[str, str] | None:
     return {"en": notice.en, "ja": notice.ja} if notice else None
 
 
-__all__ = ["FACE_DOWN", "column_json", "state_json", "waste_fan"]
+__all__ = ["FACE_DOWN", "column_json", "is_safe_home", "safe_home", "state_json", "waste_fan"]

@@ -164,6 +164,9 @@ class KlondikeState(GameState):
     face_down: Annotated[int, Field(ge=0, le=52)]
     outcome_text: object
     finish: dict[str, object]
+    auto_home: dict[str, str] | None = None
+    """A card safe to send up now (``{source, target}``: no card left could ever need it), which the
+    page's auto-play setting sends; ``null`` when there is none."""
 
 
 class Strict(BaseModel):

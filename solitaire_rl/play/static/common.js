@@ -155,6 +155,7 @@ function applyCommonLanguage() {  // the menu's shared labels
   $("menu-button").setAttribute("aria-label", ct("menu"));  // the button shows ☰ and, where there is room, the word
   $("menu-button").title = ct("menu");
   wordMore();
+  wordSettings();
   for (const el of document.querySelectorAll("[data-c]")) el.textContent = ct(el.dataset.c);
 }
 
@@ -459,6 +460,7 @@ function cardFace(el, card) {  // rank and suit in two corners, a large suit (or
   pip.textContent = FACE_RANKS[rank] ? `${rank}${card.suit}` : card.suit;
   el.append(corner("tl"), pip, corner("br"));
   el.classList.toggle("red", card.red);
+  el.dataset.suit = card.suit;  // the four-colour deck's colours key on it
 }
 
 function backFace(el, count) {  // a card back, with the count of the cards under it
@@ -718,7 +720,8 @@ function ignoredKey(event) {  // a key with a modifier, or one typed into a fiel
 function panelOrRulesKey(event, closable) {  // true: the open panel or the rules page takes the key (Esc closes)
   if (menuOpen() && event.key === "Escape") { closeMenu(); $("menu-button").focus(); return true; }
   if (!$("overlay").hidden) {
-    if (event.key === "Escape" && closable.includes($("overlay").dataset.kind)) closePanel();
+    const kind = $("overlay").dataset.kind;  // every page's settings and dead-end panels close with Esc too
+    if (event.key === "Escape" && (closable.includes(kind) || kind === "settings" || kind === "dead-end")) closePanel();
     return true;
   }
   if (!$("rules").hidden) { if (event.key === "Escape") showGame(); return true; }
@@ -729,6 +732,8 @@ function openPage(language) {  // wires the page, finds its storage and shows it
   wire();
   wireCommon();
   app.storage = probeStorage();
+  loadSettings();  // player.js: the kept settings, applied before the first render
+  wireSettings();
   let chosen = null;
   try { chosen = app.storage && app.storage.getItem(LANG_KEY); } catch (e) { /* no stored choice */ }
   app.lang = language(chosen);

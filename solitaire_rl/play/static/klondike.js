@@ -9,6 +9,8 @@ const WARN_KEY = "solitaire-rl.klondike.warn-drop";  // "1": warn after a move t
 const GAMES = "/api/klondike/games";
 const LONG_PRESS_MS = 450;
 const DRAG_PX = 8;
+const DOUBLE_TAP_MS = 400;  // a second tap this soon after the first, this near it, makes a double tap
+const DOUBLE_TAP_PX = 24;
 
 const app = pageApp({
   finishing: false,
@@ -16,6 +18,7 @@ const app = pageApp({
   run: null,              // the open run panel: {col, cards, index, pointer}
   gesture: null,          // the pointer gesture in progress
   lastPointerTap: 0,
+  lastTap: null,          // the last tap on a card: {at, x, y, place}, for the double tap
   focusKey: null,
   keepMessage: false,     // true: the next render keeps the message (a copied deal ID)
 });
@@ -156,7 +159,10 @@ function applyLanguage() {  // the static labels (data-en / data-ja attributes) 
 async function send(action, {quiet = false, retry = true} = {}) {
   if (!app.state || app.paused) return false;
   try {
+    const before = app.state.history.length;
     setState(await api("POST", `/api/klondike/games/${app.state.session}/actions`, {...action, revision: app.state.revision}));
+    if (app.state.history.length !== before) sound("snap");
+    if (PLAYER_MOVES.includes(action.type) && app.state.history.length > before) autoPlay();
     return true;
   } catch (e) {
     if (e.code === "STALE_GAME") await reloadStale();  // another tab played on: the latest game, and why
@@ -171,6 +177,22 @@ async function send(action, {quiet = false, retry = true} = {}) {
 
 const act = (action) => queue(() => send(action).catch(() => false));
 
+// Auto-play (a setting, on by default): after the player's move, a card that is safe to send up (the
+// server's auto_home: no card left could need it) goes to its foundation, one by one. Never after an
+// undo, a redo or a restart, so an undone card stays where the player put it.
+const PLAYER_MOVES = ["tap", "move", "stock"];
+function autoPlay() {
+  const s = app.state;
+  if (!settings.autoPlay || !s || !s.auto_home || app.finishing || s.outcome) return;
+  queue(async () => {
+    await new Promise((r) => setTimeout(r, reducedMotion() ? 0 : 90));
+    const now = app.state;
+    if (!now || !now.auto_home || now.outcome || now.revision !== s.revision) return;
+    await send({type: "move", source: now.auto_home.source, target: now.auto_home.target}, {quiet: true})
+      .catch(() => false);
+  });
+}
+
 async function startGame(body, options = {}) {
   return adoptGame(await api("POST", GAMES, body), options);
 }
@@ -180,6 +202,7 @@ function adoptGame(state, {paused = false, activeMs = 0} = {}) {  // a new game'
   closeMenu();
   stopFinish();
   stopClock();
+  if (!state.history.length) sound("deal");
   app.activeMs = activeMs;
   app.recorded = state.outcome === "win";
   closePanel();
@@ -242,7 +265,7 @@ function setState(state) {
     stopFinish();
     stopClock();
     record();
-    showResult();
+    celebrate(foundationRect, showResult);  // player.js: the cards cascade, then the result
   } else if (state.outcome !== "win" && previous && previous.outcome === "win") {
     startClock();  // an undo after the win: play on, the clock runs again
   } else if (state.outcome === "dead_end" && (!previous || previous.outcome !== "dead_end" ||
@@ -412,6 +435,11 @@ function render() {
   restoreFocus();
 }
 
+function foundationRect(suit) {  // where a suit's cards leave from in the celebration
+  const el = $(`f-${suit}`);
+  return el ? el.getBoundingClientRect() : {left: window.innerWidth / 2, top: 0};
+}
+
 function samePlace(selected, place, colName) {
   // the selected run starts at this card or above it in the same column
   if (!selected.startsWith("c")) return false;
@@ -475,6 +503,8 @@ function travel(fromEl, toEl, {duration = 600, iterations = 1} = {}) {  // a clo
   ghost.classList.add("ghost", "hint-ghost");
   ghost.setAttribute("aria-hidden", "true");
   Object.assign(ghost.style, {left: `${a.left}px`, top: `${a.top}px`, width: `${a.width}px`, height: `${a.height}px`});
+  ghost.style.setProperty("--card-w", `${a.width}px`);  // outside the table: its card size in px
+  ghost.style.setProperty("--card-h", `${a.height}px`);
   document.body.append(ghost);
   const dy = b.top - a.top + (toEl.closest(".column") && !toEl.classList.contains("column") ? stepPx("--up-step") / 2 : 0);
   const anim = ghost.animate([{transform: "none", opacity: 1}, {transform: `translate(${b.left - a.left}px, ${dy}px)`, opacity: .9}],
@@ -682,8 +712,12 @@ function startDrag(g) {
   g.origin = first;
   g.offX = g.x - first.left; g.offY = g.y - first.top;
   const ghost = document.createElement("div");
-  ghost.className = "ghost";
-  Object.assign(ghost.style, {left: `${first.left}px`, top: `${first.top}px`, width: `${first.width}px`});
+  ghost.className = "ghost lifted";
+  // the ghost lives outside the table, where --card-w is not defined: it takes the table's card size in px
+  Object.assign(ghost.style, {left: `${first.left}px`, top: `${first.top}px`, width: `${first.width}px`,
+                              transformOrigin: `${g.offX}px ${g.offY}px`});
+  ghost.style.setProperty("--card-w", `${first.width}px`);
+  ghost.style.setProperty("--card-h", `${first.height}px`);
   for (const el of els) {
     const r = el.getBoundingClientRect();
     const clone = el.cloneNode(true);
@@ -715,9 +749,32 @@ function onPointerUp(event) {
   if (g.dragging) { finishDrag(g, event); return; }
   // a tap
   if (app.run) return;
-  if (g.src) tapPlace(g.src.place);
+  if (g.src && secondTap(g.src.place, event)) return;
+  if (g.src && g.src.place.startsWith("f") && !app.state.selected) {
+    act({type: "select", place: g.src.place});  // a foundation card is never pulled back by one tap: it is selected
+  }
+  else if (g.src) tapPlace(g.src.place);
   else if (g.column) tapPlace(g.column.dataset.drop);
   else if (g.drop) tapPlace(g.drop);
+}
+
+// One gesture is one move (issue 51): the second tap of a double tap (or click) never plays the card
+// that the first tap uncovered. If the first tap only selected the card (it had several targets) and a
+// foundation is one of them, the double tap sends it there, as in the apps players come from.
+function secondTap(place, event) {
+  const now = Date.now(), prev = app.lastTap;
+  app.lastTap = {at: now, x: event.clientX, y: event.clientY, place};
+  if (!prev || now - prev.at > DOUBLE_TAP_MS || Math.hypot(event.clientX - prev.x, event.clientY - prev.y) > DOUBLE_TAP_PX) {
+    return false;
+  }
+  app.lastTap = null;
+  queue(async () => {  // after the first tap's answer: the state it left
+    const s = app.state;
+    if (!s || s.selected !== prev.place) return;
+    const home = s.selected_targets.find((t) => t.startsWith("f"));
+    if (home) await send({type: "move", source: s.selected, target: home}).catch(() => false);
+  });
+  return true;
 }
 
 function onPointerCancel(event) {
@@ -753,12 +810,15 @@ function finishDrag(g, event) {
   });
 }
 
-function returnGhost(g) {  // the illegal drop: the cards travel back where they were
+function returnGhost(g) {  // the refused drop: the cards slide back where they were, set down as they land
   const ghost = g.ghost;
-  const r = ghost.getBoundingClientRect();
-  const anim = ghost.animate([{transform: "none"}, {transform: `translate(${g.origin.left - r.left}px, ${g.origin.top - r.top}px)`}],
-                             {duration: 200, easing: "ease-out", fill: "forwards"});
-  anim.onfinish = () => { ghost.remove(); for (const el of g.els) el.classList.remove("dragging"); };
+  const dx = g.origin.left - parseFloat(ghost.style.left), dy = g.origin.top - parseFloat(ghost.style.top);
+  ghost.classList.add("returning");
+  const done = () => { ghost.remove(); for (const el of g.els) el.classList.remove("dragging"); };
+  if (reducedMotion()) { done(); return; }
+  const anim = ghost.animate([{transform: "none", scale: "1.06"}, {transform: `translate(${dx}px, ${dy}px)`, scale: "1"}],
+                             {duration: 240, easing: "ease-out", fill: "forwards"});
+  anim.onfinish = done;
 }
 
 // ------------------------------------------------------------------ the run panel

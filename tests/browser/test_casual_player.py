@@ -1,0 +1,151 @@
+"""Issue 51 in a real browser: what a casual player meets first, at 1280x800, 1024x768 and a 390x844 phone.
+
+* a dragged card or run follows the pointer at full size, lifted, and slides back on a refused drop
+  (mouse and touch);
+* one gesture is one move: a double tap never plays the card the first tap uncovered, and a double
+  tap on a card that can go to its foundation sends it there;
+* a foundation card is selected by one tap, never pulled back to a column by it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from tests.browser.test_klondike_page import open_page, open_position, selector, settle, state, touch, url
+from tests.test_play_klondike_api import position
+
+__all__ = ["open_page", "url"]  # the fixtures, used by name
+
+Page = Any
+SIZES = {
+    "desktop": {"viewport": {"width": 1280, "height": 800}},
+    "laptop": {"viewport": {"width": 1024, "height": 768}},
+    "phone": {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True},
+}
+DRAG = position([["KS", "QH"], ["KC"], ["5D"]], filler_end="2S")
+"""QH may go onto KC (column 2), not onto 5D (column 3)."""
+DOUBLE = position([["8D", "9S"], ["10H"], ["3C"], ["2H"]], hidden=[1], foundations=(0, 0, 1, 0),
+                  filler_end="2S")
+"""9S has one target (10H); under it lies 8D, which would go onto 9S. 2H may go home or onto 3C."""
+
+
+def box(page: Page, sel: str) -> dict[str, float]:
+    found = page.locator(sel).bounding_box()
+    assert found is not None, sel
+    return found
+
+
+class Pointer:
+    """A mouse, or a finger driven through the DevTools protocol (Playwright's touch only taps)."""
+
+    def __init__(self, page: Page, touching: bool) -> None:
+        self.page, self.touching = page, touching
+        self.cdp = page.context.new_cdp_session(page) if touching else None
+
+    def down(self, x: float, y: float) -> None:
+        if self.cdp:
+            touch(self.cdp, "touchStart", x, y)
+        else:
+            self.page.mouse.move(x, y)
+            self.page.mouse.down()
+
+    def move(self, x: float, y: float) -> None:
+        if self.cdp:
+            touch(self.cdp, "touchMove", x, y)
+        else:
+            self.page.mouse.move(x, y)
+
+    def up(self, x: float, y: float) -> None:
+        if self.cdp:
+            touch(self.cdp, "touchEnd", x, y)
+        else:
+            self.page.mouse.up()
+
+
+def drag_to_middle(page: Page, pointer: Pointer, source: str, target: str) -> tuple[float, float]:
+    """Press on ``source``'s top strip and move over ``target`` in steps; returns where the pointer is."""
+    card = box(page, selector(source))
+    x, y = card["x"] + card["width"] * 0.4, card["y"] + min(card["height"] * 0.15, 12)
+    goal = box(page, f"#col-{target[1:]} .card >> nth=-1")
+    tx, ty = goal["x"] + goal["width"] * 0.4, goal["y"] + goal["height"] * 0.5
+    pointer.down(x, y)
+    for i in range(1, 7):
+        pointer.move(x + (tx - x) * i / 6, y + (ty - y) * i / 6)
+        page.wait_for_timeout(16)
+    return tx, ty
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_the_dragged_card_follows_the_pointer_at_full_size_and_slides_back_when_refused(
+    open_page: Callable[..., Page], url: str, size: str
+) -> None:
+    options = {**SIZES[size], "reduced_motion": "no-preference"}  # the slide back is part of the test
+    page = open_position(open_page, url, {"position": DRAG}, **options)
+    pointer = Pointer(page, size == "phone")
+    before = box(page, selector("c1"))
+    card = box(page, selector("c1"))
+    grab_dx, grab_dy = card["width"] * 0.4, min(card["height"] * 0.15, 12)
+    x, y = drag_to_middle(page, pointer, "c1", "c3")
+    ghost = box(page, ".ghost .card")  # mid-drag: the card in flight
+    assert 1.0 <= ghost["width"] / before["width"] <= 1.12, (ghost, before)
+    assert 1.0 <= ghost["height"] / before["height"] <= 1.12, (ghost, before)
+    assert ghost["x"] <= x <= ghost["x"] + ghost["width"] and ghost["y"] <= y <= ghost["y"] + ghost["height"]
+    assert abs((x - ghost["x"]) - grab_dx) < card["width"] * 0.1  # held where it was picked up
+    assert abs((y - ghost["y"]) - grab_dy) < card["height"] * 0.1
+    lifted = page.evaluate("() => getComputedStyle(document.querySelector('.ghost .card')).boxShadow")
+    assert "14px 26px" in lifted
+    assert page.locator(f"{selector('c1')}.dragging").count() == 1  # the card left behind fades
+    pointer.up(x, y)  # onto 5D: refused
+    page.wait_for_timeout(60)
+    assert page.locator(".ghost.returning").count() == 1  # on its way back, not gone at once
+    mid = box(page, ".ghost .card")
+    assert mid["width"] >= before["width"] * 0.98
+    settle(page)
+    page.wait_for_function("() => !document.querySelector('.ghost')")
+    assert state(page)["history"] == []
+    assert page.locator(".dragging").count() == 0
+    after = box(page, selector("c1"))
+    assert abs(after["x"] - before["x"]) < 1 and abs(after["y"] - before["y"]) < 1
+    x, y = drag_to_middle(page, pointer, "c1", "c2")  # onto KC: played
+    pointer.up(x, y)
+    settle(page)
+    assert state(page)["history"] == ["c1>c2"]
+    page.wait_for_function("() => !document.querySelector('.ghost')")
+    assert not page.errors
+
+
+def double_tap(page: Page, sel: str, touching: bool) -> None:
+    b = box(page, sel)
+    x, y = b["x"] + b["width"] / 2, b["y"] + min(b["height"] * 0.15, 12)
+    if touching:
+        page.touchscreen.tap(x, y)
+        page.touchscreen.tap(x, y)
+    else:
+        page.mouse.dblclick(x, y)
+    settle(page)
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_a_double_tap_is_one_move_and_sends_a_card_home(
+    open_page: Callable[..., Page], url: str, size: str
+) -> None:
+    options = SIZES[size]
+    page = open_position(open_page, url, {"position": DOUBLE}, **options)
+    double_tap(page, selector("c1"), size == "phone")  # 9S has one target: it goes; the 8D it uncovers stays
+    s = state(page)
+    assert s["history"] == ["c1>c2"], s["history"]
+    assert s["columns"][0]["cards"][-1]["name"] == "8D"  # turned up, and left where it is
+    double_tap(page, selector("c4"), size == "phone")  # 2H: home or onto 3C; the double tap sends it home
+    s = state(page)
+    assert len(s["history"]) == 2 and s["foundations"][2]["count"] == 2, s["history"]
+    assert s["selected"] is None
+    page.wait_for_timeout(450)
+    tap = page.tap if size == "phone" else page.click
+    tap("#f-H")  # one tap on a foundation card selects it; nothing comes back to a column
+    settle(page)
+    s = state(page)
+    assert len(s["history"]) == 2 and s["selected"] == "fH"
+    assert not page.errors
