@@ -1,7 +1,8 @@
 """Player names -> players: ``random``, ``greedy``, ``ppo``, ``solver`` and the planners ``pimc``
 (Pyramid) and ``hop`` (Klondike).
 
-``make_player(name, variant, **options)`` builds one; ``unavailable_reason(name, variant)`` says
+``make_player(name, variant, **options)`` builds one (a name ``MODULE:FACTORY`` is a player from
+outside the package: :mod:`solitaire_rl.agents.outside`); ``unavailable_reason(name, variant)`` says
 why one cannot be built here (``ppo`` without a checkpoint for the variant, ``solver`` without the
 native core or without a solver for the game), or ``None``. Heavy imports (torch, the native
 solver) happen only when such a player is built.
@@ -14,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from solitaire_rl.agents.base import Player
+from solitaire_rl.agents.outside import is_outside, load_factory, make_outside_player
 from solitaire_rl.agents.variants import Variant, find_variant
 from solitaire_rl.envs.errors import MalformedInputError, SolitaireError
 
@@ -112,6 +114,8 @@ def make_player(name: str, variant: Variant | str, **options: Any) -> Player:
     ``time_limit`` for solver and the planners, ``samples`` for pimc; the planners' budgets;
     ``checkpoint`` for expert-net and the guided planners: an expert network, default the shipped one)."""
     variant = find_variant(variant) if isinstance(variant, str) else variant
+    if is_outside(name):
+        return make_outside_player(name, variant)
     factory = _FACTORIES.get(name)
     if factory is None:
         raise MalformedInputError(f"unknown agent {name!r}: choose from {', '.join(AGENT_NAMES)}")
@@ -121,6 +125,12 @@ def make_player(name: str, variant: Variant | str, **options: Any) -> Player:
 def unavailable_reason(name: str, variant: Variant | str, checkpoint: str | Path | None = None) -> str | None:
     """Why player ``name`` cannot play ``variant`` here, or ``None`` if it can (cheap: loads no weights)."""
     variant = find_variant(variant) if isinstance(variant, str) else variant
+    if is_outside(name):
+        try:
+            load_factory(name)
+        except SolitaireError as exc:
+            return str(exc)
+        return None
     if name not in _FACTORIES:
         return f"unknown agent {name!r}"
     try:
