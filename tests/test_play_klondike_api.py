@@ -31,6 +31,7 @@ from solitaire_rl.play.server.klondike_advice import (
     fresh_action,
     klondike_verdict,
     line_visits,
+    solver_verdict,
     table_key,
     verdict_json,
     without_loops,
@@ -415,13 +416,19 @@ def wait_verdict(client: TestClient, s: dict[str, Any]) -> dict[str, Any]:
     raise AssertionError("no verdict")
 
 
-def test_verdict_winnable_and_discarded_when_the_position_changes(client: TestClient) -> None:
+def test_verdict_says_only_what_the_player_knows_and_is_discarded_when_the_position_changes(
+    client: TestClient,
+) -> None:
+    """Issue 51: a random deal's start (21 cards face down) is not decided, though deal 1 is winnable;
+    once every card is known the solver's answer is said."""
     s = new_game(client, deal=DEAL_1)
     assert client.get(f"/api/klondike/games/{s['session']}/verdict").json()["verdict"] is None
     v = wait_verdict(client, s)
-    assert v["status"] == "winnable" and "winning line exists" in v["en"]
+    assert v["status"] == "unknown" and v["basis"] == "hidden" and "cards are hidden" in v["en"]
     s = act(client, s, type="stock")
     assert s["verdict"] is None, "a verdict belongs to one position"
+    v = wait_verdict(client, new_game(client, position=FINISH))
+    assert v["status"] == "winnable" and "winning line exists" in v["en"]
 
 
 def test_not_winnable_is_said_for_no_legal_move_and_no_progress(client: TestClient) -> None:
@@ -440,10 +447,12 @@ def test_a_loss_hidden_behind_unseen_cards_is_unknown_never_not_winnable() -> No
     v = klondike_verdict(game, SearchLimits(time_limit=10))
     assert v.status == "unknown" and v.reason == "hidden cards"
     text = verdict_json(v)
-    assert "not a loss" in text["en"] and "Not winnable" not in text["en"]
-    budget = klondike_verdict(KlondikeGame("klondike-random-v1-2"), SearchLimits(max_states=10))
+    assert "cards are hidden" in text["en"] and "Not winnable" not in text["en"]
+    won = klondike_verdict(KlondikeGame(DEAL_1), SearchLimits(time_limit=10))  # winnable, 21 cards face down
+    assert verdict_json(won)["en"] == text["en"], "a hidden win and a hidden loss read the same (issue 51)"
+    budget = solver_verdict(KlondikeGame("klondike-random-v1-2"), SearchLimits(max_states=10))
     assert budget.status == "unknown" and budget.reason != "hidden cards"
-    assert verdict_json(budget)["en"] == text["en"], "a search out of budget is worded as unknown, not a loss"
+    assert "not a loss" in verdict_json(budget)["en"], "out of budget: worded as unknown, not a loss"
 
 
 def test_verdict_runs_beside_play(client: TestClient) -> None:
@@ -655,8 +664,16 @@ def pushed(game: KlondikeGame, move: Move) -> KlondikeGame:
     return out
 
 
+class WholeDealVerdicts(KlondikeVerdictService):
+    """Searches the whole deal even while cards are hidden (the page's verdicts no longer do): a long
+    search to cancel."""
+
+    def search(self, game: KlondikeGame, token: Any) -> Any:
+        return solver_verdict(game, self.limits, token)
+
+
 def test_a_verdict_for_an_old_position_is_cancelled() -> None:
-    service = KlondikeVerdictService(SearchLimits(time_limit=60.0), workers=1)
+    service = WholeDealVerdicts(SearchLimits(time_limit=60.0), workers=1)
     try:
         session = KlondikeSession(KlondikeGame("klondike-random-v1-1002"))  # about 5 s of search
         job = service.request(session)

@@ -120,3 +120,22 @@ def test_an_unknown_game_is_404_and_a_get_is_405(client: TestClient) -> None:
     state = API.new_game(client)
     r = client.get(f"{API.games}/{state['session']}/chance")
     assert r.status_code == 405 and r.json()["error"] == "METHOD_NOT_ALLOWED"
+
+
+PROVED_LOST_001 = "pyramid-random-v1-6"
+"""In variant 001 the solver proves this deal lost from its start."""
+
+
+def test_a_proved_loss_in_001_is_a_chance_of_none_as_the_verdict_says() -> None:
+    """Issue 51: "at most about 95%" stood above "Not winnable from here"; the chance (and so the drop
+    warning, which reads it) follows the verdict's proof."""
+    from solitaire_rl.agents.solver import NOT_WINNABLE, play_verdict
+    from solitaire_rl.play.server.pyramid_advice import verdict_json
+
+    game = PyramidGame(PROVED_LOST_001, stock_top_playable=False)
+    verdict = verdict_json(play_verdict(game.copy(), limits=SearchLimits(time_limit=10.0)), game)
+    assert verdict["status"] == NOT_WINNABLE
+    answer = ChanceAnswer(**pyramid_chance(game, time_limit=10.0))
+    assert answer.share == 0.0 and answer.basis == "certain" and "proved" in answer.en
+    shown = ChanceAnswer(**pyramid_chance(PyramidGame(MIDDLING, stock_top_playable=False), time_limit=10.0))
+    assert 0 < shown.share < 1 and shown.basis == "sampled", "a deal not proved lost is still estimated"

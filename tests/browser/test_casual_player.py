@@ -14,8 +14,12 @@ from typing import Any
 
 import pytest
 
+from solitaire_rl.agents.solver.klondike import solve_klondike
+from solitaire_rl.envs.klondike import KlondikeGame, Move
+from solitaire_rl.envs.klondike.moves import DRAW, RECYCLE
+from solitaire_rl.play.server.klondike_session import move_source, move_target
 from tests.browser.test_klondike_page import open_page, open_position, selector, settle, state, touch, url
-from tests.test_play_klondike_api import position
+from tests.test_play_klondike_api import DEAL_1, position
 
 __all__ = ["open_page", "url"]  # the fixtures, used by name
 
@@ -148,4 +152,70 @@ def test_a_double_tap_is_one_move_and_sends_a_card_home(
     settle(page)
     s = state(page)
     assert len(s["history"]) == 2 and s["selected"] == "fH"
+    assert not page.errors
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize("path", ["/", "/klondike"])
+def test_no_page_scrolls_sideways(new_page: Callable[..., Page], path: str, size: str, lang: str) -> None:
+    """Defect 7: at 1280x800, 1024x768 and 390x844, in both languages, nothing reaches past the screen's
+    right edge (Pyramid's header was 1047 px wide at 1024x768)."""
+    ready = "#pyramid .card" if path == "/" else "#columns .card"
+    page = new_page(path=path, ready=ready, storage={"solitaire-rl.lang": lang}, **SIZES[size])
+    width = SIZES[size]["viewport"]["width"]
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+    beyond = page.evaluate("""(w) => [...document.querySelectorAll('body *')].filter((e) => {
+        const r = e.getBoundingClientRect();
+        return r.width > 0 && r.height > 0 && (r.right > w + 1 || r.left < -1);
+      }).map((e) => e.id || e.className)""", width)
+    assert beyond == []
+    assert not page.errors
+
+
+def finish_due(game: KlondikeGame) -> bool:
+    """Seed 002: nothing face down and no stock card unseen."""
+    return game.face_down_count() == 0 and not game.unseen_stock()
+
+
+def action_for(move: Move, game: KlondikeGame) -> dict[str, str]:
+    if move.kind in (DRAW, RECYCLE):
+        return {"type": "stock"}
+    return {"type": "move", "source": move_source(move), "target": move_target(move, game)}
+
+
+@pytest.mark.parametrize(("size", "lang"), [("desktop", "en"), ("phone", "ja")])
+def test_finish_is_the_third_button_exactly_when_the_seed_says(
+    open_page: Callable[..., Page], url: str, size: str, lang: str
+) -> None:
+    """Defect 5, along a whole game (deal 1's solver line): the third button is Draw/Recycle until the
+    move after which nothing is face down and no stock card is unseen, and Finish from that move on;
+    Finish then wins the game."""
+    page = open_page(**SIZES[size])
+    page.evaluate("(l) => setLanguage(l)", lang)
+    page.evaluate("(d) => openDeal(d)", DEAL_1)
+    settle(page)
+    game = KlondikeGame(DEAL_1)
+    assert state(page)["deal"]["id"] == DEAL_1 and state(page)["history"] == []
+    line = solve_klondike(game, time_limit=30).line
+    assert line is not None
+    finish_word = {"en": "Finish", "ja": state(page)["finish"]["label_ja"]}[lang]
+    shown_at = None
+    for i, move in enumerate(line):
+        third = page.locator(".bar button").nth(2)
+        assert third.get_attribute("id") == "third"
+        due = finish_due(game)
+        assert ("finish" in (third.get_attribute("class") or "")) == due, (i, str(move))
+        assert (finish_word in third.inner_text()) == due
+        if due:
+            shown_at = i
+            break
+        page.evaluate("(a) => act(a)", action_for(move, game))
+        game.push(move)
+        settle(page)
+        assert state(page)["history"] == [str(m) for m in game.history]
+    assert shown_at is not None
+    page.locator("#third").click()
+    page.wait_for_selector('#overlay[data-kind="result"]', timeout=60_000)
+    assert state(page)["outcome"] == "win"
     assert not page.errors

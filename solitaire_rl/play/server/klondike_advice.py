@@ -36,10 +36,14 @@ forth, or tap through the stock, for ever (following it on eval deals 100,001..1
 ``python benchmarks/klondike_hints.py --deals 100001-100100``). Positions are compared as the
 player sees them (:func:`table_key`), never by a hidden card.
 
-**Verdicts** (seed 002, issue 8): "a winning line exists" when the solver finds one; "not
-winnable" only when it follows from what the player knows: no legal move, the no-progress check,
-or the full solver once no card is hidden (no face-down card, no unseen stock card); anything
-else, a search out of budget included, is "unknown", never worded as a loss. Searches run in a
+**Verdicts** (seed 002, issues 8 and 51): the verdict says only what follows from what the player
+knows. While a card is face down or a stock card unseen it says "not decided while cards are
+hidden" whatever the full deal holds (issue 51: "a winning line exists" at a random deal's start
+told what only the full deal tells, and its switch to "unknown" after a losing move gave the loss
+away); the exceptions are a winnable deal at its start (proved when it was dealt, which its type
+tells the player), no legal move and the no-progress check. Once every card is known the solver
+decides: "a winning line exists" or "not winnable"; a search out of budget is "unknown", never
+worded as a loss. Searches run in a
 worker thread with the GIL released; a verdict belongs to one position and is cancelled and
 discarded when the position changes.
 """
@@ -568,6 +572,8 @@ VERDICT_TEXT = {
                     "手は残っていますが、どれを選んでも前に進まないので勝てません"),
     "proved": ("Not winnable from here: every card is known and the solver found no winning line.",
                "すべての札が見えていて、勝つ手順はありません"),
+    "hidden": ("Not decided while cards are hidden: this line speaks once every card is known.",
+               "裏向きの札や未見の山札があるうちは判定しません（すべての札が見えたら判定します）"),
     "unknown": ("Unknown: no verdict from what you can see yet (this is not a loss); play on.",
                 "まだ判定できません（負けではありません）"),
 }
@@ -599,6 +605,15 @@ def klondike_verdict(game: KlondikeGame, limits: SearchLimits,
         return KlondikeVerdict(NOT_WINNABLE, "no_legal_move", "no legal move")
     if outcome == NO_PROGRESS:
         return KlondikeVerdict(NOT_WINNABLE, "no_progress", "no progress possible")
+    if not all_known(game):  # only the full deal could tell more: said the same way whatever it holds
+        return KlondikeVerdict("unknown", "hidden", "hidden cards")
+    return solver_verdict(game, limits, cancel)
+
+
+def solver_verdict(game: KlondikeGame, limits: SearchLimits,
+                   cancel: CancelToken | None = None) -> KlondikeVerdict:
+    """The solver's verdict on ``game`` as a whole deal (every card, hidden ones included); a loss is
+    said only when every card is known. :func:`klondike_verdict` asks it once nothing is hidden."""
     result = solve_klondike(game, limits=limits, cancel=cancel)
     if result.status == WINNABLE:
         return KlondikeVerdict(WINNABLE, WINNABLE, None, result.states, result.seconds)
@@ -681,6 +696,7 @@ __all__ = [
     "no_progress_hint",
     "position_key",
     "proved_at_start",
+    "solver_verdict",
     "table_key",
     "verdict_json",
     "without_loops",

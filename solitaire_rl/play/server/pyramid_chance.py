@@ -8,7 +8,9 @@ is the best move's share of the samples in which it leaves a winnable game, a se
 counting half. Each sample is solved knowing the whole stock order, which a player does not, so
 the share is an upper bound: "at most about 60%". Seeded by the observation, so the same position
 gets the same answer. A finished game needs no sampling; once every stock card has been seen, the
-solver's answer is certain.
+solver's answer is certain. In variant 001, whose verdict states a loss the solver proves on the whole
+deal (seed 001), a proved loss is a chance of none (issue 51: "at most about 95%" stood above "Not
+winnable from here"), so the line, the verdict and the drop warning never disagree.
 """
 
 from __future__ import annotations
@@ -31,6 +33,9 @@ CHANCE_SAMPLES = 32
 CHANCE_STATES = 1_000_000
 """States the estimate may spend over all its samples (the hint planner's budget)."""
 
+PROOF_TIME = 1.0
+"""Seconds the 001 chance may spend asking the solver whether the verdict proves a loss (issue 51)."""
+
 CHANCE_TEXT = {
     "win": ("You have cleared the pyramid.", "ピラミッドを全消ししました"),
     "dead_end": ("Chance of clearing the pyramid from here: none, no move is left.",
@@ -41,6 +46,9 @@ CHANCE_TEXT = {
     "certain_loss": ("Chance of clearing the pyramid from here: none, every stock card has been seen "
                      "and no line clears it.",
                      "ここから全消しできる見込み：ありません（山札はすべて見えていて、全消しの手順がありません）"),
+    "proved_loss": ("Chance of clearing the pyramid from here: none, the solver proved that no line "
+                    "clears it.",
+                    "ここから全消しできる見込み：ありません（全消しの手順がないことをソルバーが確かめました）"),
     "none": ("Chance of clearing the pyramid from here: no estimate, no sample finished in time; ask again.",
              "ここから全消しできる見込み：時間内に試行が終わりませんでした。もう一度どうぞ"),
 }
@@ -65,6 +73,10 @@ def pyramid_chance(game: PyramidGame, *, time_limit: float | None, threads: int 
     outcome = game.outcome()
     if outcome is not None:
         return chance_json(1.0 if outcome == "win" else 0.0, 0, 0, 0, "over", *CHANCE_TEXT[outcome])
+    if not game.stock_top_playable:  # 001: the verdict names a loss the solver proves on the whole deal
+        proved = solve_pyramid(game.copy(), time_limit=PROOF_TIME, max_states=max_states).status
+        if proved == NOT_WINNABLE:  # the chance (and the drop warning) say so too, never "at most 95%"
+            return chance_json(0.0, 0, 0, 1, "certain", *CHANCE_TEXT["proved_loss"])
     if not unseen_places(game):  # every card is known: the solver answers for certain
         status = solve_pyramid(game.copy(), time_limit=time_limit, max_states=max_states).status
         if status == WINNABLE:

@@ -48,13 +48,11 @@ _WOULD_GO_BACK = "its first choice would go back to a position met before"
 _REASONS: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
     (re.compile(pattern), en, ja) for pattern, en, ja in (
         # a sample count of 0 wins is no advice: said plainly, never "wins in 0 of 32"
-        (r"^wins in 0 of (\d+) sampled (deal|stock)s \((\d+) more undecided\)$",
-         rf"no sampled \2 is won for sure (0 of \1; \3 undecided): {_NONE_WON}",
-         r"見えていない札の並びを \1 通り試しましたが、勝てると確かめられた並びはありません"
-         r"（判定できなかったものが \3 通り）。経験則で選んだ手です"),
-        (r"^wins in 0 of (\d+) sampled (deal|stock)s$",
-         rf"no sampled \2 is won from here (0 of \1): {_NONE_WON}",
-         r"見えていない札の並びを \1 通り試しましたが、勝てる並びはありません。経験則で選んだ手です"),
+        # (issue 51: "no sampled stock is won from here (0 of 24)" read as "this can't be won"; a guess
+        # at unseen cards is no verdict, so the count of guesses is not said)
+        (r"^wins in 0 of (\d+) sampled (?:deal|stock)s(?: \((\d+) more undecided\))?$",
+         f"{_NONE_WON} (the cards you have not seen will decide; this is no verdict on the deal)",
+         "経験則で選んだ手です（まだ見ていない札しだいです。勝てないという判定ではありません）"),
         (r"^wins in (\d+) of (\d+) sampled (?:deals|stocks) \((\d+) more undecided\)$", None,
          r"見えていない札の並びを \2 通り試して \1 通りで勝てる手です"
          r"（ほかに判定できなかったものが \3 通り）"),

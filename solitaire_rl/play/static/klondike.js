@@ -165,6 +165,7 @@ async function send(action, {quiet = false, retry = true} = {}) {
     if (PLAYER_MOVES.includes(action.type) && app.state.history.length > before) autoPlay();
     return true;
   } catch (e) {
+    app.lastTap = null;  // a tap that was not carried out is no first half of a double tap
     if (e.code === "STALE_GAME") await reloadStale();  // another tab played on: the latest game, and why
     if (e.status === 404) {  // the server forgot this game (restarted): restore it, then carry out the action
       if (await recoverLostGame() && retry) return send(action, {quiet, retry: false});
