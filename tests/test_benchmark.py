@@ -14,12 +14,16 @@ from solitaire_rl.agents.variants import find_variant
 from solitaire_rl.envs.errors import MalformedInputError
 from solitaire_rl.training.benchmark import (
     _PLAYERS,
+    ROWS_FORMAT,
     Args,
+    PlayOptions,
     Row,
     command_line,
     format_table,
     main,
     planner_settings,
+    play_options,
+    resolve_agents,
     summarize,
 )
 from tests.checkpoint_helpers import chosen_by_sampling, rewrite_metadata
@@ -89,7 +93,7 @@ def test_unavailable_agents_are_left_out_with_a_note(tmp_path: Path) -> None:
     rows, _, notes = main(Args(game="pyramid", deals="1-3", agents="greedy,ppo", workers=1,
                                checkpoint=tmp_path / "missing.zip"))
     assert {r.agent for r in rows} == {"greedy"}
-    assert len(notes) == 1 and notes[0].startswith("ppo: left out: no checkpoint")
+    assert len(notes) == 1 and notes[0].startswith("ppo:missing: left out: no checkpoint")
     with pytest.raises(MalformedInputError, match="unknown agent"):
         main(Args(game="pyramid", deals="1-3", agents="greedy,human", workers=1))
     with pytest.raises(MalformedInputError, match="no agent can play"):
@@ -131,9 +135,9 @@ def test_the_checkpoint_decides_how_ppo_plays_unless_a_flag_does(tmp_path: Path)
     shipped = default_checkpoint(PYRAMID)
     sampled = rewrite_metadata(shipped, tmp_path / "sampled.zip", chosen_by_sampling)
 
-    def rows(**options: object) -> list[Row]:
+    def rows(**options: object) -> list[Row]:  # the row names differ (ppo:sampled, ppo): the play does not
         played, _, _ = main(Args(game="pyramid", deals="1-4", agents="ppo", workers=1, seed=3, **options))
-        return [replace(r, seconds=0.0) for r in played]
+        return [replace(r, seconds=0.0, agent="ppo") for r in played]
 
     assert rows(checkpoint=sampled) == rows(checkpoint=shipped, ppo_sample=True)
     assert rows(checkpoint=sampled, ppo_argmax=True) == rows(checkpoint=shipped)
@@ -168,41 +172,73 @@ def test_planner_options_reach_the_planners_and_bad_ones_stop_the_run() -> None:
     args = Args(game="pyramid", deals="1", agents="greedy,pimc", workers=1, analyse=False,
                 planner_option=("samples=3",))
     main(args)
-    assert [p.samples for k, p in _PLAYERS.items() if k[0] == "pimc" and ("samples", 3) in k[2]] == [3]
+    assert [p.samples for k, p in _PLAYERS.items() if k[0].agent == "pimc" and ("samples", 3) in k[2]] == [3]
     assert "--planner-option samples=3" in command_line(args)
 
 
-def test_a_rows_file_resumes_a_stopped_run_and_refuses_another_commands(
+def test_a_rows_file_resumes_a_stopped_run_and_refuses_other_options(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     rows_file = tmp_path / "rows.jsonl"
     args = Args(game="pyramid", deals="1-6", agents="random,greedy", workers=1, seed=3, rows=rows_file,
                 analyse=False)
     whole, summaries, _ = main(replace(args, rows=None))
-    first, _, _ = main(replace(args, deals="1-6", agents="random,greedy"))
+    first, _, _ = main(args)
     assert [replace(r, seconds=0.0) for r in first] == [replace(r, seconds=0.0) for r in whole]
     lines = rows_file.read_text().splitlines()
-    assert json.loads(lines[0])["command"] == command_line(args) and len(lines) == 13
-    # a run stopped after 5 rows, the 6th cut off mid-line: the same command plays only the rest
+    options = play_options(args, PYRAMID, resolve_agents(args, PYRAMID)[0])
+    assert json.loads(lines[0]) == {"format": ROWS_FORMAT, "options": options.to_json()}
+    assert set(json.loads(lines[1])) == {"session"} and len(lines) == 14  # header, session, 12 rows
+    # a run stopped after 4 rows, the 5th cut off mid-line: the same command plays only the rest
     rows_file.write_text("\n".join(lines[:6]) + "\n" + lines[6][:20])
-    played: list[tuple[str, int]] = []
+    played: list[tuple[str, int, int | None]] = []
     real = solitaire_rl.training.benchmark.play_deal
 
-    def counting(variant_key: str, options: dict, task: tuple[str, int]) -> Row:
+    def counting(options: PlayOptions, task: tuple[str, int, int | None]) -> Row:
         played.append(task)
-        return real(variant_key, options, task)
+        return real(options, task)
 
     monkeypatch.setattr(solitaire_rl.training.benchmark, "play_deal", counting)
     resumed, again, _ = main(args)
-    assert sorted(played) == sorted({(r.agent, r.deal_number) for r in whole} -
-                                    {(Row(**json.loads(line)).agent, Row(**json.loads(line)).deal_number)
-                                     for line in lines[1:6]})
+    kept = [Row(**json.loads(line)) for line in lines[2:6]]
+    assert sorted(played) == sorted({(r.agent, r.deal_number, r.seed) for r in whole}
+                                    - {(r.agent, r.deal_number, r.seed) for r in kept})
     assert [replace(r, seconds=0.0) for r in resumed] == [replace(r, seconds=0.0) for r in whole]
     assert [(s.agent, s.wins, s.deals) for s in again] == [(s.agent, s.wins, s.deals) for s in summaries]
-    assert len(rows_file.read_text().splitlines()) == 13
+    assert len(rows_file.read_text().splitlines()) == 15  # a second session line
+    # more deals with the same options extend the file
+    more, _, _ = main(replace(args, deals="1-7"))
+    assert len(more) == 14 and len(rows_file.read_text().splitlines()) == 18
     before = rows_file.read_text()
-    with pytest.raises(MalformedInputError, match="another command"):
-        main(replace(args, seed=4))
     (tmp_path / "other.txt").write_text("not rows\n")
     with pytest.raises(MalformedInputError, match="not a benchmark rows file"):
         main(replace(args, rows=tmp_path / "other.txt"))
     assert rows_file.read_text() == before
+
+
+@pytest.mark.parametrize(("change", "named"), [
+    ({"analysis_states": 100_000}, "analysis_states: 200000 -> 100000"),
+    ({"analysis_time_budget": 2.0}, "analysis_time_budget: 10.0 -> 2.0"),
+    ({"solver_time_limit": 2.0}, "solver_time_limit: 10.0 -> 2.0"),
+    ({"analyse": False}, "analyse: True -> False"),
+    ({"agents": "random"}, "agents: "),
+    ({"planner_option": ("samples=3",), "agents": "random,greedy"}, "planner: () -> (('samples', 3),)"),
+])
+def test_a_resumed_run_with_a_changed_option_is_refused(tmp_path: Path, change: dict, named: str) -> None:
+    """Every option that changes a row is in the rows file's header (the analysis budgets, which the
+    hand-built command line of old forgot, included): resuming with another is refused, naming it,
+    and the file is left as it was."""
+    rows_file = tmp_path / "rows.jsonl"
+    args = Args(game="pyramid", deals="1-2", agents="random,greedy", workers=1, rows=rows_file)
+    main(args)
+    before = rows_file.read_text()
+    with pytest.raises(MalformedInputError, match="other options") as refused:
+        main(replace(args, **change))
+    assert named in str(refused.value)
+    assert rows_file.read_text() == before
+
+
+def test_a_rows_file_of_the_old_format_is_refused(tmp_path: Path) -> None:
+    rows_file = tmp_path / "rows.jsonl"
+    rows_file.write_text(json.dumps({"format": "solitaire-rl benchmark rows v1", "command": "x"}) + "\n")
+    with pytest.raises(MalformedInputError, match="older benchmark"):
+        main(Args(game="pyramid", deals="1", agents="greedy", workers=1, rows=rows_file))

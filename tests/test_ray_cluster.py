@@ -35,7 +35,15 @@ from solitaire_rl.agents.solver.cli import build_parser, report, solve_on_ray, s
 from solitaire_rl.agents.solver.limits import SearchLimits
 from solitaire_rl.agents.variants import find_variant
 from solitaire_rl.envs.deals import resolve_deal
-from solitaire_rl.training.benchmark import _SHIPPED, Args, play_deal, play_shipped_deal, ship_checkpoint
+from solitaire_rl.training.benchmark import (
+    _SHIPPED,
+    AgentEntry,
+    Args,
+    PlayOptions,
+    play_deal,
+    play_shipped_deal,
+    ship_checkpoints,
+)
 from solitaire_rl.training.benchmark import main as benchmark
 from tests.ray_loopback import LoopbackCluster, process_title
 
@@ -146,18 +154,19 @@ def test_a_checkpoint_file_travels_with_the_task(tmp_path: Path) -> None:
     (``ppo`` itself is left off the cluster tests: two workers importing torch cost 20 s here.)"""
     checkpoint = tmp_path / "elsewhere.zip"
     shutil.copy(default_checkpoint(find_variant("pyramid-000")), checkpoint)
-    options = {"seed": 0, "checkpoint": checkpoint, "time_limit": 10.0, "ppo_deterministic": None}
-    shipped = ship_checkpoint(options)
-    assert shipped["checkpoint"] is None and shipped["checkpoint_file"][2] == checkpoint.read_bytes()
+    entry = AgentEntry("ppo:elsewhere", "ppo", str(checkpoint), moves="argmax", seeded=False)
+    options = PlayOptions("pyramid-000", agents=(entry,))
+    shipped = ship_checkpoints(options)
+    assert shipped["ppo:elsewhere"][2] == checkpoint.read_bytes()
     checkpoint.unlink()  # the worker must not need the driver's file
-    row = play_shipped_deal("pyramid-000", pickle.loads(pickle.dumps(shipped)), ("ppo", 3))
-    written = _SHIPPED.pop(shipped["checkpoint_file"][0])
-    assert written.read_bytes() == shipped["checkpoint_file"][2]
+    row = play_shipped_deal(options, pickle.loads(pickle.dumps(shipped)), ("ppo:elsewhere", 3, None))
+    written = _SHIPPED.pop(shipped["ppo:elsewhere"][0])
+    assert written.read_bytes() == shipped["ppo:elsewhere"][2]
     written.unlink()
     with contextlib.suppress(OSError):  # the folder, unless something else is in it
         written.parent.rmdir()
     shutil.copy(default_checkpoint(find_variant("pyramid-000")), checkpoint)
-    assert untimed(asdict(row)) == untimed(asdict(play_deal("pyramid-000", options, ("ppo", 3))))
+    assert untimed(asdict(row)) == untimed(asdict(play_deal(options, ("ppo:elsewhere", 3, None))))
 
 
 def test_a_killed_worker_loses_no_deal(cluster: LoopbackCluster) -> None:

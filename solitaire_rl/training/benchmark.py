@@ -6,59 +6,86 @@
     greedy,solver
 
 Every agent plays every deal ``{game}-random-v1-N`` (``--deal-type winnable``:
-``{game}-winnable-v1-N``, deals the solver proved winnable, :mod:`solitaire_rl.agents.solver.winnable` and
-:mod:`solitaire_rl.agents.solver.klondike_winnable`) once, across ``--workers`` processes. Each
-(agent, deal) makes one row (deal ID, outcome, cards cleared, steps, seconds; the solver's verdict
-and states searched for the solver; the moves played, and what the analysis of the game found
-(:mod:`solitaire_rl.agents.analysis`): the first move after which the deal could no longer be won); the table
-is computed from the rows only:
+``{game}-winnable-v1-N``, deals the solver proved winnable) once per seed (``--seeds``; an agent
+that draws no random numbers plays once), across ``--workers`` processes. Each (agent, deal, seed)
+makes one row (:class:`~solitaire_rl.training.benchmark_rows.Row`: outcome, cards cleared, steps,
+seconds, the moves, the solver's verdict, what the analysis of the game found); every table is
+computed from the rows only (:mod:`solitaire_rl.training.benchmark_report`):
 
-* **win rate** with its 95% Wilson score interval;
-* **mean cards cleared**: pyramid cards removed (of 28), or Klondike cards on foundations (of 52);
-* **wins on solver-winnable**: wins among the deals the ``solver`` agent proved winnable (needs
-  ``solver`` among the agents);
-* **time per deal**: mean wall time of playing one deal (the solver's search included).
+* one line per run: **win rate** with its 95% Wilson score interval, **mean cards cleared**,
+  **wins on solver-winnable** (with ``solver`` among the agents), **time per deal and per move**;
+* **over runs** (an agent with several seeds, or several checkpoints of one agent): the mean and
+  the interquartile mean of the runs' win rates with bootstrap intervals
+  (:mod:`solitaire_rl.training.benchmark_stats`);
+* **paired tests** between every two runs on the same deals: wins each way and the exact McNemar
+  p-value.
 
-``--ray ADDRESS`` plays the (agent, deal) pairs as tasks on a Ray cluster instead (``auto``: the one
-this machine runs, else a new local one; ``HOST:PORT``: a running cluster; the ``ray`` extra), with a
-progress bar: the same rows, table, JSON and plot. A ``--checkpoint`` file travels to the workers
-through Ray's object store; a pair that fails there is reported in the notes (exit status 1). See
-``docs/ray.md``.
+Agents are registry names, ``MODULE:FACTORY`` (a player from outside the package,
+:mod:`solitaire_rl.agents.outside`; ``NAME=MODULE:FACTORY`` names its row), and ``ppo`` or the
+expert agents with several ``--checkpoint`` files (one row each, named for its file). The workers
+take one frozen :class:`~solitaire_rl.training.benchmark_options.PlayOptions`; ``--rows`` starts its
+file with it and refuses to resume with other options. ``--json`` adds the provenance (commit,
+versions, date) and the options (checkpoint digests, how ``ppo`` moves) to the rows and tables.
 
-``--json FILE`` (``-`` for standard output) writes the rows and the table; ``--plot FILE.png``
-draws win rates with their intervals and mean cards cleared (matplotlib). An agent that cannot
-play here (``ppo`` without a checkpoint for the variant, ``solver`` without a solver for the game)
-is left out with a note saying why. Benchmark deals are numbers 1..100,000, which training never
-deals (:mod:`solitaire_rl.training.splits`).
+``--ray ADDRESS`` plays the tasks on a Ray cluster instead (``docs/ray.md``): the same rows and
+tables; a ``--checkpoint`` file travels to the workers through Ray's object store.
+
+An agent that cannot play here (``ppo`` without a checkpoint for the variant, ``solver`` without a
+solver for the game) is left out with a note saying why. Benchmark deals are numbers 1..100,000,
+which training never deals (:mod:`solitaire_rl.training.splits`).
 """
 
 from __future__ import annotations
 
-import hashlib
 import importlib.util
 import json
 import os
-import statistics
+import shlex
 import sys
 import tempfile
 from collections.abc import Callable, Collection, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from dataclasses import asdict, dataclass
+from dataclasses import MISSING, asdict, dataclass, fields, replace
 from functools import partial
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeAlias
 
 import tyro
 
 from solitaire_rl.agents.analysis import analyse_played
 from solitaire_rl.agents.base import Player, play_episode
+from solitaire_rl.agents.outside import default_name, is_outside, make_outside_player
 from solitaire_rl.agents.registry import AGENT_NAMES, make_player, unavailable_reason
-from solitaire_rl.agents.seeding import reseed
+from solitaire_rl.agents.seeding import Reseedable, reseed
 from solitaire_rl.agents.solver.limits import SearchLimits
-from solitaire_rl.agents.solver.stats import wilson_interval
 from solitaire_rl.agents.variants import Variant, find_variant
-from solitaire_rl.envs.errors import MalformedInputError
+from solitaire_rl.envs.errors import MalformedInputError, SolitaireError
+from solitaire_rl.training.benchmark_options import (
+    CHECKPOINT_AGENTS,
+    DETERMINISTIC_AGENTS,
+    EXPERT_AGENTS,
+    AgentEntry,
+    PlayOptions,
+    file_names,
+    parse_seeds,
+    sha256_of,
+    split_paths,
+)
+from solitaire_rl.training.benchmark_report import format_report, format_table, plot, report
+from solitaire_rl.training.benchmark_rows import (
+    KLONDIKE_PLANNERS,
+    ROWS_FORMAT,
+    Row,
+    Summary,
+    append_rows,
+    information_setting,
+    read_rows,
+    summarize,
+)
+from solitaire_rl.training.provenance import provenance
 from solitaire_rl.training.splits import TRAIN, parse_deal_numbers, split_of
+
+PROG = "python -m solitaire_rl.training.benchmark"
 
 
 @dataclass
@@ -76,11 +103,15 @@ class Args:
     agents: str = "random,greedy,ppo,solver"
     """Agents to compare, comma-separated, from random, greedy, ppo, solver and the planners pimc
     (Pyramid), hop and ismcts (Klondike); expert-net (the expert-iteration network alone) and
-    guided-ismcts and guided-pimc (ismcts and pimc whose ties go to that network)."""
-    checkpoint: Path | None = None
-    """Checkpoint for the ppo agent (default: the shipped one of the variant)."""
-    expert_checkpoint: Path | None = None
-    """Expert network for the expert-net, guided-ismcts and guided-pimc agents (default: the shipped one)."""
+    guided-ismcts and guided-pimc (ismcts and pimc whose ties go to that network). MODULE:FACTORY
+    (or NAME=MODULE:FACTORY) plays a player from outside the package: FACTORY(variant) returns a
+    Player; MODULE is on sys.path or a .py file."""
+    checkpoint: Annotated[tuple[Path, ...], tyro.conf.UseAppendAction] = ()
+    """Checkpoints for the ppo agent (default: the shipped one of the variant): repeat the flag or
+    separate them with commas; each plays as its own row, named ppo:FILE (ppo alone: the shipped one)."""
+    expert_checkpoint: Annotated[tuple[Path, ...], tyro.conf.UseAppendAction] = ()
+    """Expert networks for the expert-net, guided-ismcts and guided-pimc agents (default: the shipped
+    one), as --checkpoint: one row each, named AGENT:FILE."""
     ppo_sample: bool = False
     """The ppo agent samples its moves from the policy (deal N seeded with (seed, N)) instead of
     playing the most probable one: a deterministic policy can cycle where sampling gets out.
@@ -102,7 +133,11 @@ class Args:
     """Settings of the planners (pimc, hop, ismcts) as KEY=VALUE, repeatable: keyword arguments of
     the planner's class, e.g. ``--planner-option tree_iterations=400`` (numbers read as numbers)."""
     seed: int = 0
-    """Seed of the random agent (deal N uses the seed pair (seed, N), whatever the worker)."""
+    """Seed of the agents that draw random numbers (deal N uses the seed pair (seed, N), whatever
+    the worker)."""
+    seeds: str | None = None
+    """Several seeds (0-4, or 1,7): each agent that draws random numbers plays every deal once per
+    seed, and the table aggregates its runs (instead of --seed)."""
     analyse: bool = True
     """Analyse every game with the exact solver: each row's first losing move (``--no-analyse``: skip)."""
     analysis_states: int = 200_000
@@ -110,69 +145,55 @@ class Args:
     analysis_time_budget: float = 10.0
     """Seconds all the analysis's searches of one game may take together."""
     json: str | None = None
-    """Write the rows and the table as JSON to this file (- for standard output)."""
+    """Write the rows, the tables, the options and the provenance as JSON to this file (- for
+    standard output)."""
     rows: Path | None = None
     """Append each row to this JSON Lines file as soon as its deal is played, and play only the
-    deals not in it yet: a stopped run resumes with the same command (the file's first line
-    records the command, and another command's file is refused). The table covers every row."""
+    deals not in it yet: a stopped run resumes with the same options (the file's first line holds
+    them, and a run with other options is refused). The table covers every row."""
     plot: Path | None = None
-    """Draw a PNG chart comparing the agents to this file."""
+    """Draw a PNG chart comparing the agents to this file (the solver as a dashed upper bound)."""
 
 
-@dataclass(frozen=True)
-class Row:
-    """One agent's play of one deal."""
-
-    agent: str
-    deal_id: str
-    deal_number: int
-    outcome: str
-    won: bool
-    cards_cleared: int
-    steps: int
-    seconds: float
-    verdict: str | None = None
-    """The solver's verdict (winnable / not_winnable / unknown); ``None`` for other agents."""
-    states: int | None = None
-    """States the solver searched."""
-    moves: list[str] | None = None
-    """The moves the agent played, in their text forms (``python -m solitaire_rl.training.analyse`` and the
-    play page's viewer replay them)."""
-    analysis: str | None = None
-    """What the analysis of the game found (:mod:`solitaire_rl.agents.analysis`): ``won``, ``lost_at_move``,
-    ``never_winnable``, ``still_winnable`` or ``undecided``; ``None`` when not analysed."""
-    first_losing_move: int | None = None
-    """0-based index of the first move after which the deal could no longer be won (with
-    ``analysis == "lost_at_move"``), else ``None``."""
-    setting: str | None = None
-    """What the agent saw (:func:`information_setting`; ``None`` in rows from before it was kept:
-    the agent's usual setting)."""
+OUTPUT_FIELDS = ("workers", "ray", "json", "rows", "plot")
+"""Fields of :class:`Args` that change where rows are played or written, never what they are."""
 
 
-@dataclass(frozen=True)
-class Summary:
-    """One agent's line of the table, computed from its rows."""
+def _default(name: str) -> Any:
+    field = next(f for f in fields(Args) if f.name == name)
+    if field.default is not MISSING:
+        return field.default
+    return field.default_factory() if field.default_factory is not MISSING else MISSING
 
-    agent: str
-    deals: int
-    wins: int
-    win_rate: float
-    ci_low: float
-    ci_high: float
-    mean_cleared: float
-    solver_winnable: int | None
-    """Deals among these the solver proved winnable (``None`` without solver rows)."""
-    wins_on_winnable: int | None
-    mean_seconds: float
-    seconds_per_move: float
-    """All the agent's time over all its moves (searches included)."""
-    setting: str = "hidden cards"
-    """What the agent sees: ``hidden cards`` (what a player sees) or ``thoughtful`` (the solver
-    reads every card: an upper bound)."""
+
+def command_line(args: Args) -> str:
+    """The command that reproduces these rows: every field of :class:`Args` that differs from its
+    default, output options left out (built from the fields, so no option is forgotten)."""
+    parts = [args.game, "--deals", args.deals, "--agents", args.agents]
+    for field in fields(Args):
+        if field.name in ("game", "deals", "agents", *OUTPUT_FIELDS):
+            continue
+        value = getattr(args, field.name)
+        if value == _default(field.name):
+            continue
+        flag = "--" + field.name.replace("_", "-")
+        if isinstance(value, bool):
+            parts.append(flag if value else f"--no-{field.name.replace('_', '-')}")
+        elif isinstance(value, tuple):
+            for item in value:
+                parts += [flag, str(item)]
+        else:
+            parts += [flag, f"{value:g}" if isinstance(value, float) else str(value)]
+    return f"{PROG} {shlex.join(parts)}"
 
 
 # --------------------------------------------------------------------------- playing (workers)
-_PLAYERS: dict[tuple[str, str, tuple[tuple[str, Any], ...]], Player] = {}
+Task: TypeAlias = tuple[str, int, "int | None"]
+"""(agent entry name, deal number, seed or ``None``)."""
+_PLAYERS: dict[tuple[Any, ...], Player] = {}
+_ENVS: dict[str, Any] = {}
+NOT_PLANNERS = ("random", "greedy", "ppo", "solver", "expert-net")
+"""Registry agents that take no ``--planner-option``; every other one is a planner."""
 
 
 def _worker_init() -> None:
@@ -181,66 +202,87 @@ def _worker_init() -> None:
         sys.modules["torch"].set_num_threads(1)
 
 
-def _player(agent: str, variant: Variant, deal_number: int, options: dict[str, Any]) -> Player:
-    if agent == "random":  # a fresh generator per deal: results do not depend on the worker
-        return make_player("random", variant, seed=[options.get("seed", 0), deal_number])
-    kwargs = {k: v for k, v in options.items() if k in {"ppo": ("checkpoint",), "solver": ("time_limit",)}
-              .get(agent, ())}
-    if agent in EXPERT_AGENTS:
-        kwargs["checkpoint"] = options.get("expert_checkpoint")
-    if agent in PLANNERS:
-        kwargs.update(options.get("planner", {}))
-    if agent == "ppo":
-        kwargs["deterministic"] = options.get("ppo_deterministic")
-    key = (agent, variant.key, tuple(sorted(kwargs.items())))  # one player per set of options
+def is_planner(agent: str) -> bool:
+    """Whether registry agent ``agent`` takes the planners' settings."""
+    return agent not in NOT_PLANNERS and not is_outside(agent)
+
+
+def planner_kwargs(options: PlayOptions) -> dict[str, Any]:
+    """The planners' keyword arguments: ``--planner-option`` and ``--stock-known``."""
+    return dict(options.planner) | ({"stock_known": True} if options.stock_known else {})
+
+
+def _player(entry: AgentEntry, options: PlayOptions, variant: Variant, seed: int | None,
+            number: int) -> Player:
+    deal_seed = [0 if seed is None else seed, number]
+    if entry.agent == "random":  # a fresh generator per deal: results do not depend on the worker
+        return make_player("random", variant, seed=deal_seed)
+    kwargs: dict[str, Any] = {}
+    if entry.agent in CHECKPOINT_AGENTS:
+        kwargs["checkpoint"] = entry.checkpoint
+    if entry.agent == "ppo":
+        kwargs["deterministic"] = entry.moves == "argmax"
+    if entry.agent == "solver":
+        kwargs["time_limit"] = options.solver_time_limit
+    if is_planner(entry.agent):
+        kwargs.update(planner_kwargs(options))
+    key = (entry, variant.key, tuple(sorted(kwargs.items())))  # one player per set of options
     if key not in _PLAYERS:
-        _PLAYERS[key] = make_player(agent, variant, **kwargs)  # ppo: one torch thread (PpoPlayer sets it)
+        _PLAYERS[key] = make_player(entry.agent, variant, **kwargs)  # ppo: one torch thread (PpoPlayer's)
     player = _PLAYERS[key]
-    if (agent == "ppo" and not player.deterministic) or agent in PLANNERS:  # type: ignore[attr-defined]
-        # per-deal samples, whatever the worker
-        reseed(player, [options.get("seed", 0), deal_number])
+    if entry.seeded and isinstance(player, Reseedable):
+        reseed(player, deal_seed)  # per-deal samples, whatever the worker
     return player
 
 
-def play_deal(variant_key: str, options: dict[str, Any], task: tuple[str, int]) -> Row:
-    """Play deal number ``task[1]`` with agent ``task[0]``: one row."""
-    agent, number = task
-    variant = find_variant(variant_key)
-    player = _player(agent, variant, number, options)
+def play_deal(options: PlayOptions, task: Task) -> Row:
+    """Play one task (agent entry, deal number, seed) under ``options``: one row."""
+    name, number, seed = task
+    entry = options.entry(name)
+    variant = find_variant(options.variant)
+    player = _player(entry, options, variant, seed, number)
     env = _ENVS.get(variant.key)
     if env is None:
         env = _ENVS[variant.key] = variant.make_env()
-    deal_type = options.get("deal_type", "random")
-    deal_id = variant.deal_id(number) if deal_type == "random" else f"{variant.game}-{deal_type}-v1-{number}"
+    deal_id = (variant.deal_id(number) if options.deal_type == "random"
+               else f"{variant.game}-{options.deal_type}-v1-{number}")
     result = play_episode(env, player, deal_id, variant.cards_cleared)
     verdict = states = None
-    if agent == "solver":
+    if entry.agent == "solver":
         verdict, states = player.result.status, int(player.result.states)  # type: ignore[attr-defined]
     game = env.unwrapped.game  # type: ignore[union-attr]  # the game envs' engine
     moves = [str(m) for m in game.history]
     analysis = first_losing = None
-    if options.get("analyse"):
-        report = analyse_played(game, judge=False, time_budget=options.get("analysis_time_budget", 10.0),
-                                limits=SearchLimits(time_limit=options.get("analysis_time_budget", 10.0),
-                                                    max_states=options.get("analysis_states", 200_000)))
-        analysis, first_losing = report.outcome, report.first_losing_move
-    return Row(agent, result.deal_id, number, result.outcome, result.won, result.cards_cleared,
-               result.steps, result.seconds, verdict, states, moves, analysis, first_losing,
-               information_setting(agent, bool(options.get("planner", {}).get("stock_known"))))
+    if options.analyse:
+        report_ = analyse_played(game, judge=False, time_budget=options.analysis_time_budget,
+                                 limits=SearchLimits(time_limit=options.analysis_time_budget,
+                                                     max_states=options.analysis_states))
+        analysis, first_losing = report_.outcome, report_.first_losing_move
+    setting = ("thoughtful" if player.sees_hidden_cards
+               else information_setting(entry.agent, options.stock_known))
+    return Row(name, result.deal_id, number, result.outcome, result.won, result.cards_cleared,
+               result.steps, result.seconds, verdict, states, moves, analysis, first_losing, setting,
+               seed if entry.seeded else None)
 
 
-_ENVS: dict[str, Any] = {}
+def tasks_of(options: PlayOptions, numbers: Sequence[int], seeds: Sequence[int] = (0,),
+             skip: Collection[tuple[str, int, int | None]] = ()) -> list[Task]:
+    """Every agent on every deal, each seed for an agent that draws random numbers (else once,
+    seed ``None``), in agent, seed, deal order; the tasks in ``skip`` left out."""
+    tasks: list[Task] = []
+    for entry in options.agents:
+        for seed in seeds if entry.seeded else (None,):
+            tasks += [(entry.name, n, seed) for n in numbers if (entry.name, n, seed) not in skip]
+    return tasks
 
 
-def play_all(variant: Variant, agents: Sequence[str], numbers: Sequence[int], workers: int,
-             options: dict[str, Any], played: Callable[[Row], None] | None = None,
-             skip: Collection[tuple[str, int]] = ()) -> list[Row]:
-    """Every agent on every deal but the ``(agent, deal)`` pairs in ``skip``, in agent then deal
-    order; ``played`` is called with each row as soon as it is played (in the order they finish)."""
-    tasks = [(agent, number) for agent in agents for number in numbers if (agent, number) not in skip]
-    run = partial(play_deal, variant.key, options)
+def play_all(options: PlayOptions, tasks: Sequence[Task], workers: int,
+             played: Callable[[Row], None] | None = None) -> list[Row]:
+    """The rows of ``tasks`` in their order; ``played`` is called with each row as soon as it is
+    played (in the order they finish)."""
+    run = partial(play_deal, options)
     done = played or (lambda row: None)
-    rows: dict[tuple[str, int], Row] = {}
+    rows: dict[Task, Row] = {}
     if workers <= 1:
         for task in tasks:
             rows[task] = run(task)
@@ -254,77 +296,28 @@ def play_all(variant: Variant, agents: Sequence[str], numbers: Sequence[int], wo
     return [rows[task] for task in tasks]
 
 
-ROWS_FORMAT = "solitaire-rl benchmark rows v1"
-
-
-def read_rows(path: Path, command: str) -> list[Row]:
-    """The rows an earlier run of ``command`` appended to ``path`` (none if the file is absent);
-    a file written by another command, or not a rows file, is refused. A last line cut off by a
-    stopped run is dropped."""
-    if not path.exists():
-        return []
-    lines = path.read_text().splitlines()
-    try:
-        head = json.loads(lines[0]) if lines else None
-    except json.JSONDecodeError:
-        head = None
-    if not isinstance(head, dict) or head.get("format") != ROWS_FORMAT:
-        raise MalformedInputError(f"{path} is not a benchmark rows file (its first line should say "
-                                  f"{ROWS_FORMAT!r})")
-    if head.get("command") != command:
-        raise MalformedInputError(f"{path} holds the rows of another command ({head.get('command')!r}), "
-                                  f"not {command!r}: give another --rows file")
-    rows = []
-    for number, line in enumerate(lines[1:], start=2):
-        try:
-            rows.append(Row(**json.loads(line)))
-        except (json.JSONDecodeError, TypeError) as exc:
-            if number == len(lines):  # the write a stopped run cut off
-                break
-            raise MalformedInputError(f"{path}, line {number}: not a row ({exc})") from None
-    return rows
-
-
-def append_rows(path: Path, command: str) -> Callable[[Row], None]:
-    """A function that appends one row (a JSON line) to ``path``, starting the file if needed."""
-    text = path.read_text() if path.exists() else ""
-    if not text.strip():
-        path.write_text(json.dumps({"format": ROWS_FORMAT, "command": command}) + "\n")
-    elif not text.endswith("\n"):  # a line cut off by a stopped run: drop it
-        path.write_text(text[: text.rfind("\n") + 1])
-
-    def append(row: Row) -> None:
-        with path.open("a") as out:
-            out.write(json.dumps(asdict(row)) + "\n")
-    return append
-
-
 # ------------------------------------------------------------------------ playing on Ray
 _SHIPPED: dict[str, Path] = {}
+Shipped: TypeAlias = dict[str, tuple[str, str, bytes]]
+"""Agent entry name -> (SHA-256, file suffix, bytes) of its checkpoint."""
 
 
-CHECKPOINT_OPTIONS = ("checkpoint", "expert_checkpoint")
-
-
-def ship_checkpoint(options: dict[str, Any]) -> dict[str, Any]:
-    """``options`` with the ``--checkpoint`` and ``--expert-checkpoint`` files' bytes in place of
-    their paths: a cluster's other machines do not have the files (the shipped checkpoints come
-    with the installed package)."""
-    for key in CHECKPOINT_OPTIONS:
-        if options.get(key) is not None:
-            path = Path(options[key])
+def ship_checkpoints(options: PlayOptions) -> Shipped:
+    """The bytes of each entry's checkpoint file: a cluster's other machines do not have the files
+    (the shipped checkpoints come with the installed package)."""
+    shipped: Shipped = {}
+    for entry in options.agents:
+        if entry.checkpoint is not None:
+            path = Path(entry.checkpoint)
             data = path.read_bytes()
-            shipped = (hashlib.sha256(data).hexdigest(), path.suffix, data)
-            options = options | {key: None, f"{key}_file": shipped}
-    return options
+            shipped[entry.name] = (sha256_of(path), path.suffix, data)
+    return shipped
 
 
-def play_shipped_deal(variant_key: str, options: dict[str, Any], task: tuple[str, int]) -> Row:
+def play_shipped_deal(options: PlayOptions, shipped: Shipped, task: Task) -> Row:
     """:func:`play_deal` on a cluster worker: a shipped checkpoint is written once per machine."""
-    for key in CHECKPOINT_OPTIONS:
-        if f"{key}_file" not in options:
-            continue
-        digest, suffix, data = options[f"{key}_file"]
+    if task[0] in shipped:
+        digest, suffix, data = shipped[task[0]]
         if digest not in _SHIPPED:
             folder = Path(tempfile.gettempdir()) / "solitaire-rl-checkpoints"
             folder.mkdir(exist_ok=True)
@@ -334,25 +327,23 @@ def play_shipped_deal(variant_key: str, options: dict[str, Any], task: tuple[str
                 partial_file.write_bytes(data)
                 partial_file.replace(target)
             _SHIPPED[digest] = target
-        options = {k: v for k, v in options.items() if k != f"{key}_file"}
-        options[key] = _SHIPPED[digest]
-    return play_deal(variant_key, options, task)
+        here = replace(options.entry(task[0]), checkpoint=str(_SHIPPED[digest]))
+        options = replace(options, agents=tuple(here if e.name == here.name else e for e in options.agents))
+    return play_deal(options, task)
 
 
-def play_all_on_ray(variant: Variant, agents: Sequence[str], numbers: Sequence[int], address: str,
-                    options: dict[str, Any]) -> tuple[list[Row], list[str]]:
-    """Every agent on every deal as tasks on the Ray cluster at ``address``: the rows in agent then
-    deal order (as :func:`play_all`), and a note for each pair that failed there."""
+def play_all_on_ray(options: PlayOptions, tasks: Sequence[Task], address: str) -> tuple[list[Row], list[str]]:
+    """The tasks on the Ray cluster at ``address``: the rows in task order (as :func:`play_all`),
+    and a note for each task that failed there."""
     from solitaire_rl.agents.distributed import Failed, connect, fan_out
 
     try:
         connect(address)
     except (ConnectionError, ValueError) as exc:
         raise MalformedInputError(f"cannot join the Ray cluster {address!r}: {exc}") from None
-    tasks = [(agent, number) for agent in agents for number in numbers]
     rows: list[Row | None] = [None] * len(tasks)
     failures = []
-    for index, result in fan_out(partial(play_shipped_deal, variant.key, ship_checkpoint(options)), tasks):
+    for index, result in fan_out(partial(play_shipped_deal, options, ship_checkpoints(options)), list(tasks)):
         if isinstance(result, Failed):
             failures.append(f"failed: {tasks[index][0]} on deal {tasks[index][1]}: {result.error}")
         else:
@@ -360,131 +351,7 @@ def play_all_on_ray(variant: Variant, agents: Sequence[str], numbers: Sequence[i
     return [r for r in rows if r is not None], failures
 
 
-# ------------------------------------------------------------------------------- the table
-def summarize(rows: Sequence[Row]) -> list[Summary]:
-    """The table: one :class:`Summary` per agent, in the order the agents first appear."""
-    proven = {r.deal_number for r in rows if r.agent == "solver" and r.verdict == "winnable"}
-    have_solver = any(r.agent == "solver" for r in rows)
-    out = []
-    for agent in dict.fromkeys(r.agent for r in rows):
-        mine = [r for r in rows if r.agent == agent]
-        wins = sum(r.won for r in mine)
-        low, high = wilson_interval(wins, len(mine))
-        winnable = [r for r in mine if r.deal_number in proven]
-        out.append(Summary(
-            agent=agent, deals=len(mine), wins=wins, win_rate=wins / len(mine), ci_low=low, ci_high=high,
-            mean_cleared=statistics.fmean(r.cards_cleared for r in mine),
-            solver_winnable=len(winnable) if have_solver else None,
-            wins_on_winnable=sum(r.won for r in winnable) if have_solver else None,
-            mean_seconds=statistics.fmean(r.seconds for r in mine),
-            seconds_per_move=sum(r.seconds for r in mine) / max(1, sum(r.steps for r in mine)),
-            setting=mine[0].setting or information_setting(agent),
-        ))
-    return out
-
-
-def information_setting(agent: str, stock_known: bool = False) -> str:
-    """What ``agent`` sees of the deal (every row and figure states it): ``thoughtful`` (the
-    solver reads every card), ``stock known`` (a Klondike planner under ``--stock-known``) or
-    ``hidden cards`` (what a player sees)."""
-    if agent == "solver":
-        return "thoughtful"
-    return "stock known" if stock_known and agent in KLONDIKE_PLANNERS else "hidden cards"
-
-
-def format_time(seconds: float) -> str:
-    return f"{seconds * 1000:.1f} ms" if seconds < 1 else f"{seconds:.2f} s"
-
-
-def format_table(summaries: Sequence[Summary], variant: Variant) -> str:
-    """A Markdown table of the summaries."""
-    head = ("| agent | sees | deals | wins | win rate (95% CI) | mean cards cleared "
-            "| wins on solver-winnable | time per deal | time per move |")
-    lines = [head, "|---|---|---:|---:|---|---:|---:|---:|---:|"]
-    for s in summaries:
-        if s.solver_winnable is None:
-            on_winnable = "n/a (no solver)"
-        elif s.solver_winnable == 0:
-            on_winnable = "0/0"
-        else:
-            wins = s.wins_on_winnable or 0  # counted whenever the solver played
-            on_winnable = f"{wins}/{s.solver_winnable} ({wins / s.solver_winnable:.1%})"
-        lines.append(
-            f"| {s.agent} | {s.setting} | {s.deals} | {s.wins} "
-            f"| {s.win_rate:.1%} ({s.ci_low:.1%}–{s.ci_high:.1%}) "
-            f"| {s.mean_cleared:.2f} / {variant.max_cleared} | {on_winnable} "
-            f"| {format_time(s.mean_seconds)} | {format_time(s.seconds_per_move)} |"
-        )
-    return "\n".join(lines)
-
-
-def command_line(args: Args) -> str:
-    """The command that reproduces these rows (output options left out)."""
-    parts = ["python -m solitaire_rl.training.benchmark", args.game]
-    if args.variant is not None:
-        parts += ["--variant", args.variant]
-    parts += ["--deals", args.deals, "--agents", args.agents]
-    if args.deal_type != "random":
-        parts += ["--deal-type", args.deal_type]
-    if args.checkpoint is not None:
-        parts += ["--checkpoint", str(args.checkpoint)]
-    if args.expert_checkpoint is not None:
-        parts += ["--expert-checkpoint", str(args.expert_checkpoint)]
-    if args.ppo_sample:
-        parts.append("--ppo-sample")
-    if args.ppo_argmax:
-        parts.append("--ppo-argmax")
-    if args.stock_known:
-        parts.append("--stock-known")
-    for setting in args.planner_option:
-        parts += ["--planner-option", setting]
-    parts += ["--solver-time-limit", f"{args.solver_time_limit:g}", "--seed", str(args.seed)]
-    if not args.analyse:
-        parts.append("--no-analyse")
-    return " ".join(parts)
-
-
-def to_json(args: Args, variant: Variant, rows: Sequence[Row], summaries: Sequence[Summary],
-            notes: Sequence[str]) -> dict[str, Any]:
-    return {
-        "command": command_line(args),
-        "variant": variant.key, "deals": args.deals, "deal_type": args.deal_type, "notes": list(notes),
-        "table": [asdict(s) for s in summaries], "rows": [asdict(r) for r in rows],
-    }
-
-
-def plot(summaries: Sequence[Summary], variant: Variant, deals: str, path: Path) -> None:
-    """Two panels: win rate with its 95% interval, and mean cards cleared, per agent."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    names = [s.agent for s in summaries]
-    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4))
-    rates = [100 * s.win_rate for s in summaries]
-    errors = [[100 * (s.win_rate - s.ci_low) for s in summaries],
-              [100 * (s.ci_high - s.win_rate) for s in summaries]]
-    left.bar(names, rates, yerr=errors, capsize=6, color="tab:blue")
-    left.set_ylabel("win rate, % (95% Wilson interval)")
-    left.set_ylim(0, 100)
-    right.bar(names, [s.mean_cleared for s in summaries], color="tab:green")
-    right.set_ylabel(f"mean cards cleared (of {variant.max_cleared})")
-    right.set_ylim(0, variant.max_cleared)
-    fig.suptitle(f"{variant.key}, deals {deals}")
-    fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
-
-
-# ------------------------------------------------------------------------------------ main
-PLANNERS = ("pimc", "hop", "ismcts", "guided-ismcts", "guided-pimc")
-KLONDIKE_PLANNERS = ("hop", "ismcts", "guided-ismcts")
-EXPERT_AGENTS = ("expert-net", "guided-ismcts", "guided-pimc")
-"""Agents that play an expert network (``--expert-checkpoint``)."""
-
-
+# ------------------------------------------------------------------------- the options object
 def planner_settings(settings: Sequence[str]) -> dict[str, Any]:
     """``KEY=VALUE`` settings as keyword arguments: ints, floats, ``none``/``true``/``false``, else text."""
     out: dict[str, Any] = {}
@@ -504,80 +371,182 @@ def planner_settings(settings: Sequence[str]) -> dict[str, Any]:
     return out
 
 
+def _paths(value: Any) -> list[Path]:
+    """A checkpoint option as paths (a single path from a caller of :class:`Args` accepted too)."""
+    return split_paths([value] if isinstance(value, str | Path) else list(value or ()))
+
+
+def _ppo_moves(args: Args, path: Path) -> str:
+    from solitaire_rl.agents.ppo import plays_by_sampling, read_metadata
+
+    if args.ppo_sample or args.ppo_argmax:
+        return "sampled" if args.ppo_sample else "argmax"
+    return "sampled" if plays_by_sampling(read_metadata(path)) else "argmax"
+
+
+def _shipped_path(agent: str, variant: Variant) -> Path:
+    if agent == "ppo":
+        from solitaire_rl.agents.ppo import default_checkpoint
+
+        return default_checkpoint(variant)
+    from solitaire_rl.agents.expert.checkpoint import default_expert_checkpoint
+
+    return default_expert_checkpoint(variant)
+
+
+def _checkpoint_entries(agent: str, paths: list[Path], args: Args, variant: Variant,
+                        notes: list[str]) -> list[AgentEntry]:
+    """The entries of a checkpoint agent: the shipped one alone, or one per given file."""
+    shipped = _shipped_path(agent, variant)
+    shipped_digest = sha256_of(shipped) if shipped.is_file() else None
+    given: list[Path | None] = list(paths) or [None]
+    names = file_names(paths) if paths else [""]
+    playable = []
+    for path, stem in zip(given, names, strict=True):
+        reason = unavailable_reason(agent, variant, path)
+        if reason is not None:
+            notes.append(f"{agent}{':' + stem if stem else ''}: left out: {reason}")
+            continue
+        file = path if path is not None else _shipped_path(agent, variant)
+        digest = sha256_of(file)
+        name = agent if digest == shipped_digest else f"{agent}:{stem}"
+        moves = _ppo_moves(args, file) if agent == "ppo" else None
+        seeded = moves == "sampled" if agent == "ppo" else agent not in DETERMINISTIC_AGENTS
+        playable.append(AgentEntry(name, agent, None if path is None else str(path), digest, moves, seeded))
+    named = [e for e in playable if e.checkpoint is not None and e.name != agent]
+    if len(named) > 1:  # several checkpoints of one agent: their runs aggregate
+        group = f"{agent} ({len(named)} checkpoints)"
+        playable = [replace(e, group=group) if e in named else e for e in playable]
+    return playable
+
+
+def _outside_entry(text: str, variant: Variant) -> AgentEntry:
+    name, _, spec = text.partition("=") if "=" in text.partition(":")[0] else ("", "", text)
+    try:
+        player = make_outside_player(spec, variant)
+    except SolitaireError:
+        raise
+    except Exception as exc:  # the factory is the researcher's code: say whose error it is
+        raise MalformedInputError(f"agent {spec!r}: its factory failed: {type(exc).__name__}: {exc}") from exc
+    name = name or default_name(spec, player)
+    if not name or ":" in name or "," in name or name in AGENT_NAMES:
+        raise MalformedInputError(f"agent {spec!r} would be named {name!r}, which is not a free row name: "
+                                  f"give one as NAME={spec}")
+    return AgentEntry(name, spec, seeded=isinstance(player, Reseedable))
+
+
+def resolve_agents(args: Args, variant: Variant) -> tuple[list[AgentEntry], list[str]]:
+    """The agent entries of ``args.agents`` that can play ``variant`` here, and a note for each left out."""
+    requested = list(dict.fromkeys(a.strip() for a in args.agents.split(",") if a.strip()))
+    unknown = [a for a in requested if a not in AGENT_NAMES and not is_outside(a)]
+    if unknown or not requested:
+        raise MalformedInputError(f"unknown agent(s) {unknown}: choose from {', '.join(AGENT_NAMES)}, or "
+                                  f"give MODULE:FACTORY")
+    experts = _paths(args.expert_checkpoint)
+    checkpoints = {"ppo": _paths(args.checkpoint), **{agent: experts for agent in EXPERT_AGENTS}}
+    notes: list[str] = []
+    entries: list[AgentEntry] = []
+    for agent in requested:
+        if is_outside(agent):
+            entries.append(_outside_entry(agent, variant))
+        elif agent in CHECKPOINT_AGENTS:
+            entries += _checkpoint_entries(agent, checkpoints[agent], args, variant, notes)
+        elif (reason := unavailable_reason(agent, variant)) is not None:
+            notes.append(f"{agent}: left out: {reason}")
+        else:
+            entries.append(AgentEntry(agent, agent, seeded=agent not in DETERMINISTIC_AGENTS))
+    names = [e.name for e in entries]
+    if len(set(names)) != len(names):
+        raise MalformedInputError(f"two agents would share a row name: {names}; name them with "
+                                  f"NAME=MODULE:FACTORY")
+    return entries, notes
+
+
+def play_options(args: Args, variant: Variant, entries: Sequence[AgentEntry]) -> PlayOptions:
+    """The frozen options of this run (refusing settings that fit no agent before a deal is played)."""
+    planner = planner_settings(args.planner_option)
+    if args.stock_known and variant.game != "klondike":
+        raise MalformedInputError("--stock-known is a Klondike setting: Pyramid hides only its stock, "
+                                  "so seeing it is the solver's thoughtful setting")
+    options = PlayOptions(variant.key, args.deal_type, tuple(entries), args.solver_time_limit,
+                          tuple(sorted(planner.items())), args.stock_known, args.analyse,
+                          args.analysis_states, args.analysis_time_budget)
+    for entry in entries:
+        if is_planner(entry.agent) and planner_kwargs(options):
+            extra = {"checkpoint": entry.checkpoint} if entry.agent in EXPERT_AGENTS else {}
+            try:  # an unknown setting stops here, before any deal is played
+                make_player(entry.agent, variant, **planner_kwargs(options), **extra)
+            except TypeError as exc:
+                raise MalformedInputError(f"--planner-option does not fit {entry.agent}: {exc}") from None
+    return options
+
+
+# ------------------------------------------------------------------------------------ main
+def to_json(args: Args, options: PlayOptions, rows: Sequence[Row], notes: Sequence[str],
+            session: dict[str, Any], sessions: Sequence[dict[str, Any]] = ()) -> dict[str, Any]:
+    """The JSON document: command, options, provenance, notes, tables and rows."""
+    return {
+        "command": command_line(args), "variant": options.variant, "deals": args.deals,
+        "deal_type": args.deal_type, "seeds": sorted({r.seed for r in rows if r.seed is not None}),
+        "options": options.to_json(), "provenance": session,
+        **({"sessions": list(sessions)} if sessions else {}),
+        "notes": list(notes), **report(rows, options), "rows": [asdict(r) for r in rows],
+    }
+
+
 def main(args: Args) -> tuple[list[Row], list[Summary], list[str]]:
-    """Run the benchmark; print the table (and notes); write JSON and plot if asked."""
+    """Run the benchmark; print the tables (and notes); write JSON and plot if asked."""
     variant = find_variant(args.game, args.variant)
     if args.ppo_sample and args.ppo_argmax:
         raise MalformedInputError("--ppo-sample and --ppo-argmax contradict each other: give one at most")
+    if args.seeds is not None and args.seed != 0:
+        raise MalformedInputError("--seed and --seeds: give one (--seeds 3 plays seed 3 alone)")
+    seeds = parse_seeds(args.seeds) if args.seeds is not None else (args.seed,)
     numbers = parse_deal_numbers(args.deals)
-    requested = [a.strip() for a in args.agents.split(",") if a.strip()]
-    unknown = [a for a in requested if a not in AGENT_NAMES]
-    if unknown or not requested:
-        raise MalformedInputError(f"unknown agent(s) {unknown}: choose from {', '.join(AGENT_NAMES)}")
-    notes, agents = [], []
-    for agent in dict.fromkeys(requested):
-        checkpoint = (args.checkpoint if agent == "ppo"
-                      else args.expert_checkpoint if agent in EXPERT_AGENTS else None)
-        reason = unavailable_reason(agent, variant, checkpoint)
-        if reason is None:
-            agents.append(agent)
-        else:
-            notes.append(f"{agent}: left out: {reason}")
-    if not agents:
+    entries, notes = resolve_agents(args, variant)
+    if not entries:
         raise MalformedInputError("no agent can play here: " + "; ".join(notes))
     in_training = sum(split_of(n) == TRAIN.name for n in numbers) if args.deal_type == "random" else 0
     if in_training:
         notes.append(f"{in_training} of the deals are training deals (numbers {TRAIN.first}..): not held out")
-    planner = planner_settings(args.planner_option)
-    if args.stock_known:
-        if variant.game != "klondike":
-            raise MalformedInputError("--stock-known is a Klondike setting: Pyramid hides only its stock, "
-                                      "so seeing it is the solver's thoughtful setting")
-        planner["stock_known"] = True
-    for agent in agents:
-        if agent in PLANNERS and planner:
-            try:  # an unknown setting stops here, before any deal is played
-                extra = {"checkpoint": args.expert_checkpoint} if agent in EXPERT_AGENTS else {}
-                make_player(agent, variant, **planner, **extra)
-            except TypeError as exc:
-                raise MalformedInputError(f"--planner-option does not fit {agent}: {exc}") from None
-    options = {"seed": args.seed, "checkpoint": args.checkpoint, "planner": planner,
-               "deal_type": args.deal_type,
-               "expert_checkpoint": args.expert_checkpoint,
-               "time_limit": args.solver_time_limit,
-               "analyse": args.analyse, "analysis_states": args.analysis_states,
-               "analysis_time_budget": args.analysis_time_budget,
-               "ppo_deterministic": False if args.ppo_sample else True if args.ppo_argmax else None}
+    options = play_options(args, variant, entries)
+    session = provenance()
+    sessions: list[dict[str, Any]] = []
     if args.ray and args.rows is not None:
         raise MalformedInputError("--rows resumes a run on this machine's workers: not with --ray")
     if args.ray:
         if importlib.util.find_spec("ray") is None:
             raise MalformedInputError("--ray needs Ray: pip install -e '.[ray]'")
-        rows, failures = play_all_on_ray(variant, agents, numbers, args.ray, options)
+        rows, failures = play_all_on_ray(options, tasks_of(options, numbers, seeds), args.ray)
         notes += failures
         where = f"on the Ray cluster {args.ray}"
     else:
         earlier: list[Row] = []
         played = None
         if args.rows is not None:
-            wanted = set(numbers)
-            earlier = [r for r in read_rows(args.rows, command_line(args))
-                       if r.agent in agents and r.deal_number in wanted]
-            played = append_rows(args.rows, command_line(args))
-        seen = {(r.agent, r.deal_number) for r in earlier}
-        new = play_all(variant, agents, numbers, args.workers, options, played, seen)
-        by_task = {(r.agent, r.deal_number): r for r in [*earlier, *new]}
-        rows = [by_task[(a, n)] for a in agents for n in numbers]
+            wanted = set(tasks_of(options, numbers, seeds))
+            before = read_rows(args.rows, options)
+            if before is not None:
+                earlier = [r for r in before.rows if (r.agent, r.deal_number, r.seed) in wanted]
+                sessions = before.sessions
+            played = append_rows(args.rows, options, session)
+            sessions = [*sessions, session]
+        seen = {(r.agent, r.deal_number, r.seed) for r in earlier}
+        new = play_all(options, tasks_of(options, numbers, seeds, seen), args.workers, played)
+        by_task = {(r.agent, r.deal_number, r.seed): r for r in [*earlier, *new]}
+        rows = [by_task[task] for task in tasks_of(options, numbers, seeds)]
         where = f"{args.workers} workers" + (f", {len(earlier)} rows from {args.rows}" if earlier else "")
     summaries = summarize(rows)
     to_stdout = args.json == "-"
     out = sys.stderr if to_stdout else sys.stdout
-    print(f"{variant.key}, {args.deal_type} deals {args.deals} ({len(numbers)} deals), {where}", file=out)
-    print(format_table(summaries, variant), file=out)
+    seeds_text = f", seeds {args.seeds}" if args.seeds is not None else ""
+    print(f"{variant.key}, {args.deal_type} deals {args.deals} ({len(numbers)} deals){seeds_text}, {where}",
+          file=out)
+    print(format_report(rows, variant, options), file=out)
     for note in notes:
         print(f"note: {note}", file=out)
     if args.json is not None:
-        text = json.dumps(to_json(args, variant, rows, summaries, notes), indent=1)
+        text = json.dumps(to_json(args, options, rows, notes, session, sessions), indent=1)
         if to_stdout:
             print(text)
         else:
@@ -588,13 +557,19 @@ def main(args: Args) -> tuple[list[Row], list[Summary], list[str]]:
 
 
 def cli(argv: Sequence[str] | None = None) -> None:
-    args = tyro.cli(Args, args=argv, prog="python -m solitaire_rl.training.benchmark")
+    args = tyro.cli(Args, args=argv, prog=PROG)
     try:
         _, _, notes = main(args)
     except MalformedInputError as exc:
         raise SystemExit(f"error: {exc}") from None
     if any(note.startswith("failed: ") for note in notes):
         raise SystemExit(1)
+
+
+__all__ = ["KLONDIKE_PLANNERS", "OUTPUT_FIELDS", "ROWS_FORMAT", "AgentEntry", "Args", "PlayOptions", "Row",
+           "Summary", "cli", "command_line", "format_table", "information_setting", "main",
+           "parse_deal_numbers", "planner_settings", "play_all", "play_deal", "play_options",
+           "play_shipped_deal", "resolve_agents", "ship_checkpoints", "summarize", "tasks_of"]
 
 
 if __name__ == "__main__":
