@@ -72,7 +72,7 @@ def test_hidden_cards_are_never_read() -> None:
     assert decisions[0] == decisions[1]
 
 
-@pytest.mark.parametrize("schedule", ["ucb", "halving"])
+@pytest.mark.parametrize("schedule", ["ucb", "halving", "race"])
 def test_same_answer_for_one_and_two_threads(schedule: str) -> None:
     game = after_pass()
     kind = getattr(_native.KlondikeCommitSchedule, schedule)
@@ -91,6 +91,10 @@ def test_world_budget_time_limit_and_cancel() -> None:
     assert sum(c.won + c.lost + c.cut for c in ucb.candidates) == ucb.worlds
     halving = plan(game, options(max_worlds=200, schedule=_native.KlondikeCommitSchedule.halving))
     assert halving.worlds <= 200 + 10 * len(halving.candidates) + 10
+    race = plan(game, options(max_worlds=200, schedule=_native.KlondikeCommitSchedule.race))
+    assert race.worlds < 200 + 10 * len(race.candidates)
+    leader = race.candidates[race.chosen]
+    assert all(c.won <= leader.won for c in race.candidates)
     start = time.perf_counter()
     timed = plan(game, options(max_worlds=0, worlds_per_candidate=10**6, cap=1000, time_limit_s=0.05))
     assert time.perf_counter() - start < 1.0
@@ -105,7 +109,8 @@ def test_world_budget_time_limit_and_cancel() -> None:
 @pytest.mark.parametrize(("option", "value"), [
     ("cap", 0), ("worlds_per_candidate", 0), ("max_worlds", -1), ("exploration", -0.5),
     ("exploration", float("nan")), ("batch", 0), ("hopeless_worlds", -1), ("threads", 0), ("threads", 257),
-    ("max_closure", 0), ("time_limit_s", float("inf")), ("draw_count", 0),
+    ("max_closure", 0), ("time_limit_s", float("inf")), ("draw_count", 0), ("race_z", 0.0),
+    ("race_min_worlds", 0),
 ])
 def test_options_out_of_range_are_refused(option: str, value: object) -> None:
     with pytest.raises(ValueError, match=option):

@@ -184,6 +184,11 @@ void check_options(const CommitOptions& options) {
   require_option(options.threads >= 1 && options.threads <= kMaxPlannerThreads, who,
                  "threads must be at least 1 and at most 256");
   require_option(options.max_closure >= 1, who, "max_closure must be at least 1");
+  require_option(std::isfinite(options.race_z) && options.race_z > 0.0, who, "race_z must be a finite number above 0");
+  require_option(options.race_min_worlds >= 1, who, "race_min_worlds must be at least 1");
+  require_option(options.schedule == CommitSchedule::ucb || options.schedule == CommitSchedule::halving ||
+                     options.schedule == CommitSchedule::race,
+                 who, "schedule must be ucb, halving or race");
 }
 
 CommitResult commit_plan(const Position& base, const std::vector<UnknownSlot>& unknown,
@@ -235,6 +240,7 @@ CommitResult commit_plan(const Position& base, const std::vector<UnknownSlot>& u
     return WorldOutcome::cut;
   };
   // One round: each (candidate, first world) pair gets `batch` worlds from its next one on.
+  std::vector<std::vector<char>> wins(static_cast<std::size_t>(n));  // per candidate, per world: won
   auto play = [&](const std::vector<int>& picks, int b) {
     std::vector<WorldOutcome> out(picks.size() * static_cast<std::size_t>(b), WorldOutcome::skipped);
     std::vector<int> first(picks.size());
@@ -246,7 +252,12 @@ CommitResult commit_plan(const Position& base, const std::vector<UnknownSlot>& u
       out[static_cast<std::size_t>(i)] = world(picks[k], first[k] + i % b);
     });
     for (std::size_t i = 0; i < out.size(); ++i) {
-      CommitCandidate& c = result.candidates[static_cast<std::size_t>(picks[i / static_cast<std::size_t>(b)])];
+      const std::size_t k = i / static_cast<std::size_t>(b);
+      CommitCandidate& c = result.candidates[static_cast<std::size_t>(picks[k])];
+      std::vector<char>& won_at = wins[static_cast<std::size_t>(picks[k])];
+      const std::size_t w = static_cast<std::size_t>(first[k]) + i % static_cast<std::size_t>(b);
+      if (won_at.size() <= w) won_at.resize(w + 1, 0);
+      won_at[w] = out[i] == WorldOutcome::won;
       switch (out[i]) {
         case WorldOutcome::won: ++c.won; break;
         case WorldOutcome::lost: ++c.lost; break;
@@ -305,10 +316,62 @@ CommitResult commit_plan(const Position& base, const std::vector<UnknownSlot>& u
     if (result.stop_reason == StopReason::none && !result.hopeless && !alive.empty()) play({alive[0]}, options.batch);
   };
 
+  // Racing with paired sign tests: every candidate left gets the same next batch of worlds; one
+  // is dropped once the leader (most worlds won) beats it on significantly more worlds than it
+  // beats the leader, or once, after race_min_worlds, the two never differed (the same worlds
+  // won: no reason to tell them apart). Stops when one is left or a budget is spent.
+  auto race = [&](std::vector<int> alive) {
+    for (;;) {
+      play(alive, options.batch);
+      result.stop_reason = stopped();
+      if (result.stop_reason != StopReason::none) return;
+      int won = 0;
+      for (const CommitCandidate& c : result.candidates) won += c.won;
+      if (options.hopeless_worlds > 0 && won == 0 && result.worlds >= options.hopeless_worlds) {
+        result.hopeless = true;
+        return;
+      }
+      int leader = alive[0];
+      for (int c : alive) {
+        if (result.candidates[static_cast<std::size_t>(c)].won > result.candidates[static_cast<std::size_t>(leader)].won) {
+          leader = c;
+        }
+      }
+      const int worlds = result.candidates[static_cast<std::size_t>(leader)].worlds();
+      std::vector<int> kept;
+      for (int c : alive) {
+        if (c == leader) {
+          kept.push_back(c);
+          continue;
+        }
+        const std::vector<char>& a = wins[static_cast<std::size_t>(leader)];
+        const std::vector<char>& b = wins[static_cast<std::size_t>(c)];
+        int ahead = 0;
+        int behind = 0;
+        for (std::size_t w = 0; w < std::min(a.size(), b.size()); ++w) {
+          ahead += a[w] && !b[w];
+          behind += b[w] && !a[w];
+        }
+        const double differ = ahead + behind;
+        const bool beaten = ahead - behind > options.race_z * std::sqrt(std::max(differ, 1.0));
+        const bool same = differ == 0 && worlds >= options.race_min_worlds;
+        if (!beaten && !same) kept.push_back(c);
+      }
+      alive = std::move(kept);
+      if (alive.size() <= 1 || worlds >= options.worlds_per_candidate) return;
+      if (options.max_worlds > 0 && result.worlds >= options.max_worlds) return;
+    }
+  };
+
   std::vector<int> all(static_cast<std::size_t>(n));
   for (int c = 0; c < n; ++c) all[static_cast<std::size_t>(c)] = c;
   if (options.schedule == CommitSchedule::halving) {
     halve(all);
+    return finish(result);
+  }
+  if (options.schedule == CommitSchedule::race) {
+    race(all);
+    // the survivor is the leader: it gets the tie-break of the most sampled by one more batch
     return finish(result);
   }
   play(all, options.batch);

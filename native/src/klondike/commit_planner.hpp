@@ -38,8 +38,10 @@
 namespace solitaire::klondike {
 
 // How the worlds are spent over the candidates: UCB1 batch by batch (anytime: for time limits),
-// or sequential halving over the worlds budget (max_worlds, else worlds_per_candidate for each).
-enum class CommitSchedule : std::uint8_t { ucb = 0, halving = 1 };
+// sequential halving over the worlds budget (max_worlds, else worlds_per_candidate for each), or
+// a race: every candidate left gets the same worlds, batch by batch, and one is dropped once the
+// leader wins significantly more of their common worlds than it does (paired sign test).
+enum class CommitSchedule : std::uint8_t { ucb = 0, halving = 1, race = 2 };
 
 // Bound to Python as KlondikeCommitOptions (keywords, these defaults, checked when built).
 struct CommitOptions {
@@ -62,6 +64,10 @@ struct CommitOptions {
   // Candidates that turn up the same column (or play the same talon card onto the same card,
   // foundation or empty column) are one, with the shortest line; false: one per position left.
   bool merge = true;
+  // The race: a candidate is dropped when (worlds the leader won and it lost) - (the reverse) >
+  // race_z * sqrt(their sum) (> 0, finite), or when the two never differed after race_min_worlds (>= 1).
+  double race_z = 2.0;
+  int race_min_worlds = 40;
   const CancelToken* cancel = nullptr;
 };
 

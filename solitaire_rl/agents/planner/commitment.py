@@ -151,7 +151,8 @@ class CommitmentBot(Player):
                  batch: int = DEFAULT_BATCH, hopeless_worlds: int = DEFAULT_HOPELESS_WORLDS,
                  time_limit: float | None = None, threads: int = 1,
                  max_closure: int = DEFAULT_MAX_CLOSURE, endgame_states: int = ENDGAME_STATES,
-                 schedule: str = DEFAULT_SCHEDULE, merge: bool = True) -> None:
+                 schedule: str = DEFAULT_SCHEDULE, merge: bool = True, race_z: float = 2.0,
+                 race_min_worlds: int = 40) -> None:
         if variant.game != "klondike":
             raise MalformedInputError(f"the {self.name} player plays Klondike, not {variant.game}")
         self.variant = variant
@@ -166,15 +167,16 @@ class CommitmentBot(Player):
         self.time_limit = None if time_limit is None else float(time_limit)
         from solitaire_rl.agents.solver import _native
 
-        if schedule not in ("ucb", "halving"):
-            raise MalformedInputError(f"schedule must be 'ucb' or 'halving', not {schedule!r}")
+        if schedule not in ("ucb", "halving", "race"):
+            raise MalformedInputError(f"schedule must be 'ucb', 'halving' or 'race', not {schedule!r}")
         try:  # the native options check every range (ValueError naming the option)
             self.options = _native.KlondikeCommitOptions(
                 draw_count=self.draw_count, cap=cap, cap_per_known=cap_per_known,
                 worlds_per_candidate=worlds_per_candidate, max_worlds=max_worlds or 0,
                 exploration=exploration, batch=batch, hopeless_worlds=hopeless_worlds, threads=threads,
                 max_closure=max_closure,
-                schedule=getattr(_native.KlondikeCommitSchedule, schedule), merge=bool(merge))
+                schedule=getattr(_native.KlondikeCommitSchedule, schedule), merge=bool(merge), race_z=race_z,
+                race_min_worlds=race_min_worlds)
         except (TypeError, ValueError) as exc:
             raise MalformedInputError(str(exc)) from None
         self._next_rng: np.random.Generator | None = None
@@ -304,7 +306,7 @@ class CommitmentBot(Player):
                 exploration=options.exploration, batch=options.batch, hopeless_worlds=options.hopeless_worlds,
                 time_limit_s=limit or 0.0, threads=options.threads, max_closure=options.max_closure,
                 schedule=options.schedule if limit is None else _native.KlondikeCommitSchedule.ucb,
-                merge=options.merge)
+                merge=options.merge, race_z=options.race_z, race_min_worlds=options.race_min_worlds)
         position = knowledge.position.to_native()
         result = _native.klondike_commit_plan(position, list(knowledge.unknown), options, cancel)
         seconds = time.perf_counter() - start

@@ -326,11 +326,12 @@ def klondike_ismcts(
     releases the GIL."""
 
 class KlondikeCommitSchedule(enum.Enum):
-    """How the commitment planner spends its worlds: UCB1 batch by batch (anytime, for time limits)
-    or sequential halving over the worlds budget."""
+    """How the commitment planner spends its worlds: UCB1 batch by batch (anytime, for time limits),
+    sequential halving over the worlds budget, or a race with paired sign tests."""
 
     ucb = 0
     halving = 1
+    race = 2
 
 class KlondikeCommitOptions:
     """The options of :func:`klondike_commit_plan`: keywords only, checked when built (ValueError
@@ -341,6 +342,7 @@ class KlondikeCommitOptions:
         worlds_per_candidate: int = 3000, max_worlds: int = 0, exploration: float = 1.0, batch: int = 10,
         hopeless_worlds: int = 0, time_limit_s: float = 0.0, threads: int = 1, max_closure: int = 4096,
         schedule: KlondikeCommitSchedule = KlondikeCommitSchedule.ucb, merge: bool = True,
+        race_z: float = 2.0, race_min_worlds: int = 40,
     ) -> None: ...
     @property
     def draw_count(self) -> int: ...
@@ -379,6 +381,12 @@ class KlondikeCommitOptions:
     @property
     def merge(self) -> bool:
         """Candidates doing the same commitment after other rearrangements are one."""
+    @property
+    def race_z(self) -> float:
+        """The race drops a candidate the leader beats by more than this many standard deviations."""
+    @property
+    def race_min_worlds(self) -> int:
+        """The race drops a candidate that never differed from the leader after this many worlds."""
 
 class KlondikeCommitCandidate:
     """One commitment: its line (moves that take nothing back, then the commitment) and its worlds."""
