@@ -544,6 +544,80 @@ def _klondike_reset_state(rng: random.Random) -> None:
         assert np.all((batch.obs[0] >= 0) & (batch.obs[0] < OBS_NVEC))
 
 
+def _batch_get_state(game: str) -> Callable[[random.Random], None]:
+    def target(rng: random.Random) -> None:
+        batch, _ = batches()[game]
+        index = rng.choice((0, 1, 2, -1, 3, odd_int(rng)))
+        state = answered_or_refused(lambda: batch.core.get_state(index), 0 <= index < 3)
+        if state is not None:  # what get_state gives, set_state takes back, and nothing changes
+            before = batch.obs[index].copy()
+            batch.core.set_state(index, **state, buffers=batch.buffers)
+            np.testing.assert_array_equal(batch.obs[index], before)
+
+    return target
+
+
+def _klondike_set_state(rng: random.Random) -> None:
+    """A saved Klondike state with one or two fields mutated: refused exactly when reset_state's
+    rules (or a negative count, a draw count but 1 and 3) refuse it."""
+    from solitaire_rl.envs.klondike.observer import OBS_NVEC
+
+    batch, _ = batches()["klondike"]
+    index = rng.randrange(3)
+    state = batch.core.get_state(index)
+    lists = ("columns", "hidden", "stock", "waste", "foundations", "best")
+    for _ in range(0 if rng.random() < 0.4 else rng.randint(1, 2)):
+        field = rng.choice((*lists, "recycles", "elapsed", "draw_count", "ended"))
+        if field == "columns":
+            col = rng.randrange(7)
+            state["columns"][col] = mutate_list(state["columns"][col], rng, lambda: odd_int(rng, -1, 53))
+        elif field in lists:
+            state[field] = mutate_list(state[field], rng, lambda: odd_int(rng, -2, 53))
+        elif field == "ended":
+            state["ended"] = rng.random() < 0.5
+        else:
+            state[field] = odd_int(rng, -2, 5)
+    fnd, best = state["foundations"], state["best"]
+    ok = (
+        klondike_state_valid(state["columns"], state["hidden"], state["stock"], state["waste"], fnd)
+        and len(best) == 4 and all(f <= b <= 13 for f, b in zip(fnd, best, strict=True))
+        and state["draw_count"] in (1, 3) and 0 <= state["recycles"] < 2**31 and 0 <= state["elapsed"] < 2**31
+    )
+    answered_or_refused(lambda: batch.core.set_state(index, **state, buffers=batch.buffers), ok)
+    if ok:
+        assert np.all((batch.obs[index] >= 0) & (batch.obs[index] < OBS_NVEC))
+
+
+def _pyramid_set_state(rng: random.Random) -> None:
+    """A saved Pyramid state with one or two fields mutated: refused exactly when a rank leaves
+    1..13 or a rank is not there four times, a bit set leaves its places, the cursor leaves 0..24,
+    the pass 1..3, or a count goes negative."""
+    batch, _ = batches()["pyramid"]
+    index = rng.randrange(3)
+    state = batch.core.get_state(index)
+    for _ in range(0 if rng.random() < 0.4 else rng.randint(1, 2)):
+        field = rng.choice(("pyramid_ranks", "stock_ranks", "removed", "present", "seen", "cursor",
+                            "pass_number", "elapsed", "needs_reset"))
+        if field.endswith("ranks"):
+            state[field] = mutate_list(state[field], rng, lambda: odd_int(rng, -1, 14))
+        elif field == "needs_reset":
+            state[field] = rng.random() < 0.5
+        elif field in ("removed", "present", "seen"):
+            state[field] = rng.choice((0, 2**24 - 1, 2**28 - 1, 2**28, 2**32 - 1, rng.randrange(2**28), -1))
+        else:
+            state[field] = odd_int(rng, -2, 26)
+    ranks = state["pyramid_ranks"] + state["stock_ranks"]
+    ok = (
+        len(state["pyramid_ranks"]) == 28 and len(state["stock_ranks"]) == 24
+        and sorted(ranks) == sorted(list(range(1, 14)) * 4)
+        and 0 <= state["removed"] < 2**28 and 0 <= state["present"] < 2**24 and 0 <= state["seen"] < 2**24
+        and 0 <= state["cursor"] <= 24 and 1 <= state["pass_number"] <= 3 and 0 <= state["elapsed"] < 2**31
+    )
+    answered_or_refused(lambda: batch.core.set_state(index, **state, buffers=batch.buffers), ok)
+    if ok:
+        assert np.all((batch.obs[index] >= 0) & (batch.obs[index] <= 1))
+
+
 # ---------------------------------------------------------------------------- the encoders
 def random_mask(rng: random.Random, rows: int, width: int) -> np.ndarray:
     """0/1 rows with a few bytes of any value."""
@@ -688,8 +762,11 @@ TARGETS: tuple[Target, ...] = (
             ("step", _batch_step),
             ("reset_cards", _batch_reset_cards),
             ("reset_random", _batch_reset_random),
+            ("get_state", _batch_get_state),
         )
     ),
+    Target("KlondikeBatch.set_state", _klondike_set_state),
+    Target("PyramidBatch.set_state", _pyramid_set_state),
     Target("KlondikeBatch.reset_state", _klondike_reset_state),
     Target("klondike_policy_inputs", _klondike_policy_inputs),
     Target("pyramid_policy_inputs", _pyramid_policy_inputs),
