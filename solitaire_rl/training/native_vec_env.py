@@ -98,8 +98,8 @@ class _NativeVecEnv(VecEnv):
     def seed(self, seed: int | None = None) -> Sequence[int | None]:
         """Game ``i``'s seed is ``spawn_seeds(seed, n)[i]`` (from ``SeedSequence(seed).spawn(n)``), not
         stable-baselines3's ``seed + i``: runs with seeds 1 and 2 share no deal stream."""
-        if seed is None:
-            return super().seed(seed)
+        if seed is None:  # as stable-baselines3 picks one
+            seed = int(np.random.randint(0, np.iinfo(np.uint32).max, dtype=np.uint32))
         self._seeds = list[int | None](spawn_seeds(seed, self.num_envs))
         return list(self._seeds)
 

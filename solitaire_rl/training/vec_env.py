@@ -44,8 +44,8 @@ class _MasksFromInfo:
     def seed(self, seed: int | None = None) -> Sequence[int | None]:
         """Env ``i``'s seed is ``spawn_seeds(seed, n)[i]`` (from ``SeedSequence(seed).spawn(n)``), not
         stable-baselines3's ``seed + i``: runs with seeds 1 and 2 share no deal stream."""
-        if seed is None:
-            return super().seed(seed)  # type: ignore[misc]
+        if seed is None:  # as stable-baselines3 picks one
+            seed = int(np.random.randint(0, np.iinfo(np.uint32).max, dtype=np.uint32))
         seeds: list[int | None] = list(spawn_seeds(seed, self.num_envs))  # type: ignore[attr-defined]
         self._seeds = seeds
         return list(seeds)
