@@ -219,3 +219,97 @@ def test_finish_is_the_third_button_exactly_when_the_seed_says(
     page.wait_for_selector('#overlay[data-kind="result"]', timeout=60_000)
     assert state(page)["outcome"] == "win"
     assert not page.errors
+
+
+FINISH_LAST = position([["KS", "QH"], ["KC"], ["KD"], ["KH"]], foundations=(12, 12, 11, 12))
+"""Every card known: Finish sends QH and the four Kings up, and the game is won."""
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_a_win_is_celebrated_and_a_tap_ends_the_celebration_at_once(
+    open_page: Callable[..., Page], url: str, size: str
+) -> None:
+    motion = {"reduced_motion": "no-preference"}
+    page = open_position(open_page, url, {"position": FINISH_LAST}, **motion, **SIZES[size])
+    page.evaluate("() => { window.klondikeApp.finishDelay = 0; }")
+    (page.tap if size == "phone" else page.click)("#third")
+    page.wait_for_selector(".celebration .celebration-card")
+    assert page.locator(".celebration-card").count() == 52
+    assert page.is_hidden("#overlay")  # the result waits for the cascade
+    page.wait_for_timeout(300)
+    moving = page.evaluate("() => document.getAnimations().filter((a) => a.playState === 'running').length")
+    assert moving > 0
+    (page.tap if size == "phone" else page.click)(".celebration")  # a tap ends it at once
+    page.wait_for_selector('#overlay[data-kind="result"]', timeout=2_000)
+    assert page.locator(".celebration").count() == 0
+    assert "win" in page.evaluate("() => soundLog")
+    assert not page.errors
+
+
+def test_with_reduced_motion_the_result_comes_at_once(open_page: Callable[..., Page], url: str) -> None:
+    page = open_position(open_page, url, {"position": FINISH_LAST})  # the tests' default: reduced motion
+    page.evaluate("() => { window.klondikeApp.finishDelay = 0; }")
+    page.click("#third")
+    page.wait_for_selector('#overlay[data-kind="result"]')
+    assert page.locator(".celebration").count() == 0
+    assert not page.errors
+
+
+@pytest.mark.parametrize(("size", "lang"), [("desktop", "en"), ("laptop", "ja"), ("phone", "ja")])
+def test_settings_are_kept_across_reloads(
+    open_page: Callable[..., Page], url: str, size: str, lang: str
+) -> None:
+    page = open_page(**SIZES[size])
+    page.evaluate("(l) => setLanguage(l)", lang)
+    if size == "phone":
+        page.tap("#menu-button")
+    (page.tap if size == "phone" else page.click)("#settings-button")
+    page.wait_for_selector('#overlay[data-kind="settings"]')
+    assert page.inner_text("#panel-title") == {"en": "Settings", "ja": "設定"}[lang]
+    page.select_option("#set-felt", "blue")
+    for key in ("dark", "fourColour", "largePrint", "leftHanded"):
+        page.check(f"#set-{key}")
+    for key in ("sound", "showVerdict", "showChance"):
+        page.uncheck(f"#set-{key}")
+    page.select_option("#set-cardSize", "large")
+    page.keyboard.press("Escape")
+    page.reload()
+    page.wait_for_selector("#columns .card")
+    settle(page)
+    html = page.locator("html")
+    classes = html.get_attribute("class") or ""
+    for cls in ("dark", "four-colour", "large-print", "left-handed", "hide-verdict", "hide-chance"):
+        assert cls in classes.split(), cls
+    assert html.get_attribute("data-felt") == "blue" and html.get_attribute("data-card-size") == "large"
+    assert page.is_hidden("#chance")
+    assert page.evaluate("() => getComputedStyle($('verdict')).visibility") == "hidden"
+    assert page.evaluate("() => getComputedStyle(document.body).backgroundColor") == "rgb(22, 25, 29)"
+    if page.is_visible("#overlay"):  # the saved game waits for Resume
+        page.locator("#panel-buttons button").first.click()
+    page.click("#stock")
+    settle(page)
+    assert len(state(page)["history"]) == 1
+    assert page.evaluate("() => soundLog") == []  # muted: the draw made no sound
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= SIZES[size]["viewport"]["width"]
+    assert not page.errors
+
+
+def test_auto_play_sends_a_safe_card_up_after_a_move_and_not_after_undo(
+    open_page: Callable[..., Page], url: str
+) -> None:
+    body = {"position": position([["KS", "QH"], ["KC"], ["2S"]], foundations=(0, 0, 0, 1), filler_end="4D")}
+    page = open_page()
+    page.evaluate("() => localStorage.setItem('solitaire-rl.settings', JSON.stringify({autoPlay: true}))")
+    page = open_position(lambda **o: page, url, body)
+    assert state(page)["auto_home"] == {"source": "c3", "target": "fS"}
+    page.evaluate("() => act({type: 'move', source: 'c1', target: 'c2'})")  # QH onto KC; then 2S goes up
+    settle(page)
+    page.wait_for_function("() => window.klondikeApp.state.history.length === 2")
+    settle(page)
+    assert state(page)["history"] == ["c1>c2", "c3>f"]
+    page.keyboard.press("u")  # the undo takes 2S back down, and it stays there
+    settle(page)
+    page.wait_for_timeout(300)
+    settle(page)
+    assert state(page)["history"] == ["c1>c2"]
+    assert not page.errors
