@@ -129,7 +129,7 @@ class Args:
     stock_known: bool = False
     """Klondike: the planners (hop, ismcts, guided-ismcts) see the stock's order, face-down cards
     still hidden: the setting of lonelybot and OpenSpiel's solitaire. Their rows say ``stock known``."""
-    planner_option: tuple[str, ...] = ()
+    planner_option: Annotated[tuple[str, ...], tyro.conf.UseAppendAction] = ()
     """Settings of the planners (pimc, hop, ismcts) as KEY=VALUE, repeatable: keyword arguments of
     the planner's class, e.g. ``--planner-option tree_iterations=400`` (numbers read as numbers)."""
     seed: int = 0

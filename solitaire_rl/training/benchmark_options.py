@@ -112,13 +112,18 @@ def split_paths(paths: Sequence[str | Path]) -> list[Path]:
 
 
 def file_names(paths: Sequence[Path]) -> list[str]:
-    """A short name per file: its stem, with as many parent folders as make the names unique."""
+    """A short name per file: its stem, with as many parent folders as tell it from the others."""
     parts = [p.with_suffix("").parts for p in paths]
-    for depth in range(1, max((len(p) for p in parts), default=1) + 1):
-        names = ["/".join(p[-depth:]) for p in parts]
-        if len(set(names)) == len(names):
-            return names
-    raise MalformedInputError(f"the same checkpoint given twice: {[str(p) for p in paths]}")
+    names = []
+    for i, mine in enumerate(parts):
+        for depth in range(1, len(mine) + 1):
+            name = "/".join(mine[-depth:])
+            if all("/".join(other[-depth:]) != name for j, other in enumerate(parts) if j != i):
+                names.append(name)
+                break
+        else:
+            raise MalformedInputError(f"the same checkpoint given twice: {paths[i]}")
+    return names
 
 
 def parse_seeds(text: str) -> tuple[int, ...]:
