@@ -291,3 +291,55 @@ def test_vector_envs_render_a_grid_of_their_tables(game: str) -> None:
     assert text.render().count("-random-v1-") == 2
     with pytest.raises(MalformedInputError, match="render_mode"):
         make_vec(game, 2, render_mode="human")
+
+
+# --------------------------------------------------------------------------- Pyramid positions
+@pytest.mark.parametrize("stock_top_playable", [True, False])
+def test_a_pyramid_position_plays_on_alike_in_the_python_and_the_native_env(stock_top_playable: bool) -> None:
+    """``options={"game": PyramidGame}`` in both envs: the same observation, mask and steps from a
+    position reached by random play (draws, removals and recycles)."""
+    from solitaire_rl.envs.pyramid.game import PyramidGame
+    from solitaire_rl.envs.pyramid.observation import observe
+
+    rng = np.random.default_rng(8)
+    for number in range(1, 6):
+        game = PyramidGame(f"pyramid-random-v1-{number}", stock_top_playable=stock_top_playable)
+        for _ in range(int(rng.integers(5, 60))):
+            legal = game.legal_moves()
+            if not legal:
+                break
+            game.push(legal[int(rng.integers(len(legal)))])
+        single = gymnasium.make(GAMES["pyramid"], stock_top_playable=stock_top_playable, split="any")
+        vector = make_vec("pyramid", 2, stock_top_playable=stock_top_playable, split="any",
+                          autoreset_mode=AutoresetMode.DISABLED)
+        obs, info = single.reset(options={"game": game})
+        vobs, vinfo = vector.reset(options={"deals": [None, game]})
+        assert np.array_equal(obs, observe(game)) and np.array_equal(vobs[1], obs)
+        assert np.array_equal(vinfo["action_mask"][1], info["action_mask"])
+        assert vinfo["deal_id"][1] == info["deal_id"]
+        for _ in range(30):
+            action = random_legal(rng, info["action_mask"]) if info["action_mask"].any() else 0
+            obs, reward, terminated, _, info = single.step(action)
+            vobs, vreward, vterminated, _, vinfo = vector.step(np.array([0, action]))
+            assert np.array_equal(vobs[1], obs) and vreward[1] == reward and vterminated[1] == terminated
+            assert np.array_equal(vinfo["action_mask"][1], info["action_mask"])
+            if terminated:
+                break
+        assert game.moves_played > 0  # the env played a copy
+
+
+def test_a_pyramid_position_is_refused_in_a_split_env_or_of_the_other_variant() -> None:
+    from solitaire_rl.envs.pyramid.game import PyramidGame
+
+    game = PyramidGame("pyramid-random-v1-1000003")
+    with pytest.raises(MalformedInputError, match="split='any'"):
+        gymnasium.make(GAMES["pyramid"]).reset(options={"game": game})
+    with pytest.raises(MalformedInputError, match="variant 000"):
+        gymnasium.make(GAMES["pyramid"], stock_top_playable=False, split="any").reset(options={"game": game})
+    vector = make_vec("pyramid", 2)
+    obs, _ = vector.reset(seed=0)
+    with pytest.raises(MalformedInputError, match="split='any'"):
+        vector.reset(options={"game": game})
+    assert np.array_equal(vector.unwrapped.batch.obs, obs)
+    with pytest.raises(MalformedInputError, match="PyramidGame"):
+        gymnasium.make(GAMES["pyramid"], split="any").reset(options={"game": "pyramid-random-v1-3"})

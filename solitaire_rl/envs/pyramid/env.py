@@ -22,12 +22,18 @@ from solitaire_rl.envs.pyramid.actions import (
 from solitaire_rl.envs.pyramid.game import PyramidGame
 from solitaire_rl.envs.pyramid.layout import NUM_PYRAMID
 from solitaire_rl.envs.pyramid.observation import OBSERVATION_SIZE, PyramidObserver, observe
-from solitaire_rl.envs.splits import DEFAULT_SPLIT, check_deal_in_split, deal_range
+from solitaire_rl.envs.splits import (
+    DEFAULT_SPLIT,
+    DealRange,
+    check_deal_in_split,
+    deal_range,
+    refuse_position,
+)
 
 WIN_REWARD = 1.0
 SHAPING_PER_CARD = 0.02
 """Shaped reward per pyramid card removed, when ``reward_shaping=True`` (28 cards: 0.56)."""
-RESET_OPTIONS = frozenset({"deal"})
+RESET_OPTIONS = frozenset({"deal", "game"})
 
 
 class PyramidEnv(gymnasium.Env[np.ndarray, np.int64]):
@@ -70,8 +76,9 @@ class PyramidEnv(gymnasium.Env[np.ndarray, np.int64]):
     made with another ``split=`` (:mod:`solitaire_rl.envs.splits`). ``reset(options={"deal": d})``
     deals ``d``: a deal ID, a 104-char deal code, or 52 card names (a list or one comma-separated
     string); an env of a split takes only deal IDs of that split, ``split="any"`` takes them all.
-    A bad or refused deal raises :class:`solitaire_rl.envs.errors.MalformedInputError` and changes
-    nothing.
+    ``reset(options={"game": game})`` continues from a copy of a :class:`PyramidGame` position of
+    the env's variant instead (``split="any"`` only). A bad or refused deal raises
+    :class:`solitaire_rl.envs.errors.MalformedInputError` and changes nothing.
 
     ## Rewards
     ``+1`` on the move that clears the pyramid, ``0`` otherwise. With ``reward_shaping=True``,
@@ -143,12 +150,22 @@ class PyramidEnv(gymnasium.Env[np.ndarray, np.int64]):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
-        deal = self._deal_from_options(options)
+        options = check_reset_options(options, RESET_OPTIONS)
+        position = options.get("game")
+        if position is not None:  # read before anything changes, the seed included
+            if options.get("deal") is not None:
+                raise MalformedInputError("give 'deal' or 'game', not both")
+            game = check_position(position, self.stock_top_playable, self.split)
+        else:
+            deal = self._deal_from_options(options)
         super().reset(seed=seed)
-        if deal is None:
-            deal = resolve_deal(DealId("pyramid", "random", 1, self.split.draw(self.np_random)), "pyramid")
-        self.game = PyramidGame(deal, stock_top_playable=self.stock_top_playable)
-        self._deal_label = deal.label
+        if position is None:
+            if deal is None:
+                number = self.split.draw(self.np_random)
+                deal = resolve_deal(DealId("pyramid", "random", 1, number), "pyramid")
+            game = PyramidGame(deal, stock_top_playable=self.stock_top_playable)
+        self.game = game
+        self._deal_label = game.deal.label
         obs = self._observer.reset(self.game).copy()
         self._terminated = not fill_action_mask(self.game.legal_moves(), self._mask).any()
         if self.render_mode == "human":
@@ -231,6 +248,20 @@ class PyramidEnv(gymnasium.Env[np.ndarray, np.int64]):
         require_reset(game is not None)
         assert game is not None
         return game_info(game, self._deal_label, self._mask)
+
+
+def check_position(position: object, stock_top_playable: bool, split: DealRange) -> PyramidGame:
+    """A copy of ``position`` for an env of this variant and split to continue from (the
+    ``options={"game": ...}`` of both envs), or :class:`MalformedInputError`: not a
+    :class:`PyramidGame`, another variant, or an env of a split (a position names no deal number)."""
+    if not isinstance(position, PyramidGame):
+        raise MalformedInputError(f"'game' takes a PyramidGame position, not {type(position).__name__}")
+    if position.stock_top_playable != stock_top_playable:
+        raise MalformedInputError(
+            f"the position is of variant {position.variant}; this env plays "
+            f"{'000' if stock_top_playable else '001'}")
+    refuse_position(split)
+    return position.copy()
 
 
 def game_info(game: PyramidGame, deal_label: str, mask: np.ndarray) -> dict[str, Any]:

@@ -32,8 +32,9 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
+from solitaire_rl.envs.cards import rank
 from solitaire_rl.envs.contract import check_action, check_max_episode_steps, check_reset_options
-from solitaire_rl.envs.deals import DEAL_NUMBERS, resolve_deal
+from solitaire_rl.envs.deals import DEAL_NUMBERS, Deal, resolve_deal
 from solitaire_rl.envs.errors import MalformedInputError
 from solitaire_rl.envs.native_batch import (
     AUTORESET_CODES,
@@ -46,6 +47,7 @@ from solitaire_rl.envs.native_batch import (
     native_core,
 )
 from solitaire_rl.envs.pyramid.actions import NUM_ACTIONS, action_name, parse_action
+from solitaire_rl.envs.pyramid.env import check_position
 from solitaire_rl.envs.pyramid.game import DEAD_END, WIN, PyramidGame
 from solitaire_rl.envs.pyramid.layout import NUM_PYRAMID
 from solitaire_rl.envs.pyramid.messages import Refusal
@@ -56,7 +58,7 @@ REFUSAL_TEXTS: dict[str, str | None] = {"none": None, **{r.name.lower(): r.en fo
 """The single env's message of each native refusal (``solitaire_native.PyramidRefusal``), by name."""
 OUTCOME_NAMES: dict[str, str | None] = {"none": None, WIN: WIN, DEAD_END: DEAD_END}
 """The outcome of each native outcome (``solitaire_native.PyramidOutcome``), by name."""
-RESET_OPTIONS = frozenset({"deal", "deals", "reset_mask"})
+RESET_OPTIONS = frozenset({"deal", "deals", "game", "reset_mask"})
 
 
 
@@ -161,8 +163,14 @@ class PyramidBatch(NativeBatch):
         env, whether it was dealt here or by an autoreset inside the native step.
         """
         split = self.split
-        resolved = [None if d is None else check_deal_in_split(resolve_deal(d, "pyramid"), "pyramid", split)
-                    for d in deals or [None] * len(indices)]
+        resolved: list[Deal | PyramidGame | None] = []
+        for d in deals or [None] * len(indices):
+            if d is None:
+                resolved.append(None)
+            elif isinstance(d, PyramidGame):
+                resolved.append(check_position(d, self.stock_top_playable, split))
+            else:
+                resolved.append(check_deal_in_split(resolve_deal(d, "pyramid"), "pyramid", split))
         for k, i in enumerate(indices):
             if seeds is not None and seeds[k] is not None:
                 self.seed(i, seeds[k])
@@ -174,6 +182,11 @@ class PyramidBatch(NativeBatch):
                 numbers.append(number)
                 self.deal_number[i] = number
                 self.deal_label[i] = f"pyramid-random-v1-{number}"
+            elif isinstance(deal, PyramidGame):
+                self.core.set_state(i, **native_state(deal), elapsed=0, needs_reset=False,
+                                    buffers=self.buffers)
+                self.deal_number[i] = -1
+                self.deal_label[i] = deal.deal.label
             else:
                 self.core.reset_cards(i, np.asarray(deal.cards, np.uint8), self.buffers)
                 random = deal.deal_id is not None and deal.deal_id.kind == "random"
@@ -186,6 +199,27 @@ class PyramidBatch(NativeBatch):
             self.core.reset_random(np.asarray(random_indices, np.int64), np.asarray(numbers, np.int64),
                                    self.buffers)
         self.started = True
+
+
+def native_state(game: PyramidGame) -> dict[str, Any]:
+    """The native game state of a :class:`PyramidGame` position (``PyramidBatch.set_state``'s game
+    fields; :meth:`PyramidBatch.game` is the way back). The stock and the waste always hold the
+    deal's stock order (waste bottom..top, then stock top..bottom), so a slot's place follows from
+    the lists, and any cursor between the waste's slots and the stock's reads the same."""
+    cards = game.deal.cards
+    slots = cards[NUM_PYRAMID:]
+    slot_of = {card: s for s, card in enumerate(slots)}
+    waste = [slot_of[c] for c in game.waste]
+    stock = [slot_of[c] for c in game.stock]
+    return {
+        "pyramid_ranks": [rank(c) for c in cards[:NUM_PYRAMID]],
+        "stock_ranks": [rank(c) for c in slots],
+        "removed": game.removed,
+        "present": sum(1 << s for s in waste + stock),
+        "seen": sum(1 << s for s, c in enumerate(slots) if (game.seen >> c) & 1),
+        "cursor": max(waste) + 1 if waste else min(stock, default=len(slots)),
+        "pass_number": game.pass_number,
+    }
 
 
 def _check_options(options: dict[str, Any] | None) -> dict[str, Any]:
@@ -275,20 +309,24 @@ class PyramidVectorEnv(NativeVectorEnv):
 
         ``seed``: an int ``S`` (sub-env ``i`` gets ``spawn_seeds(S, num_envs)[i]``), a list of one
         seed (or ``None``) per sub-env, or ``None``. ``options["deal"]``: one deal for every
-        sub-env, or a list of one per sub-env (``None`` entries draw a random deal).
+        sub-env; ``options["deals"]``: one per sub-env (``None`` entries draw a random deal,
+        :class:`PyramidGame` entries start from that position); ``options["game"]``: one
+        :class:`PyramidGame` position for every sub-env (``split="any"`` only, as the single env).
         """
         options = _check_options(options)
         n = self.num_envs
         indices, seeds = self._reset_targets(seed, options)
+        given = [key for key in ("deal", "deals", "game") if options.get(key) is not None]
+        if len(given) > 1:
+            raise MalformedInputError(f"give one of 'deal', 'deals' and 'game', not {given}")
         if options.get("deals") is not None:
-            if options.get("deal") is not None:
-                raise MalformedInputError(
-                    "give 'deal' (every sub-env) or 'deals' (one per sub-env), not both")
             per_env = list(options["deals"])
             if len(per_env) != n:
                 raise MalformedInputError(
                     f"'deals' needs one deal (or None) per sub-env ({n}), not {len(per_env)}")
             deals: list[object | None] | None = [per_env[i] for i in indices]
+        elif options.get("game") is not None:
+            deals = [options["game"]] * len(indices)
         else:
             deals = None if options.get("deal") is None else [options["deal"]] * len(indices)
         self.batch.reset(indices, seeds, deals)
@@ -347,8 +385,15 @@ class NativePyramidEnv(gymnasium.Env[np.ndarray, np.int64]):
             raise MalformedInputError("reset_mask is a vector env option")
         if options.get("deals") is not None:
             raise MalformedInputError("'deals' is a vector env option: give one 'deal'")
-        deal = None if options.get("deal") is None else check_deal_in_split(
-            resolve_deal(options["deal"], "pyramid"), "pyramid", self.batch.split)
+        position, spec = options.get("game"), options.get("deal")
+        if position is not None and spec is not None:
+            raise MalformedInputError("give 'deal' or 'game', not both")
+        deal: object | None  # read before anything changes, the seed included
+        if position is not None:
+            deal = check_position(position, self.stock_top_playable, self.batch.split)
+        else:
+            deal = None if spec is None else check_deal_in_split(
+                resolve_deal(spec, "pyramid"), "pyramid", self.batch.split)
         super().reset(seed=seed)
         self.batch.set_rng(0, self.np_random)
         self.batch.reset([0], None, [deal])
@@ -385,6 +430,6 @@ class NativePyramidEnv(gymnasium.Env[np.ndarray, np.int64]):
 
 
 __all__ = [
-    "OUTCOME_NAMES", "REFUSAL_TEXTS", "NativePyramidEnv", "PyramidBatch", "PyramidVectorEnv",
+    "OUTCOME_NAMES", "REFUSAL_TEXTS", "NativePyramidEnv", "PyramidBatch", "PyramidVectorEnv", "native_state",
     "random_deal_number",
 ]
