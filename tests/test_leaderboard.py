@@ -89,3 +89,32 @@ def test_the_next_line_comparison_counts_wins_each_way(tmp_path: Path) -> None:
 
 def test_deal_ranges_read_as_written() -> None:
     assert deal_ranges([3, 1, 2, 42, 100_000, 99_999]) == "1..3, 42, 99,999..100,000"
+
+
+def test_the_paired_figures_of_benchmark_md_come_from_the_rows_files() -> None:
+    """docs/benchmark.md, "Against the targets": ppo against greedy on deals 1..1000 (37-0, 22-0, 78-8)
+    and the Klondike planners' pairs, from the rows in benchmarks/results/agents/."""
+    from solitaire_rl.training.benchmark_stats import paired_tests
+
+    def pair(*names: str, agents: tuple[str, ...] = ("greedy", "ppo")) -> list:
+        rows = [Row(**r) for name in names
+                for r in json.loads((ROWS_DIR / f"{name}.json").read_text())["rows"]]
+        return paired_tests([r for r in rows if r.agent in agents])
+
+    doc = " ".join((ROOT / "docs" / "benchmark.md").read_text().split())
+    for name, ppo_only, said in (("pyramid-000", 37, "(37 against 0, exact McNemar p = 1.5e-11)"),
+                                 ("pyramid-001", 22, "(22 against 0, p = 4.8e-7)")):
+        (test,) = pair(name)
+        assert (test.first_only, test.second_only) == (0, ppo_only) and said in doc
+        assert test.p_value == pytest.approx(float(said.rpartition("= ")[2][:-1]), rel=0.05)
+    (klondike,) = pair("klondike-draw3")
+    assert (klondike.second_only, klondike.first_only) == (78, 8)
+    assert "78 deals against 8 (p = 1.5e-15)" in doc
+    assert klondike.p_value == pytest.approx(1.5e-15, rel=0.05)
+    planners = ("hop", "ismcts", "guided-ismcts")
+    hop_ismcts, _, ismcts_guided = pair(*(f"klondike-draw3-{a}" for a in planners), agents=planners)
+    assert (hop_ismcts.second_only, hop_ismcts.first_only) == (123, 87)
+    assert (round(hop_ismcts.p_value, 3), round(hop_ismcts.p_holm, 3)) == (0.016, 0.047)
+    assert "123 deals against 87 (p = 0.016; 0.047 after" in doc
+    assert (ismcts_guided.second_only, ismcts_guided.first_only) == (34, 46)
+    assert round(ismcts_guided.p_value, 2) == 0.22 and "34 against 46 (p = 0.22)" in doc
