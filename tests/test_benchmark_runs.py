@@ -225,3 +225,33 @@ def test_the_plot_draws_the_solver_as_an_upper_bound_not_an_agent() -> None:
     import matplotlib.pyplot as plt
 
     plt.close(figure)
+
+
+def test_the_options_read_back_from_json_and_bad_ones_are_refused() -> None:
+    from solitaire_rl.training.benchmark import play_options, resolve_agents
+    from solitaire_rl.training.benchmark_options import PlayOptions
+
+    args = Args(game="klondike", deals="1", agents="greedy,hop,ppo", stock_known=True,
+                planner_option=("max_states=5000", "time_limit=0.5"), analysis_states=1234)
+    variant = find_variant("klondike")
+    options = play_options(args, variant, resolve_agents(args, variant)[0])
+    assert PlayOptions.from_json(json.loads(json.dumps(options.to_json()))) == options
+    assert options.planner == (("max_states", 5000), ("time_limit", 0.5)) and options.analysis_states == 1234
+    assert [(e.name, e.seeded, e.moves) for e in options.agents] == [
+        ("greedy", False, None), ("hop", True, None), ("ppo", True, "sampled")]  # the shipped one samples
+    for bad in ([], {"variant": "klondike", "speed": 3}, {"variant": "klondike", "agents": [{"nom": "x"}]}):
+        with pytest.raises(MalformedInputError, match="not benchmark options"):
+            PlayOptions.from_json(bad)
+
+
+def test_checkpoint_names_and_seed_lists() -> None:
+    from solitaire_rl.training.benchmark_options import file_names, parse_seeds
+
+    assert file_names([Path("runs/a/best.zip"), Path("runs/b/best.zip"), Path("x/final.zip")]) == [
+        "a/best", "b/best", "final"]
+    with pytest.raises(MalformedInputError, match="twice"):
+        file_names([Path("a.zip"), Path("a.zip")])
+    assert parse_seeds("0-2,7") == (0, 1, 2, 7) and parse_seeds("5") == (5,)
+    for bad in ("x", "3-1", "-1", "1,1"):
+        with pytest.raises(MalformedInputError, match="--seeds"):
+            parse_seeds(bad)
