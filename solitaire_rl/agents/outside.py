@@ -59,7 +59,7 @@ def load_factory(spec: str) -> Callable[..., Player]:
     factory = getattr(_module(module_text), attribute, None)
     if not callable(factory):
         raise MalformedInputError(f"agent {spec!r}: {module_text} has no function {attribute!r}")
-    return factory  # type: ignore[no-any-return]
+    return factory
 
 
 def make_outside_player(spec: str, variant: Any) -> Player:
