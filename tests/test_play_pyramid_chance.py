@@ -139,3 +139,15 @@ def test_a_proved_loss_in_001_is_a_chance_of_none_as_the_verdict_says() -> None:
     assert answer.share == 0.0 and answer.basis == "certain" and "proved" in answer.en
     shown = ChanceAnswer(**pyramid_chance(PyramidGame(MIDDLING, stock_top_playable=False), time_limit=10.0))
     assert 0 < shown.share < 1 and shown.basis == "sampled", "a deal not proved lost is still estimated"
+
+
+def test_after_a_proved_loss_the_hint_says_so_before_its_move() -> None:
+    """Issue 51: hints went on saying "Draw a card" through passes after the loss was proved; before the
+    proof the seeds allow (000: every stock card seen) nothing of the kind is said."""
+    from solitaire_rl.play.server.pyramid_advice import LOST_HINT
+
+    advisor = PyramidHintAdvisor(planner_time=5.0, planner_threads=1)
+    lost = advisor.hint(PyramidGame(PROVED_LOST_001, stock_top_playable=False))
+    assert lost is not None and lost["en"].startswith(LOST_HINT[0]) and lost["ja"].startswith(LOST_HINT[1])
+    unseen = advisor.hint(PyramidGame(PROVED_LOST_001))  # 000 at its start: 23 stock cards unseen
+    assert unseen is not None and LOST_HINT[0] not in unseen["en"]

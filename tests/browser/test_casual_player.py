@@ -313,3 +313,56 @@ def test_auto_play_sends_a_safe_card_up_after_a_move_and_not_after_undo(
     settle(page)
     assert state(page)["history"] == ["c1>c2"]
     assert not page.errors
+
+
+@pytest.mark.parametrize(("path", "lang"), [("/", "en"), ("/klondike", "ja"), ("/", "ja"),
+                                            ("/klondike", "en")])
+def test_the_goal_and_the_rules_are_under_the_table_on_a_phone(
+    new_page: Callable[..., Page], path: str, lang: str
+) -> None:
+    """Defect 6 and 8: the goal in a line and Rules under the buttons, no key letters on a phone, the tab's
+    title in the page's language."""
+    ready = "#pyramid .card" if path == "/" else "#columns .card"
+    page = new_page(path=path, ready=ready, storage={"solitaire-rl.lang": lang}, **SIZES["phone"])
+    goal = page.locator(".dock-foot .goal")
+    assert goal.is_visible() and ("28" if path == "/" else "52") in goal.inner_text()
+    bar = box(page, ".bar")
+    link = box(page, "#rules-link")
+    assert link["y"] >= bar["y"] + bar["height"] - 1 and link["y"] + link["height"] <= 844
+    assert page.locator(".bar kbd:visible").count() == 0 and page.locator("kbd:visible").count() == 0
+    title = page.title()
+    assert (any("\u3040" <= ch <= "\u30ff" for ch in title)) == (lang == "ja"), title
+    page.tap("#rules-link")
+    assert page.is_visible("#rules") and page.is_hidden("#game-view")
+    assert not page.errors
+
+
+def test_a_pyramid_deal_in_the_klondike_box_says_where_it_opens(open_page: Callable[..., Page]) -> None:
+    page = open_page()
+    page.fill("#deal-input", "pyramid-random-v1-5")
+    page.press("#deal-input", "Enter")
+    settle(page)
+    assert "Pyramid page" in page.inner_text("#message")
+    assert state(page)["deal"]["id"] != "pyramid-random-v1-5"
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_the_daily_calendar_marks_each_day_and_opens_a_past_day(
+    open_page: Callable[..., Page], size: str
+) -> None:
+    page = open_page(**SIZES[size])
+    page.evaluate("() => showStats()")
+    days = page.locator(".daily-calendar .day")
+    assert days.count() == 28
+    today = page.evaluate("() => localDate()")
+    assert days.last.get_attribute("data-date") == today
+    assert "today" in (days.last.get_attribute("class") or "")
+    yesterday = days.nth(26).get_attribute("data-date")
+    (page.tap if size == "phone" else page.click)(".daily-calendar .day >> nth=26")
+    settle(page)
+    if page.is_visible('#overlay[data-kind="confirm"]'):
+        page.locator("#panel-buttons button").first.click()
+        settle(page)
+    assert state(page)["deal"]["id"] == "klondike-daily-v1-" + yesterday.replace("-", "")
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= SIZES[size]["viewport"]["width"]
+    assert not page.errors

@@ -93,7 +93,7 @@ def test_chance_shows_the_estimate_and_changes_nothing(page_at: Callable[..., Pa
 WARN_KEY = "solitaire-rl.pyramid.warn-drop"
 WARNING = {"en": "That move lowered your chance of clearing the pyramid from about 60% to about 30%; "
                  "Undo takes it back.",
-           "ja": "今の手で全消しできる見込みが約 60% から約 30% に下がりました。「取り消し」で戻せます"}
+           "ja": "今の手で全消しできる見込みが約 60% から約 30% に下がりました。「戻す」で戻せます"}
 
 
 def fixed(share: float) -> dict[str, Any]:

@@ -33,7 +33,14 @@ import numpy as np
 from solitaire_rl.agents.base import Choice, Player
 from solitaire_rl.agents.planner import NO_SAMPLE
 from solitaire_rl.agents.planner.pimc import GuidedPimcPlayer, PimcPlayer
-from solitaire_rl.agents.solver import NOT_WINNABLE, UNSEEN_STOCK, WINNABLE, CancelToken, play_verdict
+from solitaire_rl.agents.solver import (
+    NOT_WINNABLE,
+    UNSEEN_STOCK,
+    WINNABLE,
+    CancelToken,
+    SearchLimits,
+    play_verdict,
+)
 from solitaire_rl.agents.solver.verdict import PlayVerdict
 from solitaire_rl.agents.variants import find_variant
 from solitaire_rl.envs.pyramid import DRAW_MOVE, PyramidGame
@@ -154,6 +161,9 @@ class PyramidHintAdvisor:
         move = action_to_move(choice.action) if mask[choice.action] else DRAW_MOVE
         en, ja = describe_move(game, move)
         en, ja = f"{en[0].upper()}{en[1:]}.", f"{ja}のがおすすめです"
+        if proved_lost(game):  # issue 51: a proved loss is said, not "Draw a card" through passes
+            en = f"{LOST_HINT[0]} To play on: {en}"
+            ja = f"{LOST_HINT[1]}続けるなら：{ja}"
         return pyramid_hint({
             "kind": "move", "move": str(move), "places": list(move.places()),
             "move_kind": ["remove", "draw", "recycle"][move.kind],
@@ -180,6 +190,19 @@ VERDICT_TEXT = {
     UNSEEN_STOCK: ("Some stock cards have not been seen yet: no verdict; hints advise from what you see.",
                    "山札にまだ見ていないカードがあるため、見えている範囲の助言だけを返します"),
 }
+
+
+LOST_HINT = ("No line clears the pyramid from here (proved): Undo, Restart or New deal.",
+             "ここから全消しする手順はありません（確認済み）。戻す・最初から・新しい局から選べます。")
+"""What a hint says first once the verdict proves the position lost."""
+LOSS_CHECK = SearchLimits(time_limit=0.5)
+"""The budget of a hint's check that the verdict proves the position lost."""
+
+
+def proved_lost(game: PyramidGame) -> bool:
+    """Whether the verdict the seeds allow (:func:`play_verdict`: in variant 000 only once every stock
+    card has been seen) proves ``game``'s position lost, within :data:`LOSS_CHECK`."""
+    return play_verdict(game.copy(), limits=LOSS_CHECK).status == NOT_WINNABLE
 
 
 def verdict_json(verdict: PlayVerdict, game: PyramidGame) -> dict[str, Any]:
@@ -231,4 +254,6 @@ class PyramidVerdictService(VerdictService):
         return {"status": "checking", "en": en, "ja": ja, "reason": None}
 
 
-__all__ = ["VERDICT_TEXT", "PyramidHintAdvisor", "PyramidVerdictService", "position_key", "verdict_json"]
+__all__ = ["LOST_HINT", "VERDICT_TEXT", "PyramidHintAdvisor", "PyramidVerdictService", "position_key",
+           "proved_lost",
+           "verdict_json"]

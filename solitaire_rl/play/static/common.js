@@ -756,6 +756,7 @@ function wireCommon() {  // the buttons, events and timers both pages wire the s
   wireStats();  // stats.js: the Daily deal button
   $("rules-button").addEventListener("click", showRules);
   $("rules-back").addEventListener("click", showGame);
+  if ($("rules-link")) $("rules-link").addEventListener("click", showRules);  // under the table, always
   $("copy-deal").addEventListener("click", copyDeal);
   $("lang").addEventListener("click", () => setLanguage(app.lang === "ja" ? "en" : "ja"));
   $("fullscreen").addEventListener("click", () => {  // the game is on the server: nothing to redo

@@ -46,7 +46,7 @@ const WORDS = {
     stop: "Stop", stopLabel: "Stop the finish", finishLabel: "Finish: send the remaining cards up one by one",
     draw: "Draw", recycle: "Recycle", drawLabel: (n = 3) => `Draw ${n} from the stock`, recycleLabel: "Recycle the waste",
     moves: (n) => `Moves ${n}`, recycles: (n) => `Recycles ${n}`, up: (n) => `Up ${n}/52`,
-    counts: (d, o, h) => `Face down ${d} · Operations ${o} · Hints ${h}`,
+    counts: (d, o, h) => `Face down ${d} · Hints ${h}`,
     handBuilt: "hand-built position",
     verdict: (text) => `Verdict: ${text}`,
     newDeal: "New deal", sameDeal: "Same deal again", viewBoard: "View the board", undo: "Undo",
@@ -94,7 +94,7 @@ const WORDS = {
     stop: "止める", stopLabel: "自動で仕上げを止める", finishLabel: "自動で仕上げ：残りの札を 1 枚ずつ組札へ送る",
     draw: "めくる", recycle: "組み直す", drawLabel: (n = 3) => `山札から ${n} 枚めくる`, recycleLabel: "めくり札を組み直す",
     moves: (n) => `手数 ${n}`, recycles: (n) => `組み直し ${n}`, up: (n) => `組札 ${n}/52`,
-    counts: (d, o, h) => `裏向き ${d} · 操作 ${o} 回 · ヒント ${h} 回`,
+    counts: (d, o, h) => `裏向き ${d} · ヒント ${h} 回`,
     handBuilt: "手作りの局面",
     verdict: (text) => `判定：${text}`,
     newDeal: "新しい配り", sameDeal: "この配りをもう一度", viewBoard: "盤面を見る", undo: "取り消し",
@@ -596,6 +596,11 @@ function newDeal({force = false, dealType, draw} = {}) {
 }
 
 function openDeal(text) {  // the deal is checked first; a bad one keeps its text in the box, said plainly
+  if (/^pyramid-/i.test(text)) {  // another game's deal: where it opens
+    message(app.lang === "ja" ? `「${text}」はピラミッドの配りです。ピラミッドのページ（/?deal=…）で開いてください。`
+      : `"${text}" is a Pyramid deal: open it on the Pyramid page.`, "error");
+    return Promise.resolve();
+  }
   return queue(async () => {
     const state = await checkedDeal({deal: text, draw_count: chosenDraw()}, t("dealWhat"));
     if (state) confirmReplace(() => queue(() => adoptGame(state)));
@@ -875,14 +880,14 @@ function slideRun(event) {  // finger held down: sliding onto an arrow moves the
   if (!r) return;
   const id = over ? over.id : null;
   if (id !== r.last) {
-    clearInterval(r.repeat);
+    clearInterval(r.repeat); clearTimeout(r.repeat);
     $("run-up").classList.toggle("active", id === "run-up");
     $("run-down").classList.toggle("active", id === "run-down");
     r.last = id;
     if (id) {
       const delta = id === "run-up" ? -1 : 1;
-      stepRun(delta);
-      r.repeat = setInterval(() => stepRun(delta), 400);
+      stepRun(delta);  // held: one step now, the next after 0.8 s (issue 51: 0.6 s stepped twice), then every 0.4 s
+      r.repeat = setTimeout(() => { stepRun(delta); r.repeat = setInterval(() => stepRun(delta), 400); }, 800);
     }
   }
 }

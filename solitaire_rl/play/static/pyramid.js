@@ -24,6 +24,7 @@ function spoken(card) { return app.lang === "ja" ? card.spoken_ja : card.spoken;
 
 function applyLanguage() {
   document.documentElement.lang = app.lang;
+  document.title = t("pageTitle");  // the tab's title in the page's language too (issue 51)
   for (const el of document.querySelectorAll("[data-t]")) el.textContent = t(el.dataset.t);
   for (const el of document.querySelectorAll("[data-t-label]")) el.setAttribute("aria-label", t(el.dataset.tLabel));
   for (const el of document.querySelectorAll("[data-t-placeholder]")) el.placeholder = t(el.dataset.tPlaceholder);
@@ -41,7 +42,9 @@ async function send(action, retry = true) {
   if (!app.state || app.paused) return;
   app.chanceNote = null;  // the chance line stays until the player does something
   try {
+    const before = app.state.history.length;
     setState(await api("POST", `/api/games/${app.state.session}/actions`, {...action, revision: app.state.revision}));
+    if (app.state.history.length !== before) sound("snap");  // player.js (muted: nothing)
   } catch (e) {
     if (e.code === "STALE_GAME") await reloadStale();  // another tab played on: the latest game, and why
     if (e.status === 404 && retry) {  // the server forgot this game: restore it from the moves, then act
@@ -100,7 +103,7 @@ function setState(state) {
     app.recorded = true;  // won (again, after an undo): the panel opens; record() never counts a deal twice
     stopClock();
     record();
-    showResult();
+    celebrate(() => pyramidRect(), showResult);  // player.js: the cards cascade, then the result
   } else if (state.outcome !== "win" && previous && previous.outcome === "win") {
     startClock();  // an undo after the win: play on, the clock runs again
   } else if (state.outcome === "dead_end") {
@@ -299,6 +302,11 @@ function refocus(back) {  // focus goes back where it was; a card redrawn or rem
   const place = back.dataset && back.dataset.place;
   if (back.isConnected) back.focus();
   else if (place !== undefined) focusNearest(Number(place));
+}
+
+function pyramidRect() {  // where the celebration's cards leave from: the pyramid's top
+  const r = $("pyramid").getBoundingClientRect();
+  return {left: r.left + r.width / 2 - 30, top: r.top};
 }
 
 function showResult() {

@@ -409,8 +409,35 @@ function dailyView(data) {  // each variant's daily deal today and its streak
   }
   const rule = para(ct("stDailyRule"));
   rule.className = "stats-note";
-  box.append(h, list, rule);
+  box.append(h, list, dailyCalendar(data, today), rule);
   return box;
+}
+
+// The daily calendar (issue 51): the last four weeks' daily deals of the variant in play, each day
+// marked with its result (won ✓, lost ✗, begun …), each a button that opens that day's deal.
+const CALENDAR_DAYS = 28;
+function dailyCalendar(data, today) {
+  const v = app.state ? variantOf(app.state) : null;
+  const days = v && isMap(data.daily[v]) ? data.daily[v] : {};
+  const grid = document.createElement("div");
+  grid.className = "daily-calendar";
+  grid.setAttribute("role", "group");
+  grid.setAttribute("aria-label", app.lang === "ja" ? "過去の毎日の配り" : "Past daily deals");
+  for (let i = CALENDAR_DAYS - 1; i >= 0; i--) {
+    const date = shiftDate(today, -i), d = days[date];
+    const result = !d ? "" : d.result === "won" ? "won" : d.result === "lost" ? "lost" : "playing";
+    const b = document.createElement("button");
+    b.type = "button"; b.className = `day ${result}`; b.dataset.date = date;
+    b.textContent = `${Number(date.slice(8))}${{won: " ✓", lost: " ✗", playing: " …"}[result] || ""}`;
+    const words = !d ? ct("stDailyNot") : result === "won" ? ct("stDailyWon", formatTime(d.time_ms), d.moves)
+      : result === "lost" ? ct("stDailyLost") : ct("stDailyPlaying");
+    b.title = `${date}: ${words}`;
+    b.setAttribute("aria-label", b.title);
+    if (date === today) b.classList.add("today");
+    b.addEventListener("click", () => { closePanel(); dailyDeal({date}); });
+    grid.append(b);
+  }
+  return grid;
 }
 
 // ------------------------------------------------------------------ export
@@ -448,9 +475,11 @@ function dailyDealId(date = localDate()) { return `${statsGame()}-daily-v1-${dat
 
 // Today's deal, in the variant (Pyramid) or draw (Klondike: `draw`, else the game's) being played;
 // `force`: without asking first (the game in play is over).
-function dailyDeal({draw, force = false} = {}) {
+function dailyDeal({draw, force = false, date: day} = {}) {
   closeMenu();
-  const date = localDate(), deal = dailyDealId(date), s = app.state;
+  const today = localDate();
+  const date = day && day <= today ? day : today;  // a past day from the calendar; never a day to come
+  const deal = dailyDealId(date), s = app.state;
   if (s && s.deal.id === deal && s.outcome !== "win" && (!draw || draw === s.draw_count)) {
     message(ct("stDailyAlready", date), "info");
     return;
