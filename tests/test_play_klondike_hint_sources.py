@@ -35,7 +35,7 @@ from tests.play_api_helpers import LOCAL, GameApi, server_fixture
 
 DEAL_1 = "klondike-random-v1-1"
 ANSWERS = {"planner": ("hop", "planner"), "agent": ("ppo", "agent"), "network": ("expert-net", "network"),
-           "guided": ("guided-ismcts", "guided")}
+           "guided": ("guided-ismcts", "guided"), "commitment": ("world-bandit", "commitment")}
 """Who answers each source when everything loads: (agent, hint_source)."""
 
 server = server_fixture(lambda: KlondikeServer(hints=KlondikeHintAdvisor(planner_time=30.0),
@@ -166,3 +166,32 @@ def test_following_network_hints_goes_where_the_game_has_been_least(server: Klon
         assert ACTION_INDEX[move] >= 0
         game.push(move)
         visits[table_key(game)] += 1
+
+
+def test_the_commitment_planner_answers_from_a_bot_kept_for_the_game() -> None:
+    """Issue 51 (defect 4): ``source="commitment"`` is world-bandit within the planner's time, its bot kept
+    for the game (told the moves played since, taken up afresh after an undo); Pyramid asked for it
+    answers with its planner and says why."""
+    from solitaire_rl.envs.klondike import KlondikeGame, Move
+    from solitaire_rl.envs.pyramid import PyramidGame
+    from solitaire_rl.play.server.klondike_advice import KlondikeHintAdvisor
+    from solitaire_rl.play.server.pyramid_advice import PyramidHintAdvisor
+
+    advisor = KlondikeHintAdvisor(planner_time=1.0, planner_threads=1)
+    game = KlondikeGame("klondike-random-v1-100010")
+    for _ in range(4):
+        hint = advisor.hint(game, "commitment")
+        assert hint is not None and hint["kind"] == "move"
+        assert (hint["hint_source"], hint["agent"]) == ("commitment", "world-bandit")
+        assert hint["requested"] == "commitment"
+        assert hint["reason_en"] and hint["reason_ja"]
+        game.push(Move.parse(hint["move"]))
+    kept = advisor._bots[game]
+    assert kept.seen == len(game.history) - 1
+    game.pop()
+    game.pop()
+    again = advisor.hint(game, "commitment")
+    assert again is not None and game.is_legal(Move.parse(again["move"])) and kept.seen == len(game.history)
+    pyramid = PyramidHintAdvisor(planner_time=2.0, planner_threads=1).hint(PyramidGame(), "commitment")
+    assert pyramid is not None and pyramid["hint_source"] == "planner"
+    assert pyramid["fallbacks"] == ["klondike_only"]

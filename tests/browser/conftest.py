@@ -23,11 +23,16 @@ ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
 os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
 
 SETTINGS_KEY = "solitaire-rl.settings"
-PLAIN_SETTINGS = (f"try {{ if (location.protocol.startsWith('http') && "
-                  f"localStorage.getItem('{SETTINGS_KEY}') === null) "
+HINT_SOURCE_KEY = "solitaire-rl.hint-source"
+PLAIN_SETTINGS = (f"try {{ if (location.protocol.startsWith('http')) {{ "
+                  f"if (localStorage.getItem('{SETTINGS_KEY}') === null) "
                   f"localStorage.setItem('{SETTINGS_KEY}', JSON.stringify({{autoPlay: false}})); "
+                  f"if (localStorage.getItem('{HINT_SOURCE_KEY}') === null) "
+                  f"localStorage.setItem('{HINT_SOURCE_KEY}', 'planner'); }} "
                   "} catch (e) {}")
-"""Run before each page's scripts: auto-play off unless the test has kept settings of its own."""
+"""Run before each page's scripts, unless the test has kept its own: auto-play off, and hints from the
+planner (the tests of hints were written for it; the Klondike page's own default, the commitment planner,
+has its tests in test_casual_player.py)."""
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

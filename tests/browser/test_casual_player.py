@@ -366,3 +366,33 @@ def test_the_daily_calendar_marks_each_day_and_opens_a_past_day(
     assert state(page)["deal"]["id"] == "klondike-daily-v1-" + yesterday.replace("-", "")
     assert page.evaluate("() => document.documentElement.scrollWidth") <= SIZES[size]["viewport"]["width"]
     assert not page.errors
+
+
+@pytest.mark.parametrize(("size", "lang"), [("desktop", "en"), ("phone", "ja")])
+def test_klondike_hints_come_from_the_commitment_planner_by_default(
+    open_page: Callable[..., Page], url: str, size: str, lang: str
+) -> None:
+    """Defect 4: the commitment planner (world-bandit) is the Klondike page's default hint source,
+    bounded in time, "Thinking…" while it works; a stored choice still wins."""
+    page = open_page(**SIZES[size])
+    page.evaluate("() => localStorage.setItem('solitaire-rl.hint-source', '')")  # no choice kept
+    page.evaluate("(l) => localStorage.setItem('solitaire-rl.lang', l)", lang)
+    page.reload()
+    page.wait_for_selector("#columns .card")
+    settle(page)
+    assert page.evaluate("() => window.klondikeApp.hintSource") == "commitment"
+    page.evaluate("() => act({type: 'stock'})")
+    settle(page)
+    with page.expect_request("**/hint?source=commitment"):
+        (page.tap if size == "phone" else page.click)("#hint")
+    thinking = {"en": "Thinking…", "ja": "考え中…"}[lang]
+    page.wait_for_function(
+        "(w) => window.klondikeApp.hintPending ? document.getElementById('message').textContent === w : true",
+        arg=thinking)
+    settle(page)
+    hint = state(page)["hint"]
+    assert hint["kind"] == "move" and hint["requested"] == "commitment"
+    assert (hint["hint_source"], hint["agent"]) in {("commitment", "world-bandit"), ("planner", "hop")}
+    who = {"en": "commitment planner", "ja": "コミットメント・プランナー"}[lang]
+    assert hint["hint_source"] != "commitment" or who in page.inner_text("#message")
+    assert not page.errors

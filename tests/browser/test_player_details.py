@@ -37,12 +37,12 @@ def test_a_hint_says_checking_play_goes_on_and_an_old_positions_hint_is_dropped(
         with page.expect_request(HINT) as request:
             page.keyboard.press("h")
         page.wait_for_function("() => window.pyramidApp.hintPending")
-        assert message(page) == "Checking…"
+        assert message(page) == "Thinking…"
         assert request.value.url.endswith("/hint?source=planner") and asked.wait(timeout=10)
         page.click("#draw")  # play goes on meanwhile (the request queue does not wait for the hint)
         page.evaluate("() => window.pyramidApp.busy")
         assert state(page)["history"] == ["draw"]
-        assert message(page) != "Checking…"
+        assert message(page) != "Thinking…"
         with page.expect_response(HINT):
             release.set()  # the answer to a request made before the draw: dropped
         page.evaluate("() => window.pyramidApp.hinting")

@@ -41,7 +41,10 @@ PLANNER_STATES = 1_000_000
 PLANNER_THREADS = 2
 PREFERRED_AGENT = "ppo"
 FALLBACK_AGENT = "greedy"
-HINT_SOURCES = (PLANNER, AGENT, NETWORK, GUIDED)
+COMMITMENT = "commitment"
+"""Klondike: the commitment planner (``world-bandit``, :mod:`solitaire_rl.agents.planner.commitment`), the
+Klondike page's default (issue 51); Pyramid asked for it answers with its planner."""
+HINT_SOURCES = (PLANNER, AGENT, NETWORK, GUIDED, COMMITMENT)
 """Every hint source (:data:`solitaire_rl.play.server.hints.HintSource`)."""
 PLANNER_LATE = "the planner found nothing within its time; the trained agent answers"
 GUIDED_LATE = "the guided search found nothing within its time; the expert network answers"
@@ -189,6 +192,6 @@ class VerdictService:
         self._pool.shutdown(wait=True, cancel_futures=True)
 
 
-__all__ = ["AGENT", "FALLBACK_AGENT", "GUIDED", "GUIDED_LATE", "HINT_SOURCES", "NETWORK", "PLANNER",
-           "PLANNER_LATE", "PLANNER_STATES", "PLANNER_THREADS", "PLANNER_TIME", "PREFERRED_AGENT",
+__all__ = ["AGENT", "COMMITMENT", "FALLBACK_AGENT", "GUIDED", "GUIDED_LATE", "HINT_SOURCES", "NETWORK",
+           "PLANNER", "PLANNER_LATE", "PLANNER_STATES", "PLANNER_THREADS", "PLANNER_TIME", "PREFERRED_AGENT",
            "VerdictJob", "VerdictService", "build_hint_player", "check_source", "expert_network"]

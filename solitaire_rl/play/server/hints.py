@@ -27,19 +27,21 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from solitaire_rl.play.server.wording import reason_en, reason_ja
 
-HintSource = Literal["planner", "agent", "network", "guided"]
+HintSource = Literal["planner", "agent", "network", "guided", "commitment"]
 """Who a hint comes from: the planner (``pimc``, ``hop``), the ``ppo`` agent, the expert network alone,
-or the search it guides (``guided-pimc``, ``guided-ismcts``); see :mod:`solitaire_rl.play.server.advice`."""
+the search it guides (``guided-pimc``, ``guided-ismcts``), or (Klondike) the commitment planner
+(``world-bandit``); see :mod:`solitaire_rl.play.server.advice`."""
 
 FallbackCode = Literal[
-    "network_unavailable", "guided_late", "planner_late", "agent_unavailable", "draw3_only"
+    "network_unavailable", "guided_late", "planner_late", "agent_unavailable", "draw3_only", "klondike_only"
 ]
 """Why the source asked did not answer, one step of the fall: ``network_unavailable``, no expert
 network (the agent answers for it, the planner for the guided search); ``guided_late``, the guided
 search finished no sample in time (the network answers); ``planner_late``, the planner finished no
 sample in time (the trained agent answers; in Klondike draw 1 the ``greedy`` player);
 ``agent_unavailable``, no trained agent (``greedy`` answers); ``draw3_only`` (Klondike draw 1), the
-source asked plays draw 3 only (the planner answers)."""
+source asked plays draw 3 only (the planner answers); ``klondike_only`` (Pyramid), the commitment
+planner plays Klondike only (the planner answers)."""
 
 KlondikePlace = Annotated[str, Field(pattern=r"^(stock|waste|f[CDHS]|c[1-7](:([2-9]|1[0-3]))?)$")]
 """A Klondike place as the state names it: ``stock``, ``waste``, ``fC``..``fS``, ``c3``, ``c3:4`` (the

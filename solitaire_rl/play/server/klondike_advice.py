@@ -52,6 +52,7 @@ from __future__ import annotations
 
 import threading
 import time
+import weakref
 import zlib
 from collections import Counter, OrderedDict
 from concurrent.futures import Future
@@ -80,6 +81,7 @@ from solitaire_rl.agents.solver.klondike import CancelToken, solve_klondike
 from solitaire_rl.agents.solver.klondike_winnable import DRAW_COUNT
 from solitaire_rl.agents.solver.result import NOT_WINNABLE, WINNABLE
 from solitaire_rl.agents.variants import find_variant, klondike_variant
+from solitaire_rl.envs.errors import SolitaireError
 from solitaire_rl.envs.klondike import DEAD_END, NO_PROGRESS, WIN, KlondikeGame, Move
 from solitaire_rl.envs.klondike.actions import ACTION_INDEX, move_of
 from solitaire_rl.envs.klondike.env import player_view
@@ -87,6 +89,7 @@ from solitaire_rl.envs.klondike.messages import Announcement
 from solitaire_rl.envs.klondike.observer import VIEWS, observe
 from solitaire_rl.play.server.advice import (
     AGENT,
+    COMMITMENT,
     FALLBACK_AGENT,
     GUIDED,
     GUIDED_LATE,
@@ -225,6 +228,38 @@ def endgame_line(game: KlondikeGame, path: set[bytes], time_limit: float = ENDGA
     return line
 
 
+COMMITMENT_AGENT = "world-bandit"
+COMMITMENT_LATE = "the commitment planner found nothing; the planner answers"
+
+
+@dataclass
+class KeptBot:
+    """A game's commitment bot, what it last assumed played and how much of the game it has seen."""
+
+    bot: Any
+    lock: threading.Lock
+    expected: Move | None = None
+    seen: int = 0
+
+
+COMMITMENT_REASONS = {
+    "following": "the next move of the line it planned",
+    "stock-pass": "a free look through the stock: it costs nothing",
+    "endgame-solved": "every card is known: the solver's winning line",
+    "forced": "the only useful move",
+    "only-move": "the only legal move",
+    "no-progress": "no commitment wins in the worlds it tried: a move that can still make progress",
+}
+
+
+def commitment_reason(decision: Any) -> str:
+    """The bot's reason in the wording the page knows: a planned commitment's worlds won, else its kind."""
+    chosen = decision.chosen_candidate
+    if decision.kind == "planned" and chosen is not None and chosen.worlds:
+        return f"wins in {chosen.won} of {chosen.worlds} sampled deals"
+    return COMMITMENT_REASONS.get(decision.kind, "the commitment planner's move")
+
+
 LOOPING = Choice(-1, "looping")
 WAY_OUT = "this position has come up before: this move leads on to something new"
 """What the planner answers when play keeps coming back to the same position."""
@@ -278,6 +313,8 @@ class KlondikeHintAdvisor:
         followed is the next request's position): hints keep to one line between reveals."""
         self._guided_plans: OrderedDict[bytes, list[Move]] = OrderedDict()
         """The same for the guided search."""
+        self._bots: weakref.WeakKeyDictionary[KlondikeGame, KeptBot] = weakref.WeakKeyDictionary()
+        """The commitment planner's bot of each game in play (gone with its game)."""
 
     def player(self) -> tuple[Player, str | None]:
         """The hint player and, when it is the fallback, why the preferred one is not used."""
@@ -390,6 +427,11 @@ class KlondikeHintAdvisor:
             return {**self.draw1_hint(game, obs, mask, info, source), "requested": source}
         late: str | None = None
         fell: list[str] = []  # the fallbacks' codes, in order
+        if source == COMMITMENT:
+            advice = self.commitment_hint(game, obs, mask)
+            if advice is not None:
+                return {**advice, "requested": source}
+            late, fell, source = COMMITMENT_LATE, ["planner_late"], PLANNER  # then hop, then the agent
         if source in (NETWORK, GUIDED):
             network, missing = self.network()
             if network is not None:
@@ -410,6 +452,48 @@ class KlondikeHintAdvisor:
             late = f"{late}; {PLANNER_LATE}" if late else PLANNER_LATE
             fell = [*fell, "planner_late"]
         return {**self.agent_hint(game, obs, mask, info, late, fell), "requested": source}
+
+    def commitment_hint(self, game: KlondikeGame, obs: np.ndarray, mask: np.ndarray) -> dict[str, Any] | None:
+        """The commitment planner's hint (``world-bandit``, within the planner's time), from a bot kept
+        for this game (:meth:`commitment_bot`: it remembers the positions met and the line it
+        follows); once every card is known, the solver's line as for the planner; ``None`` if the bot
+        fails (the planner answers)."""
+        if all_known(game):
+            choice = self.endgame_choice(game)
+            if choice is not None:
+                return self.move_hint(game, choice, COMMITMENT_AGENT, COMMITMENT, None)
+        kept = self.commitment_bot(game)
+        with kept.lock:
+            try:
+                decision = kept.bot.step(obs, mask, time_limit=self.planner_time)
+            except SolitaireError:
+                return None
+            kept.expected, kept.seen = decision.move, len(game.history)
+        return self.move_hint(game, Choice(decision.action, commitment_reason(decision)), COMMITMENT_AGENT,
+                              COMMITMENT, None)
+
+    def commitment_bot(self, game: KlondikeGame) -> KeptBot:
+        """The bot kept for ``game`` (a session's game object), told the moves played since its last
+        hint; a game whose line went back (undo) is taken up afresh where it stands."""
+        with self._lock:
+            kept = self._bots.get(game)
+            if kept is None or kept.bot.draw_count != game.draw_count:
+                bot = make_player(COMMITMENT_AGENT, klondike_variant(game.draw_count),
+                                  time_limit=self.planner_time, threads=self.planner_threads)
+                kept = KeptBot(bot, threading.Lock())
+                self._bots[game] = kept
+        with kept.lock:
+            history = game.history
+            if kept.seen > len(history) or kept.seen == 0:
+                kept.bot.restart_at(game)
+            else:
+                played = list(history[kept.seen:])
+                if played and played[0] == kept.expected:
+                    played = played[1:]  # the hint's own move: the bot assumed it
+                for move in played:
+                    kept.bot.inform(move)
+            kept.seen = len(history)
+        return kept
 
     def draw1_hint(self, game: KlondikeGame, obs: np.ndarray, mask: np.ndarray, info: dict[str, Any],
                    source: str) -> dict[str, Any]:

@@ -48,6 +48,7 @@ from solitaire_rl.envs.pyramid.actions import action_to_move
 from solitaire_rl.envs.pyramid.env import player_view
 from solitaire_rl.play.server.advice import (
     AGENT,
+    COMMITMENT,
     GUIDED,
     GUIDED_LATE,
     NETWORK,
@@ -128,6 +129,10 @@ class PyramidHintAdvisor:
         if not mask.any():
             return None
         asked, reasons, fallbacks = source, [], []
+        if source == COMMITMENT:  # the commitment planner plays Klondike only: the planner answers
+            reasons.append(KLONDIKE_ONLY)
+            fallbacks.append("klondike_only")
+            source = PLANNER
         network = None
         if source in (NETWORK, GUIDED):
             network, missing = self.network(game.variant)
@@ -192,6 +197,7 @@ VERDICT_TEXT = {
 }
 
 
+KLONDIKE_ONLY = "the commitment planner plays Klondike only; the planner answers"
 LOST_HINT = ("No line clears the pyramid from here (proved): Undo, Restart or New deal.",
              "ここから全消しする手順はありません（確認済み）。戻す・最初から・新しい局から選べます。")
 """What a hint says first once the verdict proves the position lost."""

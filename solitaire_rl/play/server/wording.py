@@ -59,6 +59,13 @@ _REASONS: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
         (r"^wins in (\d+) of (\d+) sampled (?:deals|stocks)$", None,
          r"見えていない札の並びを \2 通り試して \1 通りで勝てる手です"),
         (r"^safe to put up: no card can need it any more$", None, "組札に上げても困る札はもうありません"),
+        # the commitment planner's (world-bandit's) reasons (issue 51)
+        (r"^the next move of the line it planned$", None, "計画した手順の次の一手です"),
+        (r"^a free look through the stock: it costs nothing$", None,
+         "山札をひと通り見ておきます（損はありません）"),
+        (r"^no commitment wins in the worlds it tried: a move that can still make progress$", None,
+         "試した札の並びでは勝ち筋が見つからないため、まだ前に進める手を選びました"),
+        (r"^the commitment planner's move$", None, "コミットメント・プランナーの手です"),
         (r"^this position has come up before: this move leads on to something new$", None,
          "この局面は前にも出ています。この手から新しい展開につながります"),
         (r"^the only (?:legal|useful) move$", None, "できる手はこれだけです"),

@@ -71,7 +71,9 @@ const COMMON_WORDS = {
     reasonJoin: " — ", moreMessage: "… more", lessMessage: "less", moreMessageLabel: "Show the whole message",
     lessMessageLabel: "Show the message in its line again",
     menu: "Menu", hintSource: "Hints from", fromPlanner: "the planner (stronger)",
-    fromAgent: "the trained agent (instant)", checking: "Checking…",
+    fromAgent: "the trained agent (instant)", checking: "Thinking…",
+    fromCommitment: "the commitment planner", byCommitment: "commitment planner",
+    klondikeOnly: ", the commitment planner plays Klondike only",
     fromNetwork: "the expert network", fromGuided: "the network-guided search",
     hintBy: (who) => `Hint (${who}): `, byPlanner: "planner", byAgent: "trained agent", bySimple: "simple player",
     byNetwork: "expert network", byGuided: "network-guided search",
@@ -111,7 +113,9 @@ const COMMON_WORDS = {
     reasonJoin: "。", moreMessage: "…続き", lessMessage: "閉じる", moreMessageLabel: "メッセージ全体を表示",
     lessMessageLabel: "メッセージを元の行に戻す",
     menu: "メニュー", hintSource: "ヒントの出どころ", fromPlanner: "プランナー（強い）",
-    fromAgent: "学習済みエージェント（すぐ答える）", checking: "確認中…",
+    fromAgent: "学習済みエージェント（すぐ答える）", checking: "考え中…",
+    fromCommitment: "コミットメント・プランナー", byCommitment: "コミットメント・プランナー",
+    klondikeOnly: "、コミットメント・プランナーはクロンダイク専用です",
     fromNetwork: "エキスパートネットワーク", fromGuided: "ネットワークが導く探索",
     hintBy: (who) => `ヒント（${who}）：`, byPlanner: "プランナー", byAgent: "学習済みエージェント", bySimple: "簡単なプレイヤー",
     agentDown: "、学習済みエージェントは使えません",
@@ -322,6 +326,7 @@ function hint() {  // asks for a hint beside the request queue: taps and draws g
 // asked (requested), the source that answered (hint_source), its player (agent) and why another answered
 // (fallback_reason; fallbacks, the codes the page words).
 function hintWho(h) {  // who answered, in words
+  if (h.hint_source === "commitment") return ct("byCommitment");
   if (h.hint_source === "planner") return ct("byPlanner");
   if (h.hint_source === "network") return ct("byNetwork");
   if (h.hint_source === "guided") return ct("byGuided");
@@ -329,7 +334,7 @@ function hintWho(h) {  // who answered, in words
 }
 
 const FALLBACK_WORDS = {network_unavailable: "networkDown", guided_late: "guidedLate", planner_late: "plannerLate",
-                        agent_unavailable: "agentDown"};
+                        agent_unavailable: "agentDown", klondike_only: "klondikeOnly"};
 
 function fallbackNote(h) {  // why other sources than the one asked for answered, in order ("" when none did)
   return (h.fallbacks || []).map((code) => code === "draw3_only" ? ct("draw3Only", h.requested)

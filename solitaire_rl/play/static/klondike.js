@@ -13,6 +13,7 @@ const DOUBLE_TAP_MS = 400;  // a second tap this soon after the first, this near
 const DOUBLE_TAP_PX = 24;
 
 const app = pageApp({
+  hintSource: "commitment",  // the commitment planner (world-bandit) by default on this page (issue 51)
   finishing: false,
   finishDelay: 220,       // ms between two cards of the auto-finish
   run: null,              // the open run panel: {col, cards, index, pointer}
