@@ -106,6 +106,20 @@ def test_world_budget_time_limit_and_cancel() -> None:
     assert cancelled.chosen >= 0  # still a move to play
 
 
+def test_bot_time_limit_and_cancel() -> None:
+    """The page's setting: a time limit instead of a world budget, and a cancel token."""
+    game = after_pass()
+    bot = CommitmentBot(KLONDIKE, max_worlds=None, time_limit=0.1)
+    start = time.perf_counter()
+    decision = bot.step(*observe_game(game))
+    assert time.perf_counter() - start < 1.0 and decision.kind in ("planned", "forced")
+    token = _native.CancelToken()
+    token.cancel()
+    bot.restart_at(game)
+    cancelled = bot.step(*observe_game(game), cancel=token)
+    assert cancelled.worlds == 0 and observe_game(game)[1][cancelled.action]
+
+
 @pytest.mark.parametrize(("option", "value"), [
     ("cap", 0), ("worlds_per_candidate", 0), ("max_worlds", -1), ("exploration", -0.5),
     ("exploration", float("nan")), ("batch", 0), ("hopeless_worlds", -1), ("threads", 0), ("threads", 257),

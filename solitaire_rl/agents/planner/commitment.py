@@ -61,14 +61,14 @@ DecisionKind = Literal["planned", "following", "stock-pass", "endgame-solved", "
 * ``no-progress``: no commitment is reachable and no line wins: any move that can still make progress.
 """
 
-DEFAULT_CAP = 1000
+DEFAULT_CAP = 300
 DEFAULT_WORLDS_PER_CANDIDATE = 3000
 DEFAULT_MAX_WORLDS = 1500
 DEFAULT_EXPLORATION = 1.0
 DEFAULT_BATCH = 10
 DEFAULT_HOPELESS_WORLDS = 200
 DEFAULT_MAX_CLOSURE = 4096
-DEFAULT_SCHEDULE = "halving"
+DEFAULT_SCHEDULE = "race"
 ENDGAME_STATES = 1_000_000
 """Budget of the exact solve once no card is unknown."""
 
