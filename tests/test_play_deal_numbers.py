@@ -90,3 +90,20 @@ def test_an_unknown_or_unreadable_deal_is_still_a_400(client: TestClient) -> Non
     for deal in ("pyramid-random-v9-1", "pyramid-daily-v1-99999999", "not a deal"):
         r = client.post("/api/games", json={"deal": deal})
         assert r.status_code == 400 and r.json()["error"] == "MALFORMED", r.text
+
+
+def test_a_daily_deal_still_to_come_is_out_of_range_and_stores_nothing() -> None:
+    """Issue 51: tomorrow's daily deal could be typed in (and counted towards today's streak)."""
+    from datetime import UTC, datetime, timedelta
+
+    from solitaire_rl.envs.deals import DealId
+    from solitaire_rl.play.server.deal_numbers import DealOutOfRange, check_daily_date, check_deal_number
+
+    now = datetime(2026, 12, 5, 12, 0, tzinfo=UTC)
+    check_daily_date(DealId.parse("klondike-daily-v1-20261206"), now)  # already the 6th at UTC+14
+    with pytest.raises(DealOutOfRange, match="not out yet"):
+        check_daily_date(DealId.parse("klondike-daily-v1-20261207"), now)
+    later = (datetime.now(UTC) + timedelta(days=2)).strftime("%Y%m%d")
+    with pytest.raises(DealOutOfRange):
+        check_deal_number(f"pyramid-daily-v1-{later}")
+    check_deal_number((datetime.now(UTC) - timedelta(days=1)).strftime("klondike-daily-v1-%Y%m%d"))

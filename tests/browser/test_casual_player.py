@@ -375,9 +375,11 @@ def test_klondike_hints_come_from_the_commitment_planner_by_default(
     """Defect 4: the commitment planner (world-bandit) is the Klondike page's default hint source,
     bounded in time, "Thinking…" while it works; a stored choice still wins."""
     page = open_page(**SIZES[size])
-    page.evaluate("() => localStorage.setItem('solitaire-rl.hint-source', '')")  # no choice kept
-    page.evaluate("(l) => localStorage.setItem('solitaire-rl.lang', l)", lang)
-    page.reload()
+    page.goto(url + "/static/common.css")  # off the game (it saves on leaving): a fresh deal, no choice kept
+    page.evaluate("""(l) => { localStorage.setItem('solitaire-rl.hint-source', '');
+        localStorage.removeItem('solitaire-rl.klondike.save');
+        localStorage.setItem('solitaire-rl.lang', l); }""", lang)
+    page.goto(url + "/klondike")
     page.wait_for_selector("#columns .card")
     settle(page)
     assert page.evaluate("() => window.klondikeApp.hintSource") == "commitment"

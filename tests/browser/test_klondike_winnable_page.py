@@ -18,7 +18,7 @@ SIZES = {
     "desktop": {"viewport": {"width": 1280, "height": 800}},
     "phone": {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True},
 }
-PROVED = {"en": "Verdict: A winning line exists", "ja": "判定：勝つ手順があります"}
+PROVED = {"en": "Can it be won? A winning line exists", "ja": "勝てるか：勝つ手順があります"}
 WINNABLE_OPTION = {"en": "winnable deals", "ja": "勝てる配り"}
 DEAL_TYPE_LABEL = {"en": "Deal type", "ja": "配りの種類"}
 MUST_SEE = ["#stock", "#f-C", "#f-S", "#undo", "#hint", "#third", "#redo", "#new-deal", "#copy-deal",

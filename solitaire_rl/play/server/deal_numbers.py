@@ -5,11 +5,15 @@ divides and the server deals new games from), and so is a Pyramid winnable deal'
 winnable deal's is 0..:data:`solitaire_rl.agents.solver.klondike_winnable.MAX_NUMBER` (twelve digits). A deal
 ID
 outside its range raises :class:`DealOutOfRange` (422 ``DEAL_OUT_OF_RANGE``, nothing stored); a daily
-deal's number is a date, checked by :mod:`solitaire_rl.agents.solver.daily` (400 when off the calendar).
+deal's number is a date, checked by :mod:`solitaire_rl.agents.solver.daily` (400 when off the calendar),
+and a date still to come anywhere is out of range too (:func:`check_daily_date`).
 """
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
+
+from solitaire_rl.agents.solver.daily import day_of_number
 from solitaire_rl.agents.solver.klondike_winnable import MAX_NUMBER as KLONDIKE_WINNABLE_MAX
 from solitaire_rl.envs.deals import DEAL_NUMBERS, DealId
 from solitaire_rl.envs.errors import MalformedInputError
@@ -46,6 +50,9 @@ def check_deal_number(text: str | None) -> None:
     """Raise :class:`DealOutOfRange` if ``text`` is a random or winnable deal ID whose number is
     outside its range; anything else passes (and is read where the deal is resolved)."""
     deal_id = deal_id_of(text)
+    if deal_id is not None and deal_id.kind == "daily":
+        check_daily_date(deal_id)
+        return
     if deal_id is None or (deal_id.game, deal_id.kind) not in NUMBER_RANGES:
         return
     last = NUMBER_RANGES[(deal_id.game, deal_id.kind)]
@@ -60,6 +67,25 @@ def check_deal_number(text: str | None) -> None:
         f"番号は 0 から {last} までです")
 
 
+LATEST_ZONE = timedelta(hours=14)
+"""The farthest ahead of UTC a player's local date can be (UTC+14): a later daily deal is not out yet."""
+
+
+def check_daily_date(deal_id: DealId, now: datetime | None = None) -> None:
+    """Raise :class:`DealOutOfRange` for a daily deal of a date still to come everywhere on Earth
+    (issue 51: tomorrow's deal could be typed in and counted towards today's streak); a date off the
+    calendar is left to where the deal is resolved."""
+    try:
+        day = day_of_number(deal_id.number)
+    except MalformedInputError:
+        return
+    latest = ((now or datetime.now(UTC)) + LATEST_ZONE).date()
+    if day > latest:
+        shown = day.isoformat()
+        raise DealOutOfRange(f"The daily deal of {shown} is not out yet: a daily deal opens on its day.",
+                             f"{shown} の今日の配りはまだ公開されていません。その日になると遊べます")
+
+
 def pyramid_variant(text: str | None, variant: str) -> str:
     """The variant a Pyramid game of deal ``text`` opens in: a winnable deal ID's is 001, where
     the menu offers winnable deals (``variant`` asked for 000 is overridden); else ``variant``."""
@@ -67,5 +93,5 @@ def pyramid_variant(text: str | None, variant: str) -> str:
     return WINNABLE_VARIANT if deal_id is not None and deal_id.kind == "winnable" else variant
 
 
-__all__ = ["NUMBER_RANGES", "RANDOM_MAX", "WINNABLE_VARIANT", "DealOutOfRange", "check_deal_number",
-           "deal_id_of", "pyramid_variant"]
+__all__ = ["LATEST_ZONE", "NUMBER_RANGES", "RANDOM_MAX", "WINNABLE_VARIANT", "DealOutOfRange",
+           "check_daily_date", "check_deal_number", "deal_id_of", "pyramid_variant"]

@@ -49,7 +49,7 @@ const WORDS = {
     moves: (n) => `Moves ${n}`, recycles: (n) => `Recycles ${n}`, up: (n) => `Up ${n}/52`,
     counts: (d, o, h) => `Face down ${d} · Hints ${h}`,
     handBuilt: "hand-built position",
-    verdict: (text) => `Verdict: ${text}`,
+    verdict: (text) => `Can it be won? ${text}`,  // issue 51: no engine word
     newDeal: "New deal", sameDeal: "Same deal again", viewBoard: "View the board", undo: "Undo",
     code: "code", won: "You won!",
     wonNote: "You won! Hint (H) shows the result again and analyses the game; N deals a new one.",
@@ -97,7 +97,7 @@ const WORDS = {
     moves: (n) => `手数 ${n}`, recycles: (n) => `組み直し ${n}`, up: (n) => `組札 ${n}/52`,
     counts: (d, o, h) => `裏向き ${d} · ヒント ${h} 回`,
     handBuilt: "手作りの局面",
-    verdict: (text) => `判定：${text}`,
+    verdict: (text) => `勝てるか：${text}`,
     newDeal: "新しい配り", sameDeal: "この配りをもう一度", viewBoard: "盤面を見る", undo: "取り消し",
     code: "コード", won: "勝ちました！",
     wonNote: "勝ちました！ヒント（H）で結果をもう一度表示し、この局を分析できます。N で新しい配りを始めます。",

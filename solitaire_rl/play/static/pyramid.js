@@ -379,7 +379,11 @@ function record() {
                     moves: s.moves, operations: s.operations, hints: s.hints, at: new Date().toISOString()}));
 }
 
-function recordGroup(r) { return `${r.variant} ${r.type}`; }
+// a record's variant and deal type in the page's language, not the engine's codes (issue 51: "000"/"001",
+// and "random"/"daily" in English on the Japanese page)
+function recordVariant(v) { return (t("recordVariants") || {})[v] || v; }
+function recordType(type) { return (t("recordTypes") || {})[type] || type; }
+function recordGroup(r) { return `${recordVariant(r.variant)} · ${recordType(r.type)}`; }
 
 function recordsTable(items) {
   const table = document.createElement("table");
@@ -389,7 +393,8 @@ function recordsTable(items) {
   const rows = table.createTBody();
   for (const r of items) {
     const tr = document.createElement("tr");
-    recordCells(tr, [r.variant, r.type, shortLabel(r.label), formatTime(r.time_ms), r.operations, r.hints]);
+    recordCells(tr, [recordVariant(r.variant), recordType(r.type), shortLabel(r.label), formatTime(r.time_ms), r.moves ?? r.operations,
+                     r.hints]);
     rows.append(tr);
   }
   return table;
