@@ -118,3 +118,20 @@ def test_the_paired_figures_of_benchmark_md_come_from_the_rows_files() -> None:
     assert "123 deals against 87 (p = 0.016; 0.047 after" in doc
     assert (ismcts_guided.second_only, ismcts_guided.first_only) == (34, 46)
     assert round(ismcts_guided.p_value, 2) == 0.22 and "34 against 46 (p = 0.22)" in doc
+
+
+def test_the_seeds_figures_of_benchmark_md_come_from_their_rows_file() -> None:
+    """docs/benchmark.md: Klondike ppo over five seeds, 18.7/17.9/18.9/18.2/18.4%, mean 18.4%
+    (16.1-20.7%); seed 0 plays every deal as the 2026-11-30 rows (klondike-draw3.json) do."""
+    data = json.loads((ROWS_DIR / "klondike-draw3-ppo-seeds.json").read_text())
+    (runs,) = data["aggregates"]
+    assert [round(100 * r, 1) for r in runs["run_rates"]] == [18.7, 17.9, 18.9, 18.2, 18.4]
+    assert [round(100 * runs[k], 1) for k in ("mean", "mean_low", "mean_high")] == [18.4, 16.1, 20.7]
+    old = {r["deal_number"]: r for r in json.loads((ROWS_DIR / "klondike-draw3.json").read_text())["rows"]
+           if r["agent"] == "ppo"}
+    fields = ("won", "steps", "cards_cleared", "outcome")
+    seed0 = [r for r in data["rows"] if r["seed"] == 0]
+    assert len(seed0) == 1000 and all(old[r["deal_number"]][k] == r[k] for r in seed0 for k in fields)
+    doc = " ".join((ROOT / "docs" / "benchmark.md").read_text().split())
+    said = "18.7%, 17.9%, 18.9%, 18.2% and 18.4%, a mean of **18.4% (95% bootstrap interval over seeds and "
+    assert said + "deals 16.1-20.7%)**" in doc
