@@ -4,11 +4,14 @@ Tuning only on eval deals (100,001..110,000): the benchmark deals 1..100,000 are
 Rows are appended to ``--rows`` as each deal ends and deals already there are skipped, so a
 stopped run resumes with the same command. Each row records the process CPU time of its deal.
 ``--compare A.jsonl B.jsonl`` prints the paired table of two rows files over their common deals
-(wins each way and the two-sided sign test).
+(wins each way and the two-sided sign test); ``--table REF.jsonl OTHER.jsonl ...`` the table of
+several, each paired with the first on their common deals (a Markdown table), and ``--plot
+FILE.png`` with it draws the win rate against the CPU time per decision.
 
     python benchmarks/commitment_planner_tune.py --deals 100001-100200 \\
         --rows benchmarks/results/commitment/tune_base.jsonl --option cap=1000 --option max_worlds=1500
     python benchmarks/commitment_planner_tune.py --compare A.jsonl B.jsonl
+    python benchmarks/commitment_planner_tune.py --table REF.jsonl B.jsonl C.jsonl --plot tune.png
 """
 
 from __future__ import annotations
@@ -102,6 +105,52 @@ def compare(a: Path, b: Path) -> None:
           f"{sign_test(a_only, b_only):.3f}")
 
 
+def table(paths: list[Path], plot_to: Path | None) -> None:
+    """Each rows file against the first, on their common deals: a Markdown table (and a plot)."""
+    ref = read(paths[0])
+    print("| rows | options | deals | wins | reference wins | won only here / only by reference (sign p) "
+          "| CPU s a deal | CPU ms a decision |")
+    print("|---|---|---:|---:|---:|---|---:|---:|")
+    points = []
+    for path in paths:
+        rows = read(path)
+        common = sorted(set(rows) & set(ref))
+        n = len(common)
+        wins = sum(rows[d]["won"] for d in common)
+        ref_wins = sum(ref[d]["won"] for d in common)
+        here = sum(rows[d]["won"] and not ref[d]["won"] for d in common)
+        there = sum(ref[d]["won"] and not rows[d]["won"] for d in common)
+        cpu = sum(rows[d]["cpu_seconds"] for d in common)
+        decisions = sum(rows[d]["decisions"] for d in common)
+        options = ", ".join(f"{k}={v}" for k, v in (rows[common[0]]["options"] if common else {}).items())
+        per_decision = 1000 * cpu / max(decisions, 1)
+        print(f"| {path.stem} | {options or 'defaults'} | {n} | {wins} ({wins / max(n, 1):.0%}) | {ref_wins} "
+              f"| {here} / {there} (p = {sign_test(here, there):.2f}) | {cpu / max(n, 1):.2f} "
+              f"| {per_decision:.0f} |")
+        all_rows = list(rows.values())
+        all_cpu = sum(r["cpu_seconds"] for r in all_rows)
+        all_decisions = sum(r["decisions"] for r in all_rows)
+        points.append((path.stem, 1000 * all_cpu / max(all_decisions, 1),
+                       sum(r["won"] for r in all_rows) / len(all_rows), len(all_rows)))
+    if plot_to is not None:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        fig, ax = plt.subplots(figsize=(7, 4.5))
+        for name, x, y, n in points:
+            half = 1.96 * math.sqrt(y * (1 - y) / n)
+            ax.errorbar([x], [100 * y], yerr=[[100 * half], [100 * half]], fmt="o", capsize=3)
+            ax.annotate(f"{name} ({n})", (x, 100 * y), textcoords="offset points", xytext=(5, 5), fontsize=7)
+        ax.set_xscale("log")
+        ax.set_xlabel("CPU ms per decision (one core)")
+        ax.set_ylabel("deals won, % (95% interval)")
+        ax.set_title("world-bandit on eval deals: win rate against compute per decision")
+        fig.tight_layout()
+        fig.savefig(plot_to, dpi=120)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", default="100001-100200")
@@ -109,7 +158,12 @@ def main() -> None:
     parser.add_argument("--option", action="append", default=[], help="KEY=VALUE for CommitmentBot")
     parser.add_argument("--draw", type=int, default=3, choices=(1, 3))
     parser.add_argument("--compare", nargs=2, type=Path)
+    parser.add_argument("--table", nargs="+", type=Path)
+    parser.add_argument("--plot", type=Path)
     args = parser.parse_args()
+    if args.table:
+        table(args.table, args.plot)
+        return
     if args.compare:
         compare(*args.compare)
         return

@@ -84,6 +84,9 @@ SMALL: dict[str, dict[str, str | Default | First]] = {
     "-m solitaire_rl.training.benchmark klondike": {
         "--planner-option": "max_states=5000"
     },  # hop: 200,000 a move
+    "-m solitaire_rl.training.benchmark klondike --agents world-bandit": {
+        "--planner-option": "max_worlds=100"
+    },  # world-bandit: 1,500 worlds a decision
     "-m solitaire_rl.agents.solver pyramid": {"1-1000": "1-2", "--time": "2"},
     "-m solitaire_rl.agents.solver klondike": {
         "1-1000": "1-2",
@@ -101,6 +104,13 @@ SMALL: dict[str, dict[str, str | Default | First]] = {
         "--batch-size": "64",
     },
     "benchmarks/follow_hints.py": {"--deals": First(1), "--max-moves": "10"},
+    "benchmarks/commitment_planner_tune.py": {"--deals": First(1)},
+    "benchmarks/commitment_planner_speed.py": {
+        "--deals": First(1),
+        "--repeats": "1",
+        "--worlds": "50",
+        "--no-games": Default(""),
+    },
     "benchmarks/chance_latency.py": {"--deals": First(1), "--every": "25"},
     "benchmarks/fuzz_native.py": {"--examples": "3", "-k": Default("random_deal")},
     "benchmarks/fuzz_entry_points.py": {
