@@ -4,7 +4,7 @@
 
 NB_MODULE(solitaire_native, m) {
   namespace sb = solitaire::bindings;
-  m.doc() = "Native core of solitaire-rl: the exact Pyramid and Klondike solvers (see agents.solver).";
+  m.doc() = "Native core of solitaire-rl: the exact Pyramid and Klondike solvers (see solitaire_rl.agents.solver).";
   sb::bind_common(m);
   sb::bind_pyramid_solver(m);
   sb::bind_klondike_solver(m);

@@ -50,15 +50,16 @@ def spawn_seeds(seed: int, n: int) -> list[int]:
     return [int(child.generate_state(1, np.uint64)[0]) for child in children]
 
 
-def native_core() -> Any:
-    """The extension module ``solitaire_native``, or an ``ImportError`` that says how to build it."""
+def require_native_core() -> None:
+    """Import the extension module ``solitaire_native``, or raise an ``ImportError`` that says how to
+    build it. Callers then import what they use from it by name, typed by its stub
+    (``typings/solitaire_native.pyi``, nanobind's stubgen of the module)."""
     try:
-        import solitaire_native
+        import solitaire_native  # noqa: F401
     except ImportError as exc:  # pragma: no cover - depends on the installation
         raise ImportError(
             "the native core 'solitaire_native' is not built: run `pip install -e .` from the repository root"
         ) from exc
-    return solitaire_native
 
 
 def _named(codes: np.ndarray, names: Sequence[Any]) -> tuple[np.ndarray, np.ndarray] | None:
@@ -391,5 +392,5 @@ class NativeVectorEnv(VectorEnv):
 
 
 __all__ = ["AUTORESET_CODES", "DEFAULT_RENDER_ENVS", "RENDER_MODES", "DealSampler", "DealStreams",
-           "NativeBatch", "NativeVectorEnv", "StreamSeed", "check_reset_options", "native_core",
+           "NativeBatch", "NativeVectorEnv", "StreamSeed", "check_reset_options", "require_native_core",
            "spawn_seeds", "tile_frames"]

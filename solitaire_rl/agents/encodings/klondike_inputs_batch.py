@@ -18,7 +18,7 @@ from solitaire_rl.agents.encodings.native_inputs import encode_rows
 from solitaire_rl.envs.errors import MalformedInputError
 from solitaire_rl.envs.klondike.actions import NUM_ACTIONS
 from solitaire_rl.envs.klondike.observer import OBS_SIZE
-from solitaire_rl.envs.native_batch import native_core
+from solitaire_rl.envs.native_batch import require_native_core
 
 _ERRORS = {
     1: "is not a Klondike observation (a value out of its range or out of order)",
@@ -28,7 +28,10 @@ _ERRORS = {
 
 
 def _encode(observations: np.ndarray, masks: np.ndarray | None, width: int) -> np.ndarray:
-    return encode_rows(native_core().klondike_policy_inputs, observations, np.int64, OBS_SIZE, masks,
+    require_native_core()
+    from solitaire_native import klondike_policy_inputs
+
+    return encode_rows(klondike_policy_inputs, observations, np.int64, OBS_SIZE, masks,
                        NUM_ACTIONS, width, _ERRORS)
 
 

@@ -19,7 +19,7 @@ from solitaire_rl.agents.encodings.pyramid_actions import (
     SLOTS,
 )
 from solitaire_rl.envs.errors import MalformedInputError
-from solitaire_rl.envs.native_batch import native_core
+from solitaire_rl.envs.native_batch import require_native_core
 from solitaire_rl.envs.pyramid.actions import NUM_ACTIONS
 from solitaire_rl.envs.pyramid.observation import OBSERVATION_SIZE
 
@@ -34,7 +34,10 @@ def _encode(observations: np.ndarray, masks: np.ndarray | None, relaxed: bool) -
     if masks is None:
         raise MalformedInputError("the pyramid-actions encodings need the action masks")
     width = PYRAMID_ACTIONS_RELAXED_SIZE if relaxed else PYRAMID_ACTIONS_SIZE
-    return encode_rows(native_core().pyramid_policy_inputs, observations, np.float32, OBSERVATION_SIZE, masks,
+    require_native_core()
+    from solitaire_native import pyramid_policy_inputs
+
+    return encode_rows(pyramid_policy_inputs, observations, np.float32, OBSERVATION_SIZE, masks,
                        NUM_ACTIONS, width, _ERRORS, relaxed)
 
 

@@ -1,7 +1,8 @@
 """The compiled core, ``solitaire_native``, re-exported under one name for the solver modules.
 
-It is built from ``native/`` by the package's own build (``pip install -e .``); see the typed
-stub ``_native.pyi`` for its API. Nothing here checks input: the modules using it do, first.
+It is built from ``native/`` by the package's own build (``pip install -e .``); its API is typed
+by nanobind's stubgen of the module, ``typings/solitaire_native.pyi`` (tests/test_native_stub.py).
+Nothing here checks input: the modules using it do, first.
 """
 
 from __future__ import annotations

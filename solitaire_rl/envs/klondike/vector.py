@@ -69,7 +69,7 @@ from solitaire_rl.envs.native_batch import (
     NativeBatch,
     NativeVectorEnv,
     codes_by_name,
-    native_core,
+    require_native_core,
 )
 from solitaire_rl.envs.splits import (
     DEFAULT_SPLIT,
@@ -131,10 +131,12 @@ class KlondikeBatch(NativeBatch):
         self.draw_count = int(draw_count)
         self.autoreset = autoreset
         self._autoreset_code = AUTORESET_CODES[autoreset]
-        native = native_core()
-        self.refusal_texts = codes_by_name(native.KlondikeRefusal, REFUSAL_TEXTS)
-        self.outcome_names = codes_by_name(native.KlondikeOutcome, OUTCOME_NAMES)
-        self.core = native.KlondikeBatch(n, self.draw_count, bool(reward_shaping), steps or 0, num_threads)
+        require_native_core()
+        from solitaire_native import KlondikeBatch, KlondikeBuffers, KlondikeOutcome, KlondikeRefusal
+
+        self.refusal_texts = codes_by_name(KlondikeRefusal, REFUSAL_TEXTS)
+        self.outcome_names = codes_by_name(KlondikeOutcome, OUTCOME_NAMES)
+        self.core = KlondikeBatch(n, self.draw_count, bool(reward_shaping), steps or 0, num_threads)
         self.obs = np.zeros((n, OBS_SIZE), OBS_DTYPE)
         self.mask = np.zeros((n, NUM_ACTIONS), np.int8)
         self.reward = np.zeros(n, np.float64)
@@ -149,7 +151,7 @@ class KlondikeBatch(NativeBatch):
         """Same-step autoreset: the last observation of each game that ended at the last step."""
         self.final_mask = np.zeros((n, NUM_ACTIONS), np.int8)
         """Same-step autoreset: the last mask of each game that ended at the last step."""
-        self.buffers = native.KlondikeBuffers(
+        self.buffers = KlondikeBuffers(
             self.obs, self.mask, self.reward, self.terminated, self.truncated, self.refusal, self.outcome,
             self.cards_up, self.recycles, self.was_reset, self.final_obs, self.final_mask)
         self.deal_number = np.full(n, -1, np.int64)

@@ -44,7 +44,7 @@ from solitaire_rl.envs.native_batch import (
     NativeBatch,
     NativeVectorEnv,
     codes_by_name,
-    native_core,
+    require_native_core,
 )
 from solitaire_rl.envs.pyramid.actions import NUM_ACTIONS, action_name, parse_action
 from solitaire_rl.envs.pyramid.env import check_position
@@ -95,11 +95,12 @@ class PyramidBatch(NativeBatch):
         self.stock_top_playable = bool(stock_top_playable)
         self.autoreset = autoreset
         self._autoreset_code = AUTORESET_CODES[autoreset]
-        native = native_core()
-        self.refusal_texts = codes_by_name(native.PyramidRefusal, REFUSAL_TEXTS)
-        self.outcome_names = codes_by_name(native.PyramidOutcome, OUTCOME_NAMES)
-        self.core = native.PyramidBatch(n, self.stock_top_playable, bool(reward_shaping),
-                                        steps or 0, num_threads)
+        require_native_core()
+        from solitaire_native import PyramidBatch, PyramidBuffers, PyramidOutcome, PyramidRefusal
+
+        self.refusal_texts = codes_by_name(PyramidRefusal, REFUSAL_TEXTS)
+        self.outcome_names = codes_by_name(PyramidOutcome, OUTCOME_NAMES)
+        self.core = PyramidBatch(n, self.stock_top_playable, bool(reward_shaping), steps or 0, num_threads)
         self.obs = np.zeros((n, OBSERVATION_SIZE), np.float32)
         self.mask = np.zeros((n, NUM_ACTIONS), np.int8)
         self.reward = np.zeros(n, np.float64)
@@ -114,7 +115,7 @@ class PyramidBatch(NativeBatch):
         """Same-step autoreset: the last observation of each game that ended at the last step."""
         self.final_mask = np.zeros((n, NUM_ACTIONS), np.int8)
         """Same-step autoreset: the last action mask of each game that ended (the encodings read it)."""
-        self.buffers = native.PyramidBuffers(
+        self.buffers = PyramidBuffers(
             self.obs, self.mask, self.reward, self.terminated, self.truncated, self.refusal, self.outcome,
             self.pass_number, self.cards_left, self.was_reset, self.final_obs, self.final_mask)
         self.deal_number = np.full(n, -1, np.int64)
