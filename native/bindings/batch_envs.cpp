@@ -1,5 +1,5 @@
 // Both games' native batched environments (native/src/pyramid/batch.hpp,
-// native/src/klondike/batch.hpp; envs/pyramid/vector.py, envs/klondike/vector.py): the codes of
+// native/src/klondike/batch.hpp; solitaire_rl/envs/pyramid/vector.py, solitaire_rl/envs/klondike/vector.py): the codes of
 // their refusals and outcomes, the arrays of one step, the batches, and the random deals they use.
 #include "bindings.hpp"
 
@@ -134,7 +134,7 @@ struct KlondikeBuffers {
   }
 };
 
-// A position as envs.klondike.game.KlondikeGame holds it, checked again here (the binding is public):
+// A position as solitaire_rl.envs.klondike.game.KlondikeGame holds it, checked again here (the binding is public):
 // every card once (the foundations' too), at most 6 face-down cards a column under a face-up run
 // that fits, its last card face up, and at most 24 cards in the stock and the waste together, so
 // that no move can ever take a column past kMaxColumn or the waste past kMaxTalon.
@@ -172,7 +172,7 @@ klenv::State klondike_state(const std::vector<std::vector<int>>& columns, const 
   if (stock.size() + waste.size() > static_cast<std::size_t>(klenv::kMaxTalon)) {
     throw nb::value_error("at most 24 cards in the stock and the waste together");
   }
-  auto fits = [](int card, int target) {  // envs.klondike.rules.fits
+  auto fits = [](int card, int target) {  // solitaire_rl.envs.klondike.rules.fits
     const bool red_card = (card & 3) == 1 || (card & 3) == 2, red_target = (target & 3) == 1 || (target & 3) == 2;
     return (target >> 2) == (card >> 2) + 1 && red_card != red_target;
   };
@@ -203,7 +203,7 @@ klenv::State klondike_state(const std::vector<std::vector<int>>& columns, const 
   return s;
 }
 
-// One Pyramid game's saved state as Python sees it (envs.pyramid.vector.PyramidBatch.get_state), and
+// One Pyramid game's saved state as Python sees it (solitaire_rl.envs.pyramid.vector.PyramidBatch.get_state), and
 // back, checked: ranks 1..13, each four times; bit sets within their 28 or 24 places; a cursor within
 // the stock slots; a pass 1..3; a step count not negative.
 nb::dict pyramid_saved_dict(const pyrenv::Saved& saved) {
@@ -252,7 +252,7 @@ pyrenv::Saved pyramid_saved(const std::vector<int>& pyramid_ranks, const std::ve
   return saved;
 }
 
-// One Klondike game's saved state as Python sees it (envs.klondike.vector.KlondikeBatch.get_state): the
+// One Klondike game's saved state as Python sees it (solitaire_rl.envs.klondike.vector.KlondikeBatch.get_state): the
 // arguments of reset_state, plus the batch's counters; set_state checks the position as reset_state does.
 nb::dict klondike_saved_dict(const klenv::Saved& saved) {
   const klenv::State& s = saved.state;
@@ -449,7 +449,7 @@ void bind_klondike_batch(nb::module_& m) {
 
 void bind_batch_envs(nb::module_& m) {
   // The codes the native side writes into Python's arrays and tuples, by name: the Python side maps
-  // them by name (envs.native_batch.codes_by_name; tests/test_native_enums.py holds the names to
+  // them by name (solitaire_rl.envs.native_batch.codes_by_name; tests/test_native_enums.py holds the names to
   // the Python engines'). KlondikeActionKind and PyramidMoveKind, bound with their solvers, too.
   nb::enum_<klenv::Refusal>(m, "KlondikeRefusal")
       .value("none", klenv::Refusal::none)

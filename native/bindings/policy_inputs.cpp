@@ -1,6 +1,6 @@
 // Both games' policy inputs of a batch (native/src/klondike/policy_inputs.hpp,
-// native/src/pyramid/policy_inputs.hpp; agents/encodings/klondike_inputs_batch.py,
-// agents/encodings/pyramid_inputs_batch.py).
+// native/src/pyramid/policy_inputs.hpp; solitaire_rl/agents/encodings/klondike_inputs_batch.py,
+// solitaire_rl/agents/encodings/pyramid_inputs_batch.py).
 #include "bindings.hpp"
 
 #include <cstddef>

@@ -20,7 +20,7 @@ namespace pyr = solitaire::pyramid;
 
 namespace {
 
-using MoveTuple = std::tuple<int, int, int>;  // (kind, a, b) as envs.pyramid.Move
+using MoveTuple = std::tuple<int, int, int>;  // (kind, a, b) as solitaire_rl.envs.pyramid.Move
 
 std::vector<MoveTuple> to_tuples(const std::vector<pyr::Move>& moves) {
   std::vector<MoveTuple> out;

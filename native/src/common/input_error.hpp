@@ -1,5 +1,5 @@
 // Why a row of policy inputs could not be encoded (klondike/policy_inputs.hpp,
-// pyramid/policy_inputs.hpp; the values are the codes agents/*_inputs_batch.py name): more legal
+// pyramid/policy_inputs.hpp; the values are the codes solitaire_rl/agents/*_inputs_batch.py name): more legal
 // actions than slots (the Python encoders' refusal), or an observation or a mask no environment
 // writes, which the native encoders refuse rather than read past it.
 #pragma once

@@ -1,4 +1,4 @@
-// The project's random deals, `{game}-random-v1-{number}`, exactly as envs/rng.py and envs/deals.py
+// The project's random deals, `{game}-random-v1-{number}`, exactly as solitaire_rl/envs/rng.py and solitaire_rl/envs/deals.py
 // deal them: SplitMix64 seeded with the 64-bit FNV-1a hash of the deal ID's text, then
 // Fisher-Yates from the last card down to card 1, each index drawn without bias by rejection.
 // tests/test_native_vec_pyramid.py holds this copy to the Python one.
@@ -29,7 +29,7 @@ class SplitMix64 {
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
     return z ^ (z >> 31);
   }
-  // A uniform integer in [0, n): rejects the top partial block of 2**64, as envs.rng does.
+  // A uniform integer in [0, n): rejects the top partial block of 2**64, as solitaire_rl.envs.rng does.
   std::uint64_t below(std::uint64_t n) {
     // limit = 2**64 - (2**64 mod n); 2**64 mod n computed without 128-bit arithmetic.
     const std::uint64_t rem = (~std::uint64_t{0} % n + 1) % n;
@@ -43,7 +43,7 @@ class SplitMix64 {
   std::uint64_t state_;
 };
 
-// The 52 cards (0..51, as envs.cards numbers them) of `{game}-random-v1-{number}` in deal order.
+// The 52 cards (0..51, as solitaire_rl.envs.cards numbers them) of `{game}-random-v1-{number}` in deal order.
 inline std::array<std::uint8_t, 52> random_deal(const std::string& game, std::uint64_t number) {
   std::array<std::uint8_t, 52> cards{};
   for (int i = 0; i < 52; ++i) cards[i] = static_cast<std::uint8_t>(i);

@@ -53,7 +53,7 @@ struct SampleTally {
 };
 
 // Fisher-Yates from the last element down, each index drawn without bias (random_deal.hpp's
-// generator, the one envs/rng.py deals with).
+// generator, the one solitaire_rl/envs/rng.py deals with).
 template <class T>
 void shuffle(SplitMix64& rng, std::vector<T>& items) {
   for (std::size_t i = items.size(); i > 1; --i) {

@@ -9,7 +9,7 @@
 
 namespace solitaire::klondike {
 
-// Numbered as envs.klondike.moves: DRAW, RECYCLE, WASTE_FOUNDATION, WASTE_COLUMN,
+// Numbered as solitaire_rl.envs.klondike.moves: DRAW, RECYCLE, WASTE_FOUNDATION, WASTE_COLUMN,
 // COLUMN_FOUNDATION, COLUMN_COLUMN, FOUNDATION_COLUMN.
 enum class ActionKind : std::uint8_t {
   draw = 0,                  // turn min(draw count, stock size) cards onto the waste
@@ -33,7 +33,7 @@ struct Action {
   }
 };
 
-// Text as envs.klondike.moves writes it: draw, recycle, waste>f, waste>c4, c2>f, c2>c5,
+// Text as solitaire_rl.envs.klondike.moves writes it: draw, recycle, waste>f, waste>c4, c2>f, c2>c5,
 // c2:3>c5, fH>c4 (columns 1-based).
 std::string action_text(const Action& action);
 std::string line_text(const std::vector<Action>& line);  // space-separated

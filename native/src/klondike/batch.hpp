@@ -1,12 +1,12 @@
 // N Klondike games stepped together, writing into caller-owned arrays (the NumPy arrays of
-// envs.klondike.vector.KlondikeVectorEnv); no Python object is touched, so the binding releases the
+// solitaire_rl.envs.klondike.vector.KlondikeVectorEnv); no Python object is touched, so the binding releases the
 // GIL around every call, and a call may split its games across threads.
 //
 // Autoreset (Gymnasium 1.x), as in pyramid/batch.hpp: `next_step` (Gymnasium's default): a step
 // after a game ended resets that game with its pending deal and ignores its action; `same_step`
 // (stable-baselines3's): a game that ends is reset at once, its last observation written to
 // `final_obs` first; `disabled`: nothing is reset by a step. A game that terminated stays terminated
-// until it is reset (every later step says terminated, as envs.klondike.env.KlondikeEnv does); a
+// until it is reset (every later step says terminated, as solitaire_rl.envs.klondike.env.KlondikeEnv does); a
 // max_steps of 0 never truncates; truncation is reported even on a terminating step (Gymnasium's
 // TimeLimit, and pyramid/batch.hpp, do the same).
 #pragma once

@@ -13,7 +13,7 @@ constexpr int kMaxRun = 13;
 inline int rank_of(int card) { return card >> 2; }  // 0 (Ace) .. 12 (King)
 inline int suit_of(int card) { return card & 3; }
 inline bool is_red(int card) { return suit_of(card) == 1 || suit_of(card) == 2; }
-// envs.klondike.rules.fits: card one rank below target, the other colour.
+// solitaire_rl.envs.klondike.rules.fits: card one rank below target, the other colour.
 inline bool fits(int card, int target) {
   return rank_of(target) == rank_of(card) + 1 && is_red(target) != is_red(card);
 }

@@ -1,6 +1,6 @@
 // One Klondike game as the Gymnasium environment plays it: a second implementation of
-// envs/klondike/env.py (its rules: envs/klondike/game.py; its actions: envs/klondike/actions.py;
-// its observation: envs/klondike/observer.py; its episode end: envs/klondike/progress.py), held to
+// solitaire_rl/envs/klondike/env.py (its rules: solitaire_rl/envs/klondike/game.py; its actions: solitaire_rl/envs/klondike/actions.py;
+// its observation: solitaire_rl/envs/klondike/observer.py; its episode end: solitaire_rl/envs/klondike/progress.py), held to
 // it step by step by tests/test_native_vec_klondike.py. The Python env is the reference; this one
 // exists for speed.
 //
@@ -23,7 +23,7 @@ inline constexpr int kObservationSize = 7 * kMaxColumn + 24 + 24 + 4 + 4 + 1;  /
 inline constexpr int kMaxRecyclesShown = 31;
 inline constexpr int kMaxMoves = 256;
 
-// Move kinds, as envs.klondike.moves numbers them.
+// Move kinds, as solitaire_rl.envs.klondike.moves numbers them.
 enum Kind : std::uint8_t { kDraw = 0, kRecycle, kWasteFoundation, kWasteColumn, kColumnFoundation, kColumnColumn,
                            kFoundationColumn };
 
@@ -34,8 +34,8 @@ struct Move {
   std::uint8_t count;  // run length (kColumnColumn), else 1
 };
 
-// Why an action is refused, in the order envs.klondike.game.KlondikeGame.refusal checks; the values
-// index envs.klondike.vector.REFUSALS. not_legal_now: masked out although refusal() finds no reason
+// Why an action is refused, in the order solitaire_rl.envs.klondike.game.KlondikeGame.refusal checks; the values
+// index solitaire_rl.envs.klondike.vector.REFUSALS. not_legal_now: masked out although refusal() finds no reason
 // (the env's fallback text; never met in play).
 enum class Refusal : std::uint8_t {
   none = 0,
@@ -81,7 +81,7 @@ struct State {
   // Every legal move (the order is not the Python engine's: only the set matters here).
   int legal_moves(Move* out) const;
   Refusal refusal(const Move& move) const;
-  // Whether a legal move makes progress (envs.klondike.game.KlondikeGame.is_progress).
+  // Whether a legal move makes progress (solitaire_rl.envs.klondike.game.KlondikeGame.is_progress).
   bool is_progress(const Move& move) const;
   // Plays a legal move; returns 1 if it turned a face-down card up.
   int apply(const Move& move);

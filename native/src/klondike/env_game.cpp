@@ -5,8 +5,8 @@
 namespace solitaire::klondike::env {
 
 namespace {
-constexpr std::int64_t kFaceDown = 52;  // envs.klondike.observer.FACE_DOWN (and UNSEEN)
-constexpr std::int64_t kEmpty = 53;     // envs.klondike.observer.EMPTY
+constexpr std::int64_t kFaceDown = 52;  // solitaire_rl.envs.klondike.observer.FACE_DOWN (and UNSEEN)
+constexpr std::int64_t kEmpty = 53;     // solitaire_rl.envs.klondike.observer.EMPTY
 }  // namespace
 
 void Game::reset_deal(const std::uint8_t* cards, int draw_count) {

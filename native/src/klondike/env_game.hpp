@@ -1,6 +1,6 @@
 // One Klondike env game: the rules' state (env.hpp), its no-progress memo (env_progress.hpp), and
-// what envs.klondike.env.KlondikeEnv writes for it: the 590-value mask, the 190-value observation
-// (envs/klondike/observer.py) and the step's reward and outcome.
+// what solitaire_rl.envs.klondike.env.KlondikeEnv writes for it: the 590-value mask, the 190-value observation
+// (solitaire_rl/envs/klondike/observer.py) and the step's reward and outcome.
 #pragma once
 
 #include <cstdint>
@@ -10,8 +10,8 @@
 
 namespace solitaire::klondike::env {
 
-inline constexpr double kFoundationBonus = 0.02;  // envs.klondike.env.FOUNDATION_BONUS
-inline constexpr double kTurnUpBonus = 0.02;      // envs.klondike.env.TURN_UP_BONUS
+inline constexpr double kFoundationBonus = 0.02;  // solitaire_rl.envs.klondike.env.FOUNDATION_BONUS
+inline constexpr double kTurnUpBonus = 0.02;      // solitaire_rl.envs.klondike.env.TURN_UP_BONUS
 
 // The result of one legal move.
 struct StepResult {
@@ -22,7 +22,7 @@ struct StepResult {
 
 class Game {
  public:
-  // A new game from 52 cards (0..51) in Klondike deal order (envs/klondike/layout.py).
+  // A new game from 52 cards (0..51) in Klondike deal order (solitaire_rl/envs/klondike/layout.py).
   void reset_deal(const std::uint8_t* cards, int draw_count);
   // A game from a given position (the caller checks it); the memo starts afresh.
   void reset_state(const State& state);

@@ -1,4 +1,4 @@
-// The exact "no progress possible" check of envs/klondike/progress.py, computed natively.
+// The exact "no progress possible" check of solitaire_rl/envs/klondike/progress.py, computed natively.
 //
 // The answer is the Python module's (its definition is the reference: some sequence of legal moves
 // that make no progress, followed by one that does); the way there is simpler. In order:

@@ -11,7 +11,7 @@ namespace {
 
 using env::Kind;
 
-constexpr int kFaceDown = 52;  // envs.klondike.observer.FACE_DOWN (and UNSEEN in the stock)
+constexpr int kFaceDown = 52;  // solitaire_rl.envs.klondike.observer.FACE_DOWN (and UNSEEN in the stock)
 constexpr int kUnseen = 52;
 constexpr int kEmpty = 53;
 constexpr int kMaxColumn = env::kMaxColumn;
@@ -34,7 +34,7 @@ enum Feature : int {
 };
 static_assert(fTargetColumn == kActionFeatures);
 
-// agents.greedy.klondike's scores.
+// solitaire_rl.agents.greedy.klondike's scores.
 constexpr double kTurnUp = 50.0, kPerFaceDown = 5.0, kSafeFoundation = 40.0, kEarlyFoundation = 0.5,
                  kWasteToColumn = 10.0, kEmptyForKing = 3.0, kShuffle = -1.0, kFromFoundation = -2.0, kStock = 1.0;
 
@@ -42,7 +42,7 @@ constexpr bool red(int card) { return (card & 3) == 1 || (card & 3) == 2; }
 
 float value(double v) { return static_cast<float>(v); }  // as NumPy stores a Python float in float32
 
-// What the player sees, decoded as agents.greedy.klondike.KlondikeView decodes it.
+// What the player sees, decoded as solitaire_rl.agents.greedy.klondike.KlondikeView decodes it.
 struct View {
   std::array<int, 7> down{};
   std::array<int, 7> nup{};
@@ -205,7 +205,7 @@ struct Table {
   }
 };
 
-// agents.greedy.klondike.MoveTerms.
+// solitaire_rl.agents.greedy.klondike.MoveTerms.
 struct Terms {
   int card = -1;
   int count = 0;

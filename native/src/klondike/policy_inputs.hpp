@@ -1,6 +1,6 @@
 // The Klondike policy inputs `klondike-compact` and `klondike-actions` computed from the
 // environment's observation and action mask: a second implementation of
-// agents/encodings/klondike_compact.py and agents/encodings/klondike_actions.py (the reference; their docstrings
+// solitaire_rl/agents/encodings/klondike_compact.py and solitaire_rl/agents/encodings/klondike_actions.py (the reference; their docstrings
 // define every value), held to them value for value by tests/test_native_policy_inputs.py. It
 // exists so that a native batch of games (batch.hpp) is encoded without a Python call per row.
 //

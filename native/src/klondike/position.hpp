@@ -36,7 +36,7 @@ struct Position {
   int max_rank = kMaxRank;
 };
 
-// The 52 cards of a deal in the project's deal order (envs.klondike.layout): the 28 tableau
+// The 52 cards of a deal in the project's deal order (solitaire_rl.envs.klondike.layout): the 28 tableau
 // cards as a person deals them row by row, then the 24 stock cards from the top down.
 Position position_from_deal(const std::vector<Card>& deal_order);
 

@@ -197,7 +197,7 @@
 // 0.088 ms, 98.26% within 1 s, 99th percentile 2.6 s; the 31 retried with 60 s each
 // (klondike_solve --time 60 --cpu-time --check --line, merged with --merge) are all decided,
 // the last four (3124, 4026, 4365, 4813: they filled the 32-byte table) with the 16-byte one in
-// 28-47 s. 8195 winnable (every line replayed in envs.klondike), 1805 not: 81.950% (95% Wilson
+// 28-47 s. 8195 winnable (every line replayed in solitaire_rl.envs.klondike), 1805 not: 81.950% (95% Wilson
 // 81.184% .. 82.691%), against Blake & Gent's 81.945% +/- 0.084 and lonelybot's 81.95% +/- 0.03.
 // None of the 9868 verdicts reached both with and without rule 10 differs. Draw 1, deals 1-2000:
 // all decided within 10 s (11 unknown before), longest 4.4 s, 99.55% within 1 s, median 0.053 ms.

@@ -8,8 +8,8 @@
 namespace solitaire::pyramid::env {
 
 namespace {
-constexpr double kWinReward = 1.0;         // envs.pyramid.env.WIN_REWARD
-constexpr double kShapingPerCard = 0.02;   // envs.pyramid.env.SHAPING_PER_CARD
+constexpr double kWinReward = 1.0;         // solitaire_rl.envs.pyramid.env.WIN_REWARD
+constexpr double kShapingPerCard = 0.02;   // solitaire_rl.envs.pyramid.env.SHAPING_PER_CARD
 }  // namespace
 
 Batch::Batch(int num_envs, bool stock_top_playable, bool reward_shaping, int max_episode_steps,

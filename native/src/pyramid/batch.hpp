@@ -1,5 +1,5 @@
 // N Pyramid games stepped together, writing into caller-owned arrays (the NumPy arrays of
-// envs.pyramid.vector.PyramidVectorEnv); no Python object is touched, so the binding releases the
+// solitaire_rl.envs.pyramid.vector.PyramidVectorEnv); no Python object is touched, so the binding releases the
 // GIL around every call, and a call may split its games across threads.
 //
 // Autoreset (Gymnasium 1.x): `next_step` (Gymnasium's default): a step after a game ended resets

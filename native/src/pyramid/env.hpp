@@ -1,6 +1,6 @@
 // One Pyramid game as the Gymnasium environment plays it: a second implementation of
-// envs/pyramid/env.py (its rules: envs/pyramid/game.py; its observation:
-// envs/pyramid/observation.py; its actions: envs/pyramid/actions.py), held to it step by step by
+// solitaire_rl/envs/pyramid/env.py (its rules: solitaire_rl/envs/pyramid/game.py; its observation:
+// solitaire_rl/envs/pyramid/observation.py; its actions: solitaire_rl/envs/pyramid/actions.py), held to it step by step by
 // tests/test_native_vec_pyramid.py. The Python env is the reference; this one exists for speed.
 //
 // A game keeps the 28 pyramid ranks, the 24 stock ranks in the deal's stock order (slot 0 is the
@@ -30,8 +30,8 @@ inline constexpr int kGlobalFeatures = 7;  // pass one-hot (3), stock, waste, py
 inline constexpr int kObservationSize = 28 * kPyramidFeatures + 24 * kStockFeatures + kGlobalFeatures;  // 883
 inline constexpr int kMaxPassesPlayed = 3;
 
-// Why an action is refused, in the order envs.pyramid.game.PyramidGame.refusal checks; the
-// values index envs.pyramid.vector.REFUSALS (the Refusal enum's members).
+// Why an action is refused, in the order solitaire_rl.envs.pyramid.game.PyramidGame.refusal checks; the
+// values index solitaire_rl.envs.pyramid.vector.REFUSALS (the Refusal enum's members).
 enum class Refusal : std::uint8_t {
   none = 0,
   game_won,

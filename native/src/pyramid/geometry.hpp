@@ -11,7 +11,7 @@ inline constexpr int kMaxPyramid = 28;  // cards in a full pyramid
 inline constexpr int kMaxStock = 24;    // most stock-and-waste cards a position may hold
 inline constexpr int kMaxPasses = 4;    // most passes a game may allow (the rules use 3)
 
-// Positions are numbered from the apex down, each row left to right, as in envs.pyramid.layout:
+// Positions are numbered from the apex down, each row left to right, as in solitaire_rl.envs.pyramid.layout:
 // row r (1-based) holds positions r(r-1)/2 .. r(r+1)/2 - 1, and the card at row r, column c is
 // covered by the cards at row r+1, columns c and c+1. The last row is uncovered.
 class Geometry {

@@ -1,4 +1,4 @@
-// Pyramid moves, numbered as in envs.pyramid.moves.
+// Pyramid moves, numbered as in solitaire_rl.envs.pyramid.moves.
 #pragma once
 
 #include <cstdint>

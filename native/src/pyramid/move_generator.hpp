@@ -1,4 +1,4 @@
-// The legal moves of a position, in the fixed order of envs.pyramid.PyramidGame.legal_moves.
+// The legal moves of a position, in the fixed order of solitaire_rl.envs.pyramid.PyramidGame.legal_moves.
 #pragma once
 
 #include "pyramid/board.hpp"

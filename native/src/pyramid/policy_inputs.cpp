@@ -20,7 +20,7 @@ static_assert(kObservationSize == env::kObservationSize && kNumActions == env::k
 constexpr int kPyramid = 28;
 constexpr int kStockSlots = 24;
 constexpr int kKing = 13;
-constexpr int kMaxPassesPlayed = env::kMaxPassesPlayed;  // envs.pyramid.game.MAX_PASSES
+constexpr int kMaxPassesPlayed = env::kMaxPassesPlayed;  // solitaire_rl.envs.pyramid.game.MAX_PASSES
 constexpr int kStock0 = kPyramid * env::kPyramidFeatures;           // observation: the stock rows
 constexpr int kGlobals0 = kStock0 + kStockSlots * env::kStockFeatures;  // and the globals
 constexpr int kOnTable = 13, kAvailable = 14;                         // PYRAMID_FEATURES after the ranks
@@ -35,7 +35,7 @@ enum Feature : int {
 };
 static_assert(fGreedyChoice == kActionFeatures && fRelaxedLost == kRelaxedSlotWidth - 1);
 
-// agents.greedy.pyramid's scores.
+// solitaire_rl.agents.greedy.pyramid's scores.
 constexpr double kKingScore = 100.0, kPyramidCardScore = 10.0, kOtherCardScore = 1.0, kUncoverScore = 4.0,
                  kWasteScore = 1.0, kShortPartnerScore = -50.0, kDrawScore = 0.0, kRecycleScore = -1.0;
 
@@ -62,14 +62,14 @@ int one_hot_rank(const float* row) {
   return rank;
 }
 
-// The row (1..7) of a pyramid position: envs.pyramid.layout.ROW_COL[p][0].
+// The row (1..7) of a pyramid position: solitaire_rl.envs.pyramid.layout.ROW_COL[p][0].
 int row_of(int p) {
   int row = 1;
   while (row * (row + 1) / 2 <= p) ++row;
   return row;
 }
 
-// What a player knows, decoded as agents.greedy.pyramid.PyramidView decodes it.
+// What a player knows, decoded as solitaire_rl.agents.greedy.pyramid.PyramidView decodes it.
 struct View {
   std::array<int, kPyramid> ranks{};
   std::uint32_t removed = 0;
@@ -196,7 +196,7 @@ int pair_short(const View& v, std::uint32_t removed, const std::array<int, 14>& 
   return std::max(0, nlow - pairs - stock_high) + std::max(0, nhigh - pairs - stock_low);
 }
 
-// The relaxation of agents.solver.pyramid_relaxed_lost for the positions of one row: one Board of
+// The relaxation of solitaire_rl.agents.solver.pyramid_relaxed_lost for the positions of one row: one Board of
 // the pyramid (its removed cards as now) with the stock and waste cards as a bag in rank order,
 // and one Relaxation whose memo every question of the row shares (its answers depend only on the
 // pyramid's ranks, the removed set and the bag, so sharing changes none).

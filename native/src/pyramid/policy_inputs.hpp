@@ -1,13 +1,13 @@
 // The Pyramid policy inputs `pyramid-actions` and `pyramid-actions-relaxed` computed from the
 // environment's observation and action mask: a second implementation of
-// agents/encodings/pyramid_actions.py (the reference, with agents/greedy/pyramid.py's PyramidView,
+// solitaire_rl/agents/encodings/pyramid_actions.py (the reference, with solitaire_rl/agents/greedy/pyramid.py's PyramidView,
 // action_terms and terms_score; their docstrings define every value), held to it value for value
 // by tests/test_native_policy_inputs_pyramid.py. It exists so that a native batch of games
 // (batch.hpp) is encoded without a Python call per row.
 //
 // Like the Python encoders it reads only the observation (what the player sees) and the mask,
 // never a game's state. The relaxed feature asks the solver's own pruning (pruning.hpp,
-// relaxation.hpp) as agents.solver.pyramid_relaxed_lost does.
+// relaxation.hpp) as solitaire_rl.agents.solver.pyramid_relaxed_lost does.
 #pragma once
 
 #include <cstdint>

@@ -9,7 +9,7 @@
 
 namespace solitaire::pyramid {
 
-// Every legal move, in the order of envs.pyramid.PyramidGame.legal_moves.
+// Every legal move, in the order of solitaire_rl.envs.pyramid.PyramidGame.legal_moves.
 std::vector<Move> legal_moves(const Position& position);
 
 // The first rule that proves the position lost as it stands (the counting rules, then the
