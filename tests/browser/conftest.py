@@ -26,11 +26,13 @@ SETTINGS_KEY = "solitaire-rl.settings"
 HINT_SOURCE_KEY = "solitaire-rl.hint-source"
 PLAIN_SETTINGS = (f"try {{ if (location.protocol.startsWith('http')) {{ "
                   f"if (localStorage.getItem('{SETTINGS_KEY}') === null) "
-                  f"localStorage.setItem('{SETTINGS_KEY}', JSON.stringify({{autoPlay: false}})); "
+                  f"localStorage.setItem('{SETTINGS_KEY}', "
+                  "JSON.stringify({autoPlay: false, advancedOpen: true})); "
                   f"if (localStorage.getItem('{HINT_SOURCE_KEY}') === null) "
                   f"localStorage.setItem('{HINT_SOURCE_KEY}', 'planner'); }} "
                   "} catch (e) {}")
-"""Run before each page's scripts, unless the test has kept its own: auto-play off, and hints from the
+"""Run before each page's scripts, unless the test has kept its own: auto-play off, the menu's Advanced
+section open (the tests of the deal box, the hint source and the warning use them), and hints from the
 planner (the tests of hints were written for it; the Klondike page's own default, the commitment planner,
 has its tests in test_casual_player.py)."""
 

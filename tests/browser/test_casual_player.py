@@ -18,6 +18,7 @@ from solitaire_rl.agents.solver.klondike import solve_klondike
 from solitaire_rl.envs.klondike import KlondikeGame, Move
 from solitaire_rl.envs.klondike.moves import DRAW, RECYCLE
 from solitaire_rl.play.server.klondike_session import move_source, move_target
+from tests.browser.conftest import settle as settle_page
 from tests.browser.test_klondike_page import open_page, open_position, selector, settle, state, touch, url
 from tests.test_play_klondike_api import DEAL_1, position
 
@@ -397,4 +398,54 @@ def test_klondike_hints_come_from_the_commitment_planner_by_default(
     assert (hint["hint_source"], hint["agent"]) in {("commitment", "world-bandit"), ("planner", "hop")}
     who = {"en": "commitment planner", "ja": "コミットメント・プランナー"}[lang]
     assert hint["hint_source"] != "commitment" or who in page.inner_text("#message")
+    assert not page.errors
+
+
+@pytest.mark.parametrize(("path", "size", "lang"), [("/", "laptop", "en"), ("/klondike", "desktop", "ja"),
+                                                    ("/klondike", "phone", "en")])
+def test_engine_words_wait_in_a_closed_advanced_section_kept_as_left(
+    new_page: Callable[..., Page], path: str, size: str, lang: str
+) -> None:
+    """Defect 6: the deal box ("Solvitaire JSON"), "Hints from" and the drop warning are in the menu's
+    Advanced section, closed for a new player; opened, it stays open after a reload."""
+    ready = "#pyramid .card" if path == "/" else "#columns .card"
+    kept = {"solitaire-rl.lang": lang, "solitaire-rl.settings": "{}"}  # a player's: nothing chosen yet
+    page = new_page(path=path, ready=ready, storage=kept, **SIZES[size])
+    if size == "phone":
+        page.tap("#menu-button")
+    assert page.is_visible("#advanced-summary") and not page.is_visible("#hint-source")
+    assert not page.is_visible("#deal-input") and not page.is_visible("#warn-drop")
+    assert page.inner_text("#advanced-summary") == {"en": "Advanced", "ja": "詳細"}[lang]
+    (page.tap if size == "phone" else page.click)("#advanced-summary")
+    assert page.is_visible("#hint-source") and page.is_visible("#deal-input")
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= SIZES[size]["viewport"]["width"]
+    page.reload()
+    page.wait_for_selector(ready)
+    assert page.evaluate("() => document.getElementById('advanced').open")
+    assert not page.errors
+
+
+@pytest.mark.parametrize(("size", "lang"), [("desktop", "en"), ("phone", "ja")])
+def test_pyramid_001_lines_agree_where_the_solver_proves_a_loss(
+    new_page: Callable[..., Page], size: str, lang: str
+) -> None:
+    """Defect 3: "at most about 95%" stood above "Not winnable from here"; now the chance, asked where the
+    verdict proves the loss, says none, and the hint says the loss before its move."""
+    page = new_page(storage={"solitaire-rl.lang": lang}, **SIZES[size])
+    page.evaluate("() => queue(() => startGame({variant: '001', deal: 'pyramid-random-v1-6'}))")
+    settle_page(page, "pyramidApp")
+    assert page.evaluate("() => window.pyramidApp.state.variant") == "001"
+    page.wait_for_function("() => (window.pyramidApp.state.verdict || {}).status === 'not_winnable'",
+                           timeout=30_000)
+    verdict = page.inner_text("#verdict")
+    (page.tap if size == "phone" else page.click)("#chance")
+    page.wait_for_function("() => window.pyramidApp.chanceNote", timeout=30_000)
+    line = page.inner_text("#message")
+    proved = {"en": "none, the solver proved", "ja": "ありません（全消しの手順がないことを"}[lang]
+    assert proved in line, line
+    assert "%" not in line and page.inner_text("#verdict") == verdict
+    (page.tap if size == "phone" else page.click)("#hint")
+    page.wait_for_function("() => (window.pyramidApp.state.hint || {}).kind === 'move'", timeout=30_000)
+    lost = {"en": "No line clears the pyramid", "ja": "全消しする手順はありません"}[lang]
+    assert lost in page.inner_text("#message")
     assert not page.errors

@@ -739,6 +739,7 @@ function openPage(language) {  // wires the page, finds its storage and shows it
   app.storage = probeStorage();
   loadSettings();  // player.js: the kept settings, applied before the first render
   wireSettings();
+  wireAdvanced();
   let chosen = null;
   try { chosen = app.storage && app.storage.getItem(LANG_KEY); } catch (e) { /* no stored choice */ }
   app.lang = language(chosen);

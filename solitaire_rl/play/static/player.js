@@ -17,6 +17,7 @@ const SETTING_DEFAULTS = {
   autoPlay: true,       // Klondike: safe cards go up to the foundations by themselves
   showVerdict: true,    // the verdict line
   showChance: true,     // the Chance button and its line
+  advancedOpen: false,  // the menu's Advanced section (the deal box, the hint source, the drop warning) open
 };
 const FELTS = ["green", "blue", "red", "grey"];
 const CARD_SIZES = ["small", "medium", "large"];
@@ -30,7 +31,8 @@ const SETTING_WORDS = {
     leftHanded: "Left-handed layout (stock on the right)", sound: "Sound (card snap, deal, win chime)",
     autoPlay: "Play safe cards to the foundations by themselves", showVerdict: "Show the verdict line (it can tell whether a deal can be won)",
     showChance: "Show the chance of winning (button and line)", kept: "Kept in this browser.",
-    advanced: "Advanced (for researchers)", skip: "Tap to skip",
+    advanced: "Advanced", advancedTitle: "For researchers: open a deal by ID or code, where hints come from, the drop warning",
+    skip: "Tap to skip",
   },
   ja: {
     title: "設定", button: "設定", felt: "台の色", feltNames: {green: "緑", blue: "青", red: "赤", grey: "灰"},
@@ -39,7 +41,8 @@ const SETTING_WORDS = {
     leftHanded: "左利き用の配置（山札を右に）", sound: "音（札の音、配る音、勝ちの音）",
     autoPlay: "安全な札を自動で組札へ上げる", showVerdict: "判定の行を表示する（勝てる配りかどうかが分かります）",
     showChance: "勝てる見込みを表示する（ボタンと行）", kept: "このブラウザに保存されます。",
-    advanced: "詳細設定（研究用）", skip: "タップで飛ばす",
+    advanced: "詳細", advancedTitle: "研究用：識別子やコードで配りを開く、ヒントの出どころ、見込みが下がったときの警告",
+    skip: "タップで飛ばす",
   },
 };
 function sw(key) { return (SETTING_WORDS[app.lang] || SETTING_WORDS.en)[key]; }
@@ -120,7 +123,24 @@ function wireSettings() {  // the menu's Settings button (added here so that bot
   $("rules-button").before(button);
 }
 
-function wordSettings() { const b = $("settings-button"); if (b) b.textContent = sw("button"); }
+function wordSettings() {
+  const b = $("settings-button"); if (b) b.textContent = sw("button");
+  const summary = $("advanced-summary");
+  if (summary) { summary.textContent = sw("advanced"); summary.title = sw("advancedTitle"); }
+}
+
+// The menu's Advanced section (issue 51: engine words off the main screen): closed unless the player
+// opened it, and kept as the player leaves it.
+function wireAdvanced() {
+  const box = $("advanced");
+  if (!box) return;
+  box.open = settings.advancedOpen;
+  box.addEventListener("toggle", () => {
+    if (settings.advancedOpen === box.open) return;
+    settings.advancedOpen = box.open;
+    keepSettings();
+  });
+}
 
 // ------------------------------------------------------------------ sound: synthesised, nothing downloaded
 let audioContext = null;
