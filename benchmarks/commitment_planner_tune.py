@@ -25,7 +25,7 @@ from typing import Any
 
 from solitaire_rl.agents.base import play_episode
 from solitaire_rl.agents.planner.commitment import CommitmentBot
-from solitaire_rl.agents.variants import find_variant
+from solitaire_rl.agents.variants import klondike_variant
 from solitaire_rl.training.splits import parse_deal_numbers
 
 
@@ -40,7 +40,7 @@ def option_value(text: str) -> Any:
 
 
 def play(deals: list[int], options: dict[str, Any], rows: Path, draw_count: int) -> None:
-    variant = find_variant("klondike" if draw_count == 3 else "klondike-draw1")
+    variant = klondike_variant(draw_count)
     done = set()
     if rows.exists():
         done = {json.loads(line)["deal"] for line in rows.read_text().splitlines() if line.strip()}
@@ -62,8 +62,20 @@ def play(deals: list[int], options: dict[str, Any], rows: Path, draw_count: int)
 
 
 def read(path: Path) -> dict[int, dict[str, Any]]:
-    rows = (json.loads(line) for line in path.read_text().splitlines() if line.strip())
-    return {r["deal"]: r for r in rows}
+    """Rows by deal: this script's rows, or the benchmark's (its ``--rows`` JSON Lines file, or its
+    ``--json`` document), whose ``deal_number`` names the deal (their header lines skipped)."""
+    text = path.read_text()
+    if path.suffix == ".json":
+        rows = json.loads(text)["rows"]
+    else:
+        rows = [json.loads(line) for line in text.splitlines() if line.strip()]
+    out = {}
+    for r in rows:
+        if "deal" in r:
+            out[r["deal"]] = r
+        elif "deal_number" in r:
+            out[r["deal_number"]] = r
+    return out
 
 
 def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
