@@ -283,6 +283,45 @@ def _klondike_planner(name: str) -> Callable[[random.Random], None]:
     return target
 
 
+def _klondike_commit_plan(rng: random.Random) -> None:
+    """The commitment planner (world-bandit): a real position or a mutated one, a mutated list of
+    unknown slots, odd option values (caps, batches, schedules, a NaN exploration)."""
+    _game, knowledge = rng.choice(klondike_games())
+    position = knowledge.position.to_native()
+    unknown = [list(u) for u in knowledge.unknown]
+    if rng.random() < 0.5:
+        unknown = mutate_list(unknown, rng, lambda: [odd_int(rng, -2, 8), odd_int(rng, -2, 30)])
+    if rng.random() < 0.1:
+        position, _ = klondike_position(rng)
+        if position is None:
+            return
+    try:
+        options = native.KlondikeCommitOptions(
+            draw_count=draw_count(rng),
+            seed=rng.randrange(2**32),
+            cap=rng.choice((1, 20, 100, odd_int(rng, -2, 300))),
+            cap_per_known=rng.choice((0, 0, 5, odd_int(rng, -2, 20))),
+            worlds_per_candidate=rng.choice((1, 4, 20, odd_int(rng, -2, 40))),
+            max_worlds=rng.choice((0, 40, odd_int(rng, -2, 200))),
+            exploration=rng.choice((1.0, 0.0, -1.0, float("nan"), 1e300)),
+            batch=rng.choice((1, 10, odd_int(rng, -2, 20))),
+            hopeless_worlds=rng.choice((0, 5, odd_int(rng, -2, 20))),
+            time_limit_s=1.0,
+            max_closure=rng.choice((1, 64, 4096, odd_int(rng, -2, 100))),
+            schedule=rng.choice(list(native.KlondikeCommitSchedule)),
+            merge=rng.random() < 0.5,
+            race_z=rng.choice((2.0, 0.0, -1.0, float("nan"))),
+            race_min_worlds=rng.choice((1, 40, odd_int(rng, -2, 50))),
+        )
+    except CLEAR:
+        return
+    unknown_t = [tuple(u) for u in unknown]
+    result = answered_or_refused(lambda: native.klondike_commit_plan(position, unknown_t, options), None)
+    if result is not None:
+        assert result.candidates or result.chosen < 0 or result.win_line
+        assert -1 <= result.chosen < max(1, len(result.candidates))
+
+
 # ---------------------------------------------------------------------------- Pyramid positions
 def pyramid_position(rng: random.Random) -> Any:
     from solitaire_rl.agents.solver.pyramid import PyramidPosition
@@ -744,6 +783,7 @@ TARGETS: tuple[Target, ...] = (
     ),
     Target("klondike_hop", _klondike_planner("klondike_hop")),
     Target("klondike_ismcts", _klondike_planner("klondike_ismcts")),
+    Target("klondike_commit_plan", _klondike_commit_plan),
     *(
         Target(name, _pyramid_query(name))
         for name in (

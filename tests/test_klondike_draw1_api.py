@@ -53,8 +53,15 @@ STRAIT = {"columns": [["KC", "5C"], ["QC", "6C"], ["7C"], ["8C"], ["9C"], ["10C"
           "seen": ["4C", "3C", "2C"]}
 
 
-def strait(draw_count: int) -> KlondikeGame:
-    p = STRAIT
+# The same strait with every card known (the page's verdict waits for that, issue 51): the seven
+# columns hold King down to 7 of clubs, the stock 2 to 6 of clubs; draw 3 shows only the 4 and the 6.
+KNOWN_STRAIT = {"columns": [["KC"], ["QC"], ["JC"], ["10C"], ["9C"], ["8C"], ["7C"]],
+                "hidden": [0] * 7, "stock": ["6C", "5C", "4C", "3C", "2C"], "foundations": [1, 13, 13, 13],
+                "seen": ["6C", "5C", "4C", "3C", "2C"]}
+
+
+def strait(draw_count: int, known: bool = False) -> KlondikeGame:
+    p = KNOWN_STRAIT if known else STRAIT
     return KlondikeGame.from_position(p["columns"], p["hidden"], p["stock"], [], p["foundations"],
                                       draw_count=draw_count, seen=p["seen"])
 
@@ -175,10 +182,14 @@ def test_following_planner_hints_wins_the_position_only_draw_1_wins(client: Test
 
 # ---------------------------------------------------------------- verdicts
 def test_the_verdict_is_the_solvers_for_draw_1(client: TestClient) -> None:
-    one = verdict(client, new_game(client, position=STRAIT, draw_count=1))
+    one = verdict(client, new_game(client, position=KNOWN_STRAIT, draw_count=1))
     assert one["status"] == WINNABLE and one["en"].startswith("A winning line exists")
-    three = verdict(client, new_game(client, position=STRAIT))
+    three = verdict(client, new_game(client, position=KNOWN_STRAIT))
     assert three["status"] == NOT_WINNABLE and three["basis"] == "no_progress"
+    # With the Queen and King face down, draw 1 waits for them; draw 3's dead end is seen all the same.
+    hidden = verdict(client, new_game(client, position=STRAIT, draw_count=1))
+    assert hidden["status"] == "unknown" and hidden["basis"] == "hidden"
+    assert verdict(client, new_game(client, position=STRAIT))["basis"] == "no_progress"
 
 
 def test_a_winnable_deal_in_draw_1_is_proved_from_the_start(client: TestClient) -> None:
@@ -270,8 +281,10 @@ def test_the_planners_sample_in_the_draw_they_play(name: str) -> None:
 def test_the_solver_and_the_verdict_take_the_games_draw() -> None:
     assert solve_klondike(strait(1), time_limit=5).status == WINNABLE
     assert solve_klondike(strait(3), time_limit=5).status == NOT_WINNABLE
-    assert klondike_verdict(strait(1), SearchLimits(time_limit=5.0)).status == WINNABLE
-    assert klondike_verdict(strait(3), SearchLimits(time_limit=5.0)).status == NOT_WINNABLE
+    assert solve_klondike(strait(1, known=True), time_limit=5).status == WINNABLE
+    assert solve_klondike(strait(3, known=True), time_limit=5).status == NOT_WINNABLE
+    assert klondike_verdict(strait(1, known=True), SearchLimits(time_limit=5.0)).status == WINNABLE
+    assert klondike_verdict(strait(3, known=True), SearchLimits(time_limit=5.0)).status == NOT_WINNABLE
 
 
 def test_a_won_draw_1_game_opens_in_the_analysis_as_draw_1(client: TestClient) -> None:

@@ -19,7 +19,7 @@ STATIC = SERVER.parent / "static"
 GAMES = ("pyramid", "klondike")
 BOTH_GAMES = {"__init__", "app", "analysis_api", "analysis_words"}
 """Shared modules that are about both games by design: the app that mounts them and the analysis viewer."""
-SHARED_FILES = {"common.js", "common.css", "stats.js", "analyse_link.js"}
+SHARED_FILES = {"common.js", "common.css", "stats.js", "analyse_link.js", "player.js"}
 """The files both game pages load."""
 
 
@@ -29,15 +29,14 @@ def game_of(name: str) -> str | None:
 
 
 def game_imports(path: Path) -> set[str]:
-    """The games whose engine (``envs.<game>``) or play modules (``solitaire_rl.play.server.<game>_*``)
-    ``path``
-    imports."""
+    """The games whose engine (``solitaire_rl.envs.<game>``) or play modules
+    (``solitaire_rl.play.server.<game>_*``) ``path`` imports."""
     found = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         names = ([node.module] if isinstance(node, ast.ImportFrom) and node.module else
                  [a.name for a in node.names] if isinstance(node, ast.Import) else [])
         for name in names:
-            match = re.match(r"(?:envs\.|play\.server\.)(pyramid|klondike)", name)
+            match = re.match(r"(?:solitaire_rl\.)?(?:envs\.|play\.server\.)(pyramid|klondike)", name)
             if match:
                 found.add(match[1])
     return found

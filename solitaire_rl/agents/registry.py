@@ -1,6 +1,9 @@
 """Player names -> players: ``random``, ``greedy``, ``ppo``, ``solver`` and the planners ``pimc``
 (Pyramid) and ``hop`` (Klondike).
 
+Each agent is an :class:`AgentSpec` in :data:`AGENTS`: the games it plays, what it sees, whether it
+draws random numbers, the checkpoint it loads, its options with their types and defaults; the
+benchmark and the play server read these instead of testing names.
 ``make_player(name, variant, **options)`` builds one (a name ``MODULE:FACTORY`` is a player from
 outside the package: :mod:`solitaire_rl.agents.outside`); ``unavailable_reason(name, variant)`` says
 why one cannot be built here (``ppo`` without a checkpoint for the variant, ``solver`` without the
@@ -10,9 +13,11 @@ solver) happen only when such a player is built.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from numbers import Integral, Real
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from solitaire_rl.agents.base import Player
 from solitaire_rl.agents.outside import is_outside, load_factory, make_outside_player
@@ -101,25 +106,127 @@ def _world_bandit(variant: Variant, seed: int | None = None, **options: Any) -> 
     return CommitmentBot(variant, seed=0 if seed is None else seed, **options)
 
 
-_FACTORIES: dict[str, Callable[..., Player]] = {
-    "random": _random, "greedy": _greedy, "ppo": _ppo, "solver": _solver, "pimc": _pimc, "hop": _hop,
-    "ismcts": _ismcts, "expert-net": _expert_net, "guided-ismcts": _guided_ismcts,
-    "guided-pimc": _guided_pimc, "world-bandit": _world_bandit,
-}
+Sees = Literal["hidden cards", "every card"]
+"""What an agent reads of a deal: what a player sees, or every card (the solver: an upper bound)."""
+CheckpointKind = Literal["ppo", "expert"]
+"""The checkpoint an agent loads: a MaskablePPO policy (``--checkpoint``) or an expert network
+(``--expert-checkpoint``)."""
+PYRAMID, KLONDIKE = frozenset({"pyramid"}), frozenset({"klondike"})
+BOTH = PYRAMID | KLONDIKE
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One keyword option of an agent: its type, its default and what it does."""
+
+    type: type | tuple[type, ...]
+    default: Any
+    about: str
+
+
+SEED = OptionSpec(object, None, "the generator's seed: what numpy.random.default_rng takes (the benchmark "
+                  "reseeds per deal)")
+TIME_LIMIT = OptionSpec((Real, type(None)), None, "seconds a decision may take (None: the default)")
+SAMPLES = OptionSpec((Integral, type(None)), None, "sampled stocks per decision (None: the default)")
+CHECKPOINT = OptionSpec((str, Path, type(None)), None, "the checkpoint file (None: the shipped one)")
+
+
+@dataclass(frozen=True)
+class AgentSpec:
+    """What the registry knows of one agent, so that no caller tests its name."""
+
+    name: str
+    factory: Callable[..., Player]
+    games: frozenset[str]
+    """The games it plays (``pyramid``, ``klondike``)."""
+    sees: Sees = "hidden cards"
+    seeded: bool = False
+    """Whether its play draws random numbers: reseeded before each deal, played once per seed
+    (``ppo`` only when it samples its moves)."""
+    checkpoint: CheckpointKind | None = None
+    native: bool = False
+    """Whether it needs the native core (the solvers)."""
+    planner: bool = False
+    """Whether it takes the planners' budgets (``--planner-option``; checked by the planner)."""
+    stock_known: bool = False
+    """Whether it can be shown the stock's order (``--stock-known``, Klondike)."""
+    options: Mapping[str, OptionSpec] = field(default_factory=dict)
+    """Its fixed keyword options; a planner also takes its budgets, which it checks itself."""
+
+    def check_options(self, options: Mapping[str, Any]) -> None:
+        """Refuse an option it does not take, or a value of the wrong type (``MalformedInputError``)."""
+        for key, value in options.items():
+            spec = self.options.get(key)
+            if spec is None:
+                if self.planner:
+                    continue
+                known = ", ".join(sorted(self.options)) or "none"
+                raise MalformedInputError(
+                    f"the {self.name} agent takes no option {key!r} (its options: {known})")
+            if not isinstance(value, spec.type):
+                raise MalformedInputError(f"the {self.name} agent's option {key!r} must be "
+                                          f"{_type_words(spec.type)}, not {value!r}")
+
+
+def _type_words(kind: type | tuple[type, ...]) -> str:
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    return " or ".join("None" if k is type(None) else k.__name__ for k in kinds)
+
+
+_PLANNER_OPTIONS = {"seed": SEED, "time_limit": TIME_LIMIT}
+AGENTS: dict[str, AgentSpec] = {spec.name: spec for spec in (
+    AgentSpec("random", _random, BOTH, seeded=True, options={"seed": SEED}),
+    AgentSpec("greedy", _greedy, BOTH),
+    AgentSpec("ppo", _ppo, BOTH, seeded=True, checkpoint="ppo", options={
+        "checkpoint": CHECKPOINT, "seed": SEED,
+        "deterministic": OptionSpec((bool, type(None)), None,
+                                    "most probable move (True), sampled (False), as trained (None)")}),
+    AgentSpec("solver", _solver, BOTH, sees="every card", native=True, options={"time_limit": TIME_LIMIT}),
+    AgentSpec("pimc", _pimc, PYRAMID, seeded=True, native=True, planner=True, options={
+        **_PLANNER_OPTIONS, "samples": SAMPLES}),
+    AgentSpec("hop", _hop, KLONDIKE, seeded=True, native=True, planner=True, stock_known=True,
+              options=_PLANNER_OPTIONS),
+    AgentSpec("ismcts", _ismcts, KLONDIKE, seeded=True, native=True, planner=True, stock_known=True,
+              options=_PLANNER_OPTIONS),
+    AgentSpec("expert-net", _expert_net, BOTH, checkpoint="expert", options={"checkpoint": CHECKPOINT}),
+    AgentSpec("guided-ismcts", _guided_ismcts, KLONDIKE, seeded=True, checkpoint="expert", native=True,
+              planner=True, stock_known=True, options={**_PLANNER_OPTIONS, "checkpoint": CHECKPOINT}),
+    AgentSpec("guided-pimc", _guided_pimc, PYRAMID, seeded=True, checkpoint="expert", native=True,
+              planner=True, options={**_PLANNER_OPTIONS, "checkpoint": CHECKPOINT, "samples": SAMPLES}),
+    AgentSpec("world-bandit", _world_bandit, KLONDIKE, seeded=True, native=True, planner=True,
+              options=_PLANNER_OPTIONS),
+)}
+"""Every agent by name."""
+assert tuple(AGENTS) == AGENT_NAMES
+
+
+def agent_spec(name: str) -> AgentSpec:
+    """The spec of registry agent ``name`` (``MalformedInputError`` naming the agents otherwise)."""
+    spec = AGENTS.get(name)
+    if spec is None:
+        raise MalformedInputError(f"unknown agent {name!r}: choose from {', '.join(AGENT_NAMES)}")
+    return spec
 
 
 def make_player(name: str, variant: Variant | str, **options: Any) -> Player:
-    """The player called ``name`` for ``variant``; ``options`` go to its constructor
-    (``seed`` for random, ppo and the planners, ``checkpoint`` and ``deterministic`` for ppo,
-    ``time_limit`` for solver and the planners, ``samples`` for pimc; the planners' budgets;
-    ``checkpoint`` for expert-net and the guided planners: an expert network, default the shipped one)."""
+    """The player called ``name`` for ``variant``; ``options`` go to its constructor, checked
+    against its :class:`AgentSpec` first (``seed`` for random, ppo and the planners, ``checkpoint``
+    and ``deterministic`` for ppo, ``time_limit`` for solver and the planners, ``samples`` for pimc;
+    the planners' budgets; ``checkpoint`` for expert-net and the guided planners: an expert
+    network, default the shipped one)."""
     variant = find_variant(variant) if isinstance(variant, str) else variant
     if is_outside(name):
         return make_outside_player(name, variant)
-    factory = _FACTORIES.get(name)
-    if factory is None:
-        raise MalformedInputError(f"unknown agent {name!r}: choose from {', '.join(AGENT_NAMES)}")
-    return factory(variant, **options)
+    spec = agent_spec(name)
+    if variant.game not in spec.games:
+        raise MalformedInputError(f"the {name} player plays {_games_words(spec.games)}, not {variant.game}")
+    spec.check_options(options)
+    return spec.factory(variant, **options)
+
+
+def _games_words(games: frozenset[str]) -> str:
+    """``Pyramid and Klondike``, ``Klondike``: the games an agent plays."""
+    return " and ".join(g.capitalize() for g in sorted(games, reverse=True))
 
 
 def unavailable_reason(name: str, variant: Variant | str, checkpoint: str | Path | None = None) -> str | None:
@@ -131,42 +238,34 @@ def unavailable_reason(name: str, variant: Variant | str, checkpoint: str | Path
         except SolitaireError as exc:
             return str(exc)
         return None
-    if name not in _FACTORIES:
+    spec = AGENTS.get(name)
+    if spec is None:
         return f"unknown agent {name!r}"
+    if variant.game not in spec.games:
+        return f"the {name} player plays {_games_words(spec.games)} only"
     try:
-        if name == "ppo":
+        if spec.checkpoint == "ppo":
             from solitaire_rl.agents.ppo import check_metadata, default_checkpoint, read_metadata
 
             path = Path(checkpoint) if checkpoint is not None else default_checkpoint(variant)
             check_metadata(read_metadata(path), variant, source=f"checkpoint {path}")
-        elif name in ("expert-net", "guided-ismcts", "guided-pimc"):
+        elif spec.checkpoint == "expert":
             from solitaire_rl.agents.expert.checkpoint import (
                 check_expert_metadata,
                 default_expert_checkpoint,
                 read_expert_metadata,
             )
 
-            if name == "guided-ismcts" and variant.game != "klondike":
-                return "the guided-ismcts player plays Klondike only"
-            if name == "guided-pimc" and variant.game != "pyramid":
-                return "the guided-pimc player plays Pyramid only"
             path = Path(checkpoint) if checkpoint is not None else default_expert_checkpoint(variant)
             check_expert_metadata(read_expert_metadata(path), variant, source=f"checkpoint {path}")
-            if name in ("guided-ismcts", "guided-pimc"):
-                from solitaire_rl.agents.solver.player import solve_function
-
-                solve_function(variant.game)
-        elif name in ("solver", "pimc", "hop", "ismcts", "world-bandit"):
+        if spec.native:
             from solitaire_rl.agents.solver.player import solve_function
 
-            if name == "pimc" and variant.game != "pyramid":
-                return "the pimc player plays Pyramid only"
-            if name in ("hop", "ismcts", "world-bandit") and variant.game != "klondike":
-                return f"the {name} player plays Klondike only"
             solve_function(variant.game)
     except SolitaireError as exc:
         return str(exc)
     return None
 
 
-__all__ = ["AGENT_NAMES", "make_player", "unavailable_reason"]
+__all__ = ["AGENTS", "AGENT_NAMES", "AgentSpec", "OptionSpec", "agent_spec", "make_player",
+           "unavailable_reason"]

@@ -55,7 +55,7 @@ import tyro
 from solitaire_rl.agents.analysis import analyse_played
 from solitaire_rl.agents.base import Player, play_episode
 from solitaire_rl.agents.outside import default_name, is_outside, make_outside_player
-from solitaire_rl.agents.registry import AGENT_NAMES, make_player, unavailable_reason
+from solitaire_rl.agents.registry import AGENT_NAMES, AGENTS, make_player, unavailable_reason
 from solitaire_rl.agents.seeding import Reseedable, reseed
 from solitaire_rl.agents.solver.limits import SearchLimits
 from solitaire_rl.agents.variants import Variant, find_variant
@@ -192,8 +192,6 @@ Task: TypeAlias = tuple[str, int, "int | None"]
 """(agent entry name, deal number, seed or ``None``)."""
 _PLAYERS: dict[tuple[Any, ...], Player] = {}
 _ENVS: dict[str, Any] = {}
-NOT_PLANNERS = ("random", "greedy", "ppo", "solver", "expert-net")
-"""Registry agents that take no ``--planner-option``; every other one is a planner."""
 
 
 def _worker_init() -> None:
@@ -204,7 +202,8 @@ def _worker_init() -> None:
 
 def is_planner(agent: str) -> bool:
     """Whether registry agent ``agent`` takes the planners' settings."""
-    return agent not in NOT_PLANNERS and not is_outside(agent)
+    spec = AGENTS.get(agent)
+    return spec is not None and spec.planner
 
 
 def planner_kwargs(options: PlayOptions) -> dict[str, Any]:

@@ -18,12 +18,13 @@ from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
 
+from solitaire_rl.agents.registry import AGENTS
 from solitaire_rl.envs.errors import MalformedInputError
 
-EXPERT_AGENTS = ("expert-net", "guided-ismcts", "guided-pimc")
+EXPERT_AGENTS = tuple(name for name, spec in AGENTS.items() if spec.checkpoint == "expert")
 """Agents that play an expert network (``--expert-checkpoint``)."""
-CHECKPOINT_AGENTS = ("ppo", *EXPERT_AGENTS)
-DETERMINISTIC_AGENTS = ("greedy", "solver", "expert-net")
+CHECKPOINT_AGENTS = tuple(name for name, spec in AGENTS.items() if spec.checkpoint is not None)
+DETERMINISTIC_AGENTS = tuple(name for name, spec in AGENTS.items() if not spec.seeded)
 """Registry agents whose play draws no random numbers: with several seeds they play once."""
 
 

@@ -16,11 +16,12 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from solitaire_rl.agents.registry import AGENTS
 from solitaire_rl.agents.solver.stats import wilson_interval
 from solitaire_rl.envs.errors import MalformedInputError
 from solitaire_rl.training.benchmark_options import PlayOptions
 
-KLONDIKE_PLANNERS = ("hop", "ismcts", "guided-ismcts")
+KLONDIKE_PLANNERS = tuple(name for name, spec in AGENTS.items() if spec.stock_known)
 """The Klondike planners ``--stock-known`` shows the stock's order to."""
 
 
@@ -85,7 +86,8 @@ def information_setting(agent: str, stock_known: bool = False) -> str:
     """What ``agent`` sees of the deal (every row and figure states it): ``thoughtful`` (the
     solver reads every card), ``stock known`` (a Klondike planner under ``--stock-known``) or
     ``hidden cards`` (what a player sees)."""
-    if agent == "solver":
+    spec = AGENTS.get(agent.partition(":")[0])
+    if spec is not None and spec.sees == "every card":
         return "thoughtful"
     return "stock known" if stock_known and agent.partition(":")[0] in KLONDIKE_PLANNERS else "hidden cards"
 
