@@ -312,6 +312,7 @@ def _klondike_commit_plan(rng: random.Random) -> None:
             merge=rng.random() < 0.5,
             race_z=rng.choice((2.0, 0.0, -1.0, float("nan"))),
             race_min_worlds=rng.choice((1, 40, odd_int(rng, -2, 50))),
+            surely_won_stops=rng.random() < 0.5,
         )
     except CLEAR:
         return

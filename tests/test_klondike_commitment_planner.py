@@ -223,3 +223,52 @@ def test_whole_games_play_to_their_end() -> None:
         result = play_episode(env, bot, KLONDIKE.deal_id(deal), KLONDIKE.cards_cleared)
         assert result.outcome in ("win", "dead_end", "no_progress")
         assert len(bot.decision_seconds) == result.steps  # type: ignore[attr-defined]
+
+
+# ------------------------------------------------------------------ surely won (lonelybot's "sure win")
+def _runs() -> list[list[str]]:
+    """Four columns K down to A in alternating colours: every card up, nothing in the talon."""
+    pairs = (("S", "H"), ("H", "S"), ("C", "D"), ("D", "C"))
+    ranks = ["K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2", "A"]
+    return [[r + pair[i % 2] for i, r in enumerate(ranks)] for pair in pairs] + [[], [], []]
+
+
+def _solve(position: object, surely_won_stops: bool, max_states: int) -> _native.KlondikeResult:
+    from solitaire_rl.agents.solver.klondike import as_position
+    from solitaire_rl.agents.solver.limits import search_budget
+
+    opts = _native.KlondikeOptions()
+    opts.surely_won_stops = surely_won_stops
+    budget = search_budget(None, None, max_states)
+    return _native.klondike_solve(as_position(position).to_native(), opts, budget.to_native())
+
+
+def test_a_surely_won_position_ends_the_search_at_once() -> None:
+    """Nothing face down and an empty talon: won whatever is played. With ``surely_won_stops``
+    the search says so before entering a state; without it, it plays the game out."""
+    game = KlondikeGame.from_position(_runs(), [0] * 7, [], [], [0, 0, 0, 0])
+    on, off = _solve(game, True, 10_000), _solve(game, False, 10_000)
+    assert on.status == off.status == _native.Status.winnable
+    assert on.states == 0 < off.states
+    assert not _native.KlondikeOptions().surely_won_stops  # off unless asked for
+
+
+def test_surely_won_stops_never_changes_a_verdict() -> None:
+    """Along random games of real deals (every card known to the solver), the verdict with the
+    stop is the verdict without it, whenever both are decided."""
+    import random
+
+    rng = random.Random(7)
+    compared = 0
+    for deal in (100_001, 100_004, 100_011):
+        game = KlondikeGame(KLONDIKE.deal_id(deal))
+        for _ in range(60):
+            legal = game.legal_moves()
+            if not legal:
+                break
+            game.push(rng.choice(legal))
+            on, off = _solve(game, True, 50_000), _solve(game, False, 50_000)
+            if _native.Status.unknown not in (on.status, off.status):
+                assert on.status == off.status, (deal, game.history)
+                compared += 1
+    assert compared > 60

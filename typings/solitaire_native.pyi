@@ -279,6 +279,12 @@ class KlondikeOptions:
     @restarts.setter
     def restarts(self, arg: bool, /) -> None: ...
 
+    @property
+    def surely_won_stops(self) -> bool: ...
+
+    @surely_won_stops.setter
+    def surely_won_stops(self, arg: bool, /) -> None: ...
+
 class KlondikeResult:
     @property
     def status(self) -> Status: ...
@@ -411,7 +417,7 @@ class KlondikeCommitSchedule(enum.Enum):
     race = 2
 
 class KlondikeCommitOptions:
-    def __init__(self, *, draw_count: int = 3, seed: int = 0, cap: int = 1000, cap_per_known: int = 0, worlds_per_candidate: int = 3000, max_worlds: int = 0, exploration: float = 1.0, batch: int = 10, hopeless_worlds: int = 0, time_limit_s: float = 0.0, threads: int = 1, max_closure: int = 4096, schedule: KlondikeCommitSchedule = KlondikeCommitSchedule.ucb, merge: bool = True, race_z: float = 2.0, race_min_worlds: int = 40) -> None: ...
+    def __init__(self, *, draw_count: int = 3, seed: int = 0, cap: int = 1000, cap_per_known: int = 0, worlds_per_candidate: int = 3000, max_worlds: int = 0, exploration: float = 1.0, batch: int = 10, hopeless_worlds: int = 0, time_limit_s: float = 0.0, threads: int = 1, max_closure: int = 4096, schedule: KlondikeCommitSchedule = KlondikeCommitSchedule.ucb, merge: bool = True, race_z: float = 2.0, race_min_worlds: int = 40, surely_won_stops: bool = False) -> None: ...
 
     @property
     def draw_count(self) -> int: ...
@@ -460,6 +466,9 @@ class KlondikeCommitOptions:
 
     @property
     def race_min_worlds(self) -> int: ...
+
+    @property
+    def surely_won_stops(self) -> bool: ...
 
 class KlondikeCommitCandidate:
     @property

@@ -153,7 +153,8 @@ void bind_klondike_planners(nb::module_& m) {
            [](kl::CommitOptions* self, int draw_count, std::uint64_t seed, std::uint64_t cap,
               std::uint64_t cap_per_known, int worlds_per_candidate, std::int64_t max_worlds, double exploration,
               int batch, std::int64_t hopeless_worlds, double time_limit_s, int threads, int max_closure,
-              kl::CommitSchedule schedule, bool merge, double race_z, int race_min_worlds) {
+              kl::CommitSchedule schedule, bool merge, double race_z, int race_min_worlds,
+              bool surely_won_stops) {
              kl::CommitOptions o;
              o.draw_count = draw_count;
              o.seed = seed;
@@ -171,6 +172,7 @@ void bind_klondike_planners(nb::module_& m) {
              o.merge = merge;
              o.race_z = race_z;
              o.race_min_worlds = race_min_worlds;
+             o.surely_won_stops = surely_won_stops;
              kl::check_options(o);
              new (self) kl::CommitOptions(o);
            },
@@ -179,7 +181,8 @@ void bind_klondike_planners(nb::module_& m) {
            "max_worlds"_a = commit.max_worlds, "exploration"_a = commit.exploration, "batch"_a = commit.batch,
            "hopeless_worlds"_a = commit.hopeless_worlds, "time_limit_s"_a = commit.time_limit_s,
            "threads"_a = commit.threads, "max_closure"_a = commit.max_closure, "schedule"_a = commit.schedule,
-           "merge"_a = commit.merge, "race_z"_a = commit.race_z, "race_min_worlds"_a = commit.race_min_worlds)
+           "merge"_a = commit.merge, "race_z"_a = commit.race_z, "race_min_worlds"_a = commit.race_min_worlds,
+           "surely_won_stops"_a = commit.surely_won_stops)
       .def_ro("draw_count", &kl::CommitOptions::draw_count)
       .def_ro("seed", &kl::CommitOptions::seed)
       .def_ro("cap", &kl::CommitOptions::cap)
@@ -195,7 +198,8 @@ void bind_klondike_planners(nb::module_& m) {
       .def_ro("schedule", &kl::CommitOptions::schedule)
       .def_ro("merge", &kl::CommitOptions::merge)
       .def_ro("race_z", &kl::CommitOptions::race_z)
-      .def_ro("race_min_worlds", &kl::CommitOptions::race_min_worlds);
+      .def_ro("race_min_worlds", &kl::CommitOptions::race_min_worlds)
+      .def_ro("surely_won_stops", &kl::CommitOptions::surely_won_stops);
   nb::class_<kl::CommitCandidate>(m, "KlondikeCommitCandidate")
       .def_prop_ro("line", [](const kl::CommitCandidate& c) { return to_tuples(c.line); })
       .def_ro("reveals", &kl::CommitCandidate::reveals)

@@ -74,7 +74,8 @@ void bind_klondike_solver(nb::module_& m) {
       .def_rw("dead_end_check", &kl::SolveOptions::dead_end_check)
       .def_rw("dead_end_in_search", &kl::SolveOptions::dead_end_in_search)
       .def_rw("order_seed", &kl::SolveOptions::order_seed)
-      .def_rw("restarts", &kl::SolveOptions::restarts);
+      .def_rw("restarts", &kl::SolveOptions::restarts)
+      .def_rw("surely_won_stops", &kl::SolveOptions::surely_won_stops);
 
   nb::class_<kl::SolveResult>(m, "KlondikeResult")
       .def_ro("status", &kl::SolveResult::status)

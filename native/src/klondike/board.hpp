@@ -23,6 +23,16 @@ class Board {
   int max_rank() const { return max_rank_; }
   int cards_left() const { return left_; }
   bool won() const { return left_ == 0; }
+  // Nothing face down and every column one run, with at most one talon card (any number with
+  // draw 1): won whatever is played, since the lowest card not up is then always at a column's end
+  // or reachable in the talon, and can go up (lonelybot's "sure win").
+  bool surely_won() const {
+    if (talon_n_ > 1 && draw_ != 1) return false;
+    for (int col = 0; col < num_columns_; ++col) {
+      if (locked_[col] != 0) return false;
+    }
+    return true;
+  }
 
   int length(int col) const { return len_[col]; }
   // Cards below index locked(col) are face down (or face up but cut off from the end's run);

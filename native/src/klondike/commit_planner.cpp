@@ -212,6 +212,7 @@ CommitResult commit_plan(const Position& base, const std::vector<UnknownSlot>& u
 
   SolveOptions solve_options;
   solve_options.draw_count = options.draw_count;
+  solve_options.surely_won_stops = options.surely_won_stops;
   SolveBudget per_world;
   per_world.max_states = result.cap;
   per_world.cancel = options.cancel;

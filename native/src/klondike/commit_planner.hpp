@@ -68,6 +68,9 @@ struct CommitOptions {
   // race_z * sqrt(their sum) (> 0, finite), or when the two never differed after race_min_worlds (>= 1).
   double race_z = 2.0;
   int race_min_worlds = 40;
+  // A world's search stops as won once nothing is face down and the talon holds at most one
+  // card (SolveOptions::surely_won_stops): the cap is spent on what is uncertain.
+  bool surely_won_stops = false;
   const CancelToken* cancel = nullptr;
 };
 

@@ -134,7 +134,7 @@ class Search {
 
   SolveResult run() {
     SolveResult result;
-    bool won = board_.won();
+    bool won = board_.won() || (options_.surely_won_stops && board_.surely_won());
     bool exhausted = !won && options_.dead_end_check && structurally_lost(board_);
     if (!won && !exhausted && options_.draw1_after_states == 0) exhausted = draw1_proves_lost();
     for (int phase = 0; !won && !exhausted && stop_ == StopReason::none; ++phase) {
@@ -398,7 +398,7 @@ class Search {
       path_.push_back(forced);
       columns = MoveGenerator::kEverywhere;  // a foundation changed
     }
-    if (board_.won()) return Entered::won;
+    if (board_.won() || (options_.surely_won_stops && board_.surely_won())) return Entered::won;
     const Key key = make_key();
     const std::uint32_t index = next_index_++;
     const typename Table::Probe probe = table_.insert(key);

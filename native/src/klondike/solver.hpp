@@ -282,6 +282,10 @@ struct SolveOptions {
   // search in one order.
   bool restarts = true;
   std::uint64_t first_restart_states = 20000;  // the unit of the restart schedule
+  // A state where Board::surely_won() holds counts as won at once (the line found then ends
+  // there, not with every card up). Off by default: the planners' capped world searches turn it
+  // on, so that their cap is spent before the last cards are certain rather than after.
+  bool surely_won_stops = false;
 };
 
 struct SolveBudget {

@@ -152,7 +152,7 @@ class CommitmentBot(Player):
                  time_limit: float | None = None, threads: int = 1,
                  max_closure: int = DEFAULT_MAX_CLOSURE, endgame_states: int = ENDGAME_STATES,
                  schedule: str = DEFAULT_SCHEDULE, merge: bool = True, race_z: float = 2.0,
-                 race_min_worlds: int = 40) -> None:
+                 race_min_worlds: int = 40, surely_won_stops: bool = False) -> None:
         if variant.game != "klondike":
             raise MalformedInputError(f"the {self.name} player plays Klondike, not {variant.game}")
         self.variant = variant
@@ -176,7 +176,7 @@ class CommitmentBot(Player):
                 exploration=exploration, batch=batch, hopeless_worlds=hopeless_worlds, threads=threads,
                 max_closure=max_closure,
                 schedule=getattr(_native.KlondikeCommitSchedule, schedule), merge=bool(merge), race_z=race_z,
-                race_min_worlds=race_min_worlds)
+                race_min_worlds=race_min_worlds, surely_won_stops=bool(surely_won_stops))
         except (TypeError, ValueError) as exc:
             raise MalformedInputError(str(exc)) from None
         self._next_rng: np.random.Generator | None = None
@@ -306,7 +306,8 @@ class CommitmentBot(Player):
                 exploration=options.exploration, batch=options.batch, hopeless_worlds=options.hopeless_worlds,
                 time_limit_s=limit or 0.0, threads=options.threads, max_closure=options.max_closure,
                 schedule=options.schedule if limit is None else _native.KlondikeCommitSchedule.ucb,
-                merge=options.merge, race_z=options.race_z, race_min_worlds=options.race_min_worlds)
+                merge=options.merge, race_z=options.race_z, race_min_worlds=options.race_min_worlds,
+                surely_won_stops=options.surely_won_stops)
         position = knowledge.position.to_native()
         result = _native.klondike_commit_plan(position, list(knowledge.unknown), options, cancel)
         seconds = time.perf_counter() - start
