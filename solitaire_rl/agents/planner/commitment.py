@@ -201,6 +201,12 @@ class CommitmentBot(Player):
             raise MalformedInputError(
                 f"the bot plays draw {self.draw_count}, the game draw {game.draw_count}")
         self.restart()
+        deal = game.deal
+        if self._rng is None and game.moves_played == 0 and deal is not None and deal.deal_id is not None \
+                and deal.deal_id.kind == "random":
+            # Deal N from its start: the worlds the benchmark's deal N gets (it reseeds with
+            # [seed, N]), so that the page's hints are the benchmark bot's moves.
+            self._rng = new_generator([self.seed, deal.deal_id.number])
 
     def inform(self, move: Move) -> None:
         """``move`` was played by someone else: the line followed holds only if it was its next move."""
@@ -305,7 +311,7 @@ class CommitmentBot(Player):
                 worlds_per_candidate=options.worlds_per_candidate, max_worlds=options.max_worlds,
                 exploration=options.exploration, batch=options.batch, hopeless_worlds=options.hopeless_worlds,
                 time_limit_s=limit or 0.0, threads=options.threads, max_closure=options.max_closure,
-                schedule=options.schedule if limit is None else _native.KlondikeCommitSchedule.ucb,
+                schedule=options.schedule,
                 merge=options.merge, race_z=options.race_z, race_min_worlds=options.race_min_worlds,
                 surely_won_stops=options.surely_won_stops)
         position = knowledge.position.to_native()
