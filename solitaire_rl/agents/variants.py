@@ -102,11 +102,14 @@ def find_variant(game: str, variant: str | None = None) -> Variant:
         text = f"{text}-{variant.strip().lower()}"
     if text in VARIANTS:
         return VARIANTS[text]
+    if text == KLONDIKE_DRAW1.key:  # the planners' and the solver's benchmark rows of draw 1
+        return KLONDIKE_DRAW1
     for v in VARIANTS.values():  # a game alone: its first (default) variant
         if v.game == text:
             return v
     raise MalformedInputError(
-        f"unknown game or variant {text!r}: choose one of {', '.join(VARIANTS)} (or pyramid, klondike)"
+        f"unknown game or variant {text!r}: choose one of {', '.join(VARIANTS)}, {KLONDIKE_DRAW1.key} "
+        "(or pyramid, klondike)"
     )
 
 
