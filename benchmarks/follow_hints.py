@@ -10,6 +10,7 @@ latency as the player meets it (round trip of each hint request: median, 95th pe
     python benchmarks/follow_hints.py klondike --deals 90001-90050
     python benchmarks/follow_hints.py pyramid --variant 001 --deals 90001-90100
     python benchmarks/follow_hints.py klondike --deals 90001-90020 --source agent
+    python benchmarks/follow_hints.py klondike --deals 90001-90020 --source planner
     python benchmarks/follow_hints.py klondike --deals 100001-100040 --source network  # or guided
 
 Use deals of the benchmark split (1..100,000, :mod:`solitaire_rl.training.splits`) that nothing was tuned on:
@@ -80,9 +81,11 @@ def main() -> None:
     parser.add_argument("game", choices=["pyramid", "klondike"])
     parser.add_argument("--variant", default="000", choices=["000", "001"], help="Pyramid's variant")
     parser.add_argument("--deals", default="90001-90050")
-    parser.add_argument("--source", default="planner", choices=["planner", "agent", "network", "guided"],
-                        help="who gives the hints: the planner, the ppo agent, the expert network or the "
-                             "search it guides (guided-ismcts, guided-pimc)")
+    parser.add_argument("--source", default="commitment",
+                        choices=["commitment", "planner", "agent", "network", "guided"],
+                        help="who gives the hints: the commitment planner (world-bandit: the Klondike page's "
+                             "default; Pyramid answers with its planner), the planner, the ppo agent, the "
+                             "expert network or the search it guides (guided-ismcts, guided-pimc)")
     parser.add_argument("--max-moves", type=int, default=600)
     parser.add_argument("--solver-time", type=float, default=10.0, help="seconds for each deal's verdict")
     parser.add_argument("--json", type=Path, default=None)
