@@ -41,14 +41,14 @@ def client() -> Iterator[TestClient]:
     server.verdicts.shutdown()
 
 
-def benchmark_moves(deal: int, seed: int = 0) -> list[str]:
+def benchmark_moves(deal: int, seed: int = 0, draw_count: int = 3) -> list[str]:
     """The moves world-bandit plays on ``deal`` as the benchmark plays it (reseeded with
     ``[seed, deal]``), up to the first position where every card is known."""
-    variant = klondike_variant(3)
+    variant = klondike_variant(draw_count)
     bot = make_player("world-bandit", variant)
     reseed(bot, [seed, deal])
     bot.reset(None)  # type: ignore[arg-type]
-    game = KlondikeGame(variant.deal_id(deal))
+    game = KlondikeGame(variant.deal_id(deal), draw_count=draw_count)
     moves: list[str] = []
     while game.outcome() is None and not all_known(game):
         obs, mask, _ = player_view(game)
@@ -70,3 +70,23 @@ def test_the_pages_hints_are_the_benchmark_bots_moves(client: TestClient) -> Non
         assert hint["hint_source"] == "commitment", hint
         assert hint["move"] == move, (number, hint, move)
         state = API.act(client, state, type="move", move=move)
+
+
+
+def test_draw_1_hints_come_from_the_same_bot(client: TestClient) -> None:
+    """A draw-1 game asks the commitment planner too (hop answers only when it fails): its hints are
+    the benchmark's draw-1 moves, and following them wins a deal that bot wins."""
+    deal = 100_001
+    expected = benchmark_moves(deal, draw_count=1)
+    state: dict[str, Any] = API.new_game(client, deal=klondike_variant(1).deal_id(deal), draw_count=1)
+    for number in range(400):
+        if state["outcome"] is not None:
+            break
+        r = client.post(f"/api/klondike/games/{state['session']}/hint", params={"source": "commitment"})
+        assert r.status_code == 200, r.text
+        hint = r.json()["hint"]
+        assert hint["hint_source"] == "commitment" and hint["agent"] == "world-bandit", hint
+        if number < len(expected):
+            assert hint["move"] == expected[number], (number, hint, expected[number])
+        state = API.act(client, state, type="move", move=hint["move"])
+    assert state["outcome"] == "win" and state["draw_count"] == 1
