@@ -29,10 +29,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import _checkout  # noqa: F401  (stops if another checkout's code would load)
 
-from solitaire_rl.agents.analysis import DEFAULT_LIMITS, analyse_game, game_kind
+from solitaire_rl.agents.analysis import DEFAULT_LIMITS, analyse_game
 from solitaire_rl.agents.analysis.line import positions_of
 from solitaire_rl.agents.solver import solve_klondike
 from solitaire_rl.envs.klondike import KlondikeGame
+from solitaire_rl.envs.spec import find_game
 
 KINDS = ("random", "line")
 
@@ -61,7 +62,7 @@ def build_game(kind: str, number: int, moves: int) -> list | None:
 
 def baseline(deal: str, moves: list) -> list[str]:
     """One search of every position, with the analysis's per-search limits."""
-    kind = game_kind("klondike")
+    kind = find_game("klondike")
     return [solve_klondike(p, limits=DEFAULT_LIMITS).status if not p.is_won() else "winnable"
             for p in positions_of(kind.new_game(deal), moves)]
 

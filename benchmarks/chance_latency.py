@@ -28,7 +28,7 @@ import _checkout  # noqa: F401  (stops if another checkout's code would load)
 
 from solitaire_rl.agents.base import legal_mask
 from solitaire_rl.agents.registry import make_player
-from solitaire_rl.agents.variants import find_variant
+from solitaire_rl.envs.spec import find_game
 from solitaire_rl.training.splits import parse_deal_numbers
 
 
@@ -51,7 +51,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--deals", default="100001-100020")
     parser.add_argument("--every", type=int, default=5, help="ask the chance every N moves (default 5)")
     args = parser.parse_args(argv)
-    variant = find_variant(args.game)
+    variant = find_game(args.game)
     chance = chance_function(variant.game)
     env, player = variant.make_env(), make_player("greedy", variant)
     seconds: list[float] = []

@@ -24,12 +24,12 @@ from solitaire_rl.agents.planner.commitment import DEFAULT_CAP, observe_game
 from solitaire_rl.agents.planner.knowledge import klondike_knowledge
 from solitaire_rl.agents.registry import make_player
 from solitaire_rl.agents.solver import _native
-from solitaire_rl.agents.variants import find_variant
 from solitaire_rl.envs.klondike import DRAW_MOVE, KlondikeGame
 from solitaire_rl.envs.klondike.actions import legal_actions_in
+from solitaire_rl.envs.spec import find_game
 from solitaire_rl.training.splits import parse_deal_numbers
 
-KLONDIKE = find_variant("klondike")
+KLONDIKE = find_game("klondike")
 
 
 def searches_per_second(deals: list[int], cap: int, worlds: int) -> tuple[float, float]:

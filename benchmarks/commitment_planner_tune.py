@@ -25,7 +25,7 @@ from typing import Any
 
 from solitaire_rl.agents.base import play_episode
 from solitaire_rl.agents.planner.commitment import CommitmentBot
-from solitaire_rl.agents.variants import klondike_variant
+from solitaire_rl.envs.spec import klondike_spec
 from solitaire_rl.training.splits import parse_deal_numbers
 
 
@@ -40,7 +40,7 @@ def option_value(text: str) -> Any:
 
 
 def play(deals: list[int], options: dict[str, Any], rows: Path, draw_count: int) -> None:
-    variant = klondike_variant(draw_count)
+    variant = klondike_spec(draw_count)
     done = set()
     if rows.exists():
         done = {json.loads(line)["deal"] for line in rows.read_text().splitlines() if line.strip()}

@@ -37,7 +37,7 @@ import _checkout  # noqa: F401  (stops if another checkout's code would load)
 
 from solitaire_rl.agents.encodings import find_encoding
 from solitaire_rl.agents.solver.pyramid import _relaxed_lost  # the memory of pyramid_relaxed_lost (docstring)
-from solitaire_rl.agents.variants import find_variant
+from solitaire_rl.envs.spec import find_game
 
 
 def main() -> None:
@@ -49,7 +49,7 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--batch", type=int, default=64, help="rows per encode_batch call")
     args = parser.parse_args()
-    variant = find_variant(args.game)
+    variant = find_game(args.game)
     encoding = find_encoding(args.encoding, variant.game)
     env, rng = variant.make_env(), np.random.default_rng(0)
     obs, info = env.reset(options={"deal": variant.deal_id(1)})

@@ -29,7 +29,7 @@ import _checkout  # noqa: F401  (stops if another checkout's code would load)
 
 from solitaire_rl.agents.expert.checkpoint import read_expert_metadata
 from solitaire_rl.agents.solver.stats import wilson_interval
-from solitaire_rl.agents.variants import find_variant
+from solitaire_rl.envs.spec import find_game
 from solitaire_rl.training.benchmark import AgentEntry, PlayOptions, play_all, tasks_of
 from solitaire_rl.training.splits import parse_deal_numbers
 
@@ -42,7 +42,7 @@ def measure(variant_key: str, agent: str, numbers: list[int], workers: int,
             checkpoint: Path | None) -> tuple[int, int]:
     """Wins and games of ``agent`` on deals ``numbers``."""
     entry = AgentEntry(agent, agent, None if checkpoint is None else str(checkpoint), seeded=False)
-    options = PlayOptions(find_variant(variant_key).key, agents=(entry,), analyse=False)
+    options = PlayOptions(find_game(variant_key).key, agents=(entry,), analyse=False)
     rows = play_all(options, tasks_of(options, numbers), workers)
     return sum(row.won for row in rows), len(rows)
 

@@ -24,7 +24,7 @@ import _checkout  # noqa: F401  (stops if another checkout's code would load)
 from solitaire_rl.agents.base import play_episode
 from solitaire_rl.agents.registry import make_player
 from solitaire_rl.agents.seeding import Reseedable
-from solitaire_rl.agents.variants import find_variant
+from solitaire_rl.envs.spec import find_game
 from solitaire_rl.training.splits import parse_deal_numbers
 
 
@@ -35,7 +35,7 @@ def main() -> None:
     parser.add_argument("--deals", default="1-50")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
-    variant = find_variant(args.game)
+    variant = find_game(args.game)
     env = variant.make_env()
     player = make_player(args.agent, variant)
     times: list[float] = []

@@ -114,9 +114,9 @@ def save_tiny_ppo(tmp_path_factory: pytest.TempPathFactory, variant_name: str, e
 
     from solitaire_rl.agents.encodings import find_encoding
     from solitaire_rl.agents.ppo import build_metadata, save_checkpoint
-    from solitaire_rl.agents.variants import find_variant
+    from solitaire_rl.envs.spec import find_game
 
-    variant = find_variant(variant_name)
+    variant = find_game(variant_name)
     encoding = find_encoding(encoding_name, variant.game)
     env = DummyVecEnv([lambda: encoding.wrap(variant.make_env())] if wrap else [variant.make_env])
     model = MaskablePPO("MlpPolicy", env, n_steps=32, batch_size=32, policy_kwargs={"net_arch": [16]},

@@ -8,8 +8,8 @@ from collections.abc import Callable
 import numpy as np
 
 from solitaire_rl.agents.base import Player
-from solitaire_rl.agents.variants import find_variant
 from solitaire_rl.envs.deals import encode_deal_code
+from solitaire_rl.envs.spec import find_game
 
 Pick = Callable[[np.random.Generator, np.ndarray], int]
 """Chooses the next action from the generator and the legal actions."""
@@ -24,7 +24,7 @@ def game_positions(variant_key: str, seed: int, steps: int,
                    pick: Pick = uniform) -> list[tuple[object, np.ndarray, np.ndarray]]:
     """Games (copies), observations and masks along ``steps`` moves chosen by ``pick`` (a new deal
     after each finished one)."""
-    env = find_variant(variant_key).make_env()
+    env = find_game(variant_key).make_env()
     rng = np.random.default_rng(seed)
     obs, info = env.reset(seed=seed)
     out = []
@@ -45,7 +45,7 @@ def choices_while_observations_agree(variant_key: str, cards_a: list[int], cards
     """Play two deals side by side, a new player on each, while their observations agree (at most
     ``limit`` steps); assert that both players choose the same at every step. Returns the steps
     compared: a player that reads only the observation cannot tell the deals apart."""
-    variant = find_variant(variant_key)
+    variant = find_game(variant_key)
     env_a, env_b = variant.make_env(), variant.make_env()
     obs_a, info_a = env_a.reset(options={"deal": encode_deal_code(cards_a)})
     obs_b, info_b = env_b.reset(options={"deal": encode_deal_code(cards_b)})

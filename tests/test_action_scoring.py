@@ -24,7 +24,6 @@ from solitaire_rl.agents.encodings.pyramid_actions import (
 from solitaire_rl.agents.greedy.pyramid import PyramidView, action_terms, choose_pyramid, partners_short
 from solitaire_rl.agents.ppo import PpoPlayer, read_metadata
 from solitaire_rl.agents.solver import PyramidPosition, pyramid_prune_rule, pyramid_relaxed_lost
-from solitaire_rl.agents.variants import find_variant
 from solitaire_rl.envs.cards import rank
 from solitaire_rl.envs.errors import MalformedInputError
 from solitaire_rl.envs.pyramid import PyramidGame
@@ -33,6 +32,7 @@ from solitaire_rl.envs.pyramid.actions import NUM_ACTIONS
 from solitaire_rl.envs.pyramid.layout import ALL_REMOVED
 from solitaire_rl.envs.pyramid.moves import DRAW, RECYCLE, STOCK, WASTE
 from solitaire_rl.envs.pyramid.observation import OBSERVATION_SIZE
+from solitaire_rl.envs.spec import find_game
 from solitaire_rl.training.config import Args
 from solitaire_rl.training.train import main
 from tests.position_helpers import game_positions
@@ -71,11 +71,11 @@ def test_slots_list_exactly_the_legal_actions_and_mark_greedys_pick(variant: str
 
 
 def test_the_encoding_needs_the_mask_and_the_wrapper_supplies_it() -> None:
-    env = find_variant("pyramid-000").make_env()
+    env = find_game("pyramid-000").make_env()
     obs, info = env.reset(seed=4)
     with pytest.raises(MalformedInputError, match="needs the action mask"):
         ACTIONS.encode(obs)
-    wrapped = ACTIONS.wrap(find_variant("pyramid-000").make_env())
+    wrapped = ACTIONS.wrap(find_game("pyramid-000").make_env())
     encoded, info2 = wrapped.reset(seed=4)
     assert wrapped.observation_space.shape == (PYRAMID_ACTIONS_SIZE,)
     assert np.array_equal(encoded, ACTIONS.encode(obs, info["action_mask"]))
@@ -131,7 +131,7 @@ def tiny_args(tmp_path: Path, **overrides: object) -> Args:
 
 
 def test_a_tiny_warm_started_run_of_the_action_scoring_policy_loads_and_plays(tmp_path: Path) -> None:
-    variant = find_variant("pyramid-001")
+    variant = find_game("pyramid-001")
     result = main(tiny_args(tmp_path, game="pyramid-001", imitation_episodes=30, imitation_epochs=3))
     metadata = read_metadata(result.final_checkpoint)
     assert metadata["encoding"]["name"] == "pyramid-actions"

@@ -13,16 +13,16 @@ from solitaire_rl.agents.greedy import GreedyPlayer
 from solitaire_rl.agents.greedy.pyramid import PyramidView, partners_short, score_pyramid_action
 from solitaire_rl.agents.random_agent import RandomPlayer
 from solitaire_rl.agents.registry import AGENT_NAMES, make_player, unavailable_reason
-from solitaire_rl.agents.variants import VARIANTS, find_variant
 from solitaire_rl.envs.deals import DealId
 from solitaire_rl.envs.errors import IllegalMoveError, MalformedInputError
 from solitaire_rl.envs.pyramid.actions import DRAW_ACTION, move_to_action
 from solitaire_rl.envs.pyramid.layout import NUM_PYRAMID
 from solitaire_rl.envs.pyramid.moves import Move
+from solitaire_rl.envs.spec import TRAINED_SPECS, find_game
 from tests.checkpoint_helpers import chosen_by_sampling, rewrite_metadata
 from tests.position_helpers import choices_while_observations_agree
 
-PYRAMID_VARIANTS = [VARIANTS["pyramid-000"], VARIANTS["pyramid-001"]]
+PYRAMID_VARIANTS = [TRAINED_SPECS["pyramid-000"], TRAINED_SPECS["pyramid-001"]]
 OUTCOMES = {"win", "dead_end", "truncated"}
 
 
@@ -75,7 +75,7 @@ def test_play_episode_refuses_a_player_that_picks_a_masked_action() -> None:
         def choose(self, observation, mask, info) -> Choice:
             return Choice(int(np.flatnonzero(~mask)[0]))
 
-    variant = find_variant("pyramid")
+    variant = find_game("pyramid")
     with pytest.raises(IllegalMoveError, match="cheater"):
         play_episode(variant.make_env(), Cheater(), variant.deal_id(1), variant.cards_cleared)
 
@@ -132,7 +132,7 @@ SCARCE = {"r1c1": "QC", "r2c1": "AC", "r2c2": "AD", "r3c1": "AH",
 
 
 def test_greedy_keeps_the_last_partner_a_pyramid_card_needs(build_deal) -> None:
-    variant = find_variant("pyramid-000")
+    variant = find_game("pyramid-000")
     draw, second = first_choices(build_deal(SCARCE, ["AS", "QS"]), variant, 2)
     assert draw.action == DRAW_ACTION
     assert second.action == DRAW_ACTION  # not stock+waste (QS+AS): the apex QC would lose its last partner
@@ -144,7 +144,7 @@ def test_greedy_keeps_the_last_partner_a_pyramid_card_needs(build_deal) -> None:
 
 
 def test_greedy_plays_the_same_stock_pair_when_no_pyramid_card_needs_it(build_deal) -> None:
-    variant = find_variant("pyramid-000")
+    variant = find_game("pyramid-000")
     plain = {**SCARCE, "r1c1": "KH"}  # a King at the apex needs no partner
     _, pair = first_choices(build_deal(plain, ["AS", "QS"]), variant, 2)
     assert pair.action == move_to_action(Move.parse("stock+waste"))
@@ -209,10 +209,10 @@ def test_importing_agents_loads_neither_torch_nor_the_native_solver() -> None:
 
 
 def test_find_variant_accepts_games_and_keys() -> None:
-    assert find_variant("pyramid").key == "pyramid-000"
-    assert find_variant("Pyramid", "001").key == "pyramid-001"
-    assert find_variant("klondike").key == "klondike-draw3"
-    assert find_variant("pyramid-001").env_kwargs == {"stock_top_playable": False}
+    assert find_game("pyramid").key == "pyramid-000"
+    assert find_game("Pyramid", "001").key == "pyramid-001"
+    assert find_game("klondike").key == "klondike-draw3"
+    assert find_game("pyramid-001").env_kwargs == {"stock_top_playable": False}
 
 
 # --------------------------------------------------------------------------------- ppo
@@ -226,7 +226,7 @@ def tiny_checkpoint(tmp_path_factory: pytest.TempPathFactory):
     from solitaire_rl.agents.encodings import find_encoding
     from solitaire_rl.agents.ppo import build_metadata, save_checkpoint
 
-    variant = find_variant("pyramid-000")
+    variant = find_game("pyramid-000")
     env = DummyVecEnv([variant.make_env])
     model = MaskablePPO("MlpPolicy", env, n_steps=32, batch_size=32, policy_kwargs={"net_arch": [16]},
                         seed=0, device="cpu")
@@ -242,7 +242,7 @@ def test_ppo_player_never_picks_a_masked_action(tiny_checkpoint, deterministic: 
     from solitaire_rl.agents.ppo import PpoPlayer
 
     path, _, model = tiny_checkpoint
-    variant = find_variant("pyramid-000")
+    variant = find_game("pyramid-000")
     player = PpoPlayer(variant, path, deterministic=deterministic, seed=1)
     recorder = Recorder(player)
     env = variant.make_env()
@@ -269,7 +269,7 @@ def test_ppo_player_plays_as_its_checkpoint_was_chosen(tiny_checkpoint, tmp_path
     odd = rewrite_metadata(path, tmp_path / "odd.zip",
                            lambda m: m["training"].update(args={"eval_sample": "yes"}))
     assert read_metadata(sampled)["training"]["args"]["eval_sample"] is True
-    variant = find_variant("pyramid-000")
+    variant = find_game("pyramid-000")
     env = variant.make_env()
     obs, info = env.reset(options={"deal": variant.deal_id(7)})
     mask = np.asarray(info["action_mask"], bool)

@@ -16,16 +16,16 @@ from solitaire_rl.agents.greedy.klondike import (
     score_klondike_action,
 )
 from solitaire_rl.agents.random_agent import RandomPlayer
-from solitaire_rl.agents.variants import find_variant
 from solitaire_rl.envs.deals import DealId
 from solitaire_rl.envs.klondike.actions import ACTION_INDEX, STOCK_ACTION
 from solitaire_rl.envs.klondike.game import KlondikeGame
 from solitaire_rl.envs.klondike.layout import DEAL_SLOTS
 from solitaire_rl.envs.klondike.moves import Move
 from solitaire_rl.envs.klondike.observer import UNSEEN, observe
+from solitaire_rl.envs.spec import find_game
 from tests.position_helpers import choices_while_observations_agree, game_positions
 
-KLONDIKE = find_variant("klondike")
+KLONDIKE = find_game("klondike")
 COMPACT = find_encoding("klondike-compact", "klondike")
 LOCATIONS = len(KLONDIKE_CARD_FEATURES) - 1
 

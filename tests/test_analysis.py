@@ -18,7 +18,6 @@ from solitaire_rl.agents.analysis import (
     WON,
     analyse_game,
     analyse_played,
-    game_kind,
     judge_move,
 )
 from solitaire_rl.agents.analysis.line import positions_of
@@ -27,6 +26,7 @@ from solitaire_rl.agents.solver import SearchLimits, solve_klondike, solve_pyram
 from solitaire_rl.envs.errors import IllegalMoveError, MalformedInputError
 from solitaire_rl.envs.klondike import KlondikeGame
 from solitaire_rl.envs.pyramid import PyramidGame
+from solitaire_rl.envs.spec import find_game
 from solitaire_rl.training.analyse import cli
 
 LIMITS = SearchLimits(time_limit=5, max_states=2_000_000)
@@ -39,7 +39,7 @@ def solve(game):
 def losing_game(variant: str, deal: str, seed: int, tail: int = 40):
     """A game that follows the solver's winning line, then plays a move the solver proves lost,
     then random moves: its losing move is known by construction. Returns (moves, losing index)."""
-    kind = game_kind(variant)
+    kind = find_game(variant)
     game = kind.new_game(deal)
     line = solve(game).line
     assert line is not None
@@ -66,7 +66,7 @@ def losing_game(variant: str, deal: str, seed: int, tail: int = 40):
 
 def assert_agrees_with_solver(report, variant: str, deal: str) -> None:
     """Every position's verdict equals a search of that position alone, wherever it decides."""
-    start = game_kind(variant).new_game(deal)
+    start = find_game(variant).new_game(deal)
     decided = 0
     for verdict, position in zip(report.verdicts, positions_of(start, report.moves), strict=True):
         status = solve(position).status if not position.is_won() else "winnable"
@@ -92,7 +92,7 @@ def test_the_losing_move_known_by_construction_is_found_and_every_verdict_agrees
     # the alternative wins from the position before the losing move, and is another move
     lm = report.losing_move
     assert lm.alternative[0] != lm.move
-    before = positions_of(game_kind(variant).new_game(deal), moves[:k])[-1]
+    before = positions_of(find_game(variant).new_game(deal), moves[:k])[-1]
     for move in lm.alternative:
         before.push(move)
     assert before.is_won()
@@ -148,7 +148,7 @@ def test_bad_input_is_refused_with_its_reason() -> None:
 
 
 def random_loss(variant: str, number: int):
-    kind = game_kind(variant)
+    kind = find_game(variant)
     deal = f"pyramid-random-v1-{number}"
     game = kind.new_game(deal)
     rng = random.Random(number)
@@ -178,7 +178,7 @@ def test_a_loss_with_every_card_known_is_visible_from_one_sample() -> None:
             losing = next((m for m in game.legal_moves() if m != step and solve(after := game.copy()).status
                            and (after.push(m) or solve(after).status == "not_winnable")), None)
             if losing is not None:
-                h = judge_move(game_kind("pyramid-000"), game, losing)
+                h = judge_move(find_game("pyramid-000"), game, losing)
                 assert (h.judgement, h.samples, h.unknown_cards, h.played_value) == (VISIBLE, 1, 0, 0.0)
                 assert h.best_value == 1.0
                 return
@@ -198,7 +198,7 @@ def test_the_judgement_reads_nothing_of_the_unseen_cards() -> None:
     b = PyramidGame(swapped, stock_top_playable=False)
     b.push(b.legal_moves()[-1])
     assert len(unseen) > 2 and b.seen == a.seen
-    kind = game_kind("pyramid-001")
+    kind = find_game("pyramid-001")
     for move in a.legal_moves():
         assert judge_move(kind, a, move) == judge_move(kind, b, move)
 
@@ -229,6 +229,6 @@ def test_a_klondike_judgement_reads_nothing_of_the_face_down_cards() -> None:
     b.columns = [list(col) for col in a.columns]
     b.columns[6][0], b.columns[6][1] = b.columns[6][1], b.columns[6][0]  # two face-down cards swapped
     assert b.columns != a.columns and b.hidden[6] == 6
-    kind = game_kind("klondike")
+    kind = find_game("klondike")
     for move in a.legal_moves():
         assert judge_move(kind, a, move, samples=8) == judge_move(kind, b, move, samples=8)

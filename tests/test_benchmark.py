@@ -10,8 +10,8 @@ import pytest
 
 import solitaire_rl.training.benchmark
 from solitaire_rl.agents.registry import unavailable_reason
-from solitaire_rl.agents.variants import find_variant
 from solitaire_rl.envs.errors import MalformedInputError
+from solitaire_rl.envs.spec import find_game
 from solitaire_rl.training.benchmark import (
     _PLAYERS,
     ROWS_FORMAT,
@@ -28,7 +28,7 @@ from solitaire_rl.training.benchmark import (
 )
 from tests.checkpoint_helpers import chosen_by_sampling, rewrite_metadata
 
-PYRAMID = find_variant("pyramid-000")
+PYRAMID = find_game("pyramid-000")
 
 
 def row(agent: str, number: int, won: bool, cleared: int = 20, verdict: str | None = None) -> Row:
@@ -74,7 +74,7 @@ def test_table_and_json_agree(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     assert data["command"].startswith(command)
     assert data["rows"] == [asdict(r) for r in rows] and len(rows) == 24
     assert data["table"] == [asdict(s) for s in summarize([Row(**r) for r in data["rows"]])]
-    assert format_table(summaries, find_variant("pyramid-001")) in printed
+    assert format_table(summaries, find_game("pyramid-001")) in printed
     for entry in data["table"]:
         wins = sum(r["won"] for r in data["rows"] if r["agent"] == entry["agent"])
         assert entry["wins"] == wins

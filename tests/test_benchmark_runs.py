@@ -17,15 +17,15 @@ import pytest
 import tyro
 
 from solitaire_rl.agents.ppo import default_checkpoint
-from solitaire_rl.agents.variants import find_variant
 from solitaire_rl.envs.errors import MalformedInputError
+from solitaire_rl.envs.spec import find_game
 from solitaire_rl.training.benchmark import OUTPUT_FIELDS, Args, Row, command_line, main
 from solitaire_rl.training.benchmark_report import draw
 from solitaire_rl.training.provenance import LIBRARIES
 from tests.checkpoint_helpers import chosen_by_sampling, rewrite_metadata
 
 ROOT = Path(__file__).resolve().parents[1]
-PYRAMID = find_variant("pyramid-000")
+PYRAMID = find_game("pyramid-000")
 
 
 def untimed(rows: list[Row]) -> list[Row]:
@@ -233,7 +233,7 @@ def test_the_options_read_back_from_json_and_bad_ones_are_refused() -> None:
 
     args = Args(game="klondike", deals="1", agents="greedy,hop,ppo", stock_known=True,
                 planner_option=("max_states=5000", "time_limit=0.5"), analysis_states=1234)
-    variant = find_variant("klondike")
+    variant = find_game("klondike")
     options = play_options(args, variant, resolve_agents(args, variant)[0])
     assert PlayOptions.from_json(json.loads(json.dumps(options.to_json()))) == options
     assert options.planner == (("max_states", 5000), ("time_limit", 0.5)) and options.analysis_states == 1234

@@ -136,9 +136,9 @@ def test_every_final_step_says_how_the_episode_ended(game: str) -> None:
 
 
 def test_the_project_maker_writes_the_truncation_outcome() -> None:
-    from solitaire_rl.agents.variants import find_variant
+    from solitaire_rl.envs.spec import find_game
 
-    env = find_variant("klondike").make_env(max_episode_steps=2)
+    env = find_game("klondike").make_env(max_episode_steps=2)
     env.reset(seed=1)
     env.step(0)
     assert env.step(0)[-1]["outcome"] == "truncated"

@@ -33,7 +33,6 @@ from solitaire_rl.agents.ppo import (
     default_checkpoint,
 )
 from solitaire_rl.agents.registry import make_player, unavailable_reason
-from solitaire_rl.agents.variants import find_variant
 from solitaire_rl.envs.deals import DealId
 from solitaire_rl.envs.errors import MalformedInputError
 from solitaire_rl.envs.klondike import KlondikeGame
@@ -41,11 +40,12 @@ from solitaire_rl.envs.klondike.actions import legal_actions_in, move_of
 from solitaire_rl.envs.klondike.layout import DEAL_SLOTS
 from solitaire_rl.envs.klondike.observer import observe
 from solitaire_rl.envs.klondike.symmetry import SUIT_SYMMETRIES
+from solitaire_rl.envs.spec import find_game
 from solitaire_rl.training import expert_fit, selfplay
 from tests.position_helpers import choices_while_observations_agree
 
-KLONDIKE = find_variant("klondike")
-PYRAMID = find_variant("pyramid-000")
+KLONDIKE = find_game("klondike")
+PYRAMID = find_game("pyramid-000")
 SMALL = {"max_states": 4_000, "states_per_solve": 500, "max_samples": 4, "tree_iterations": 10,
          "tree_states_per_solve": 200}
 CONFIG = selfplay.RunConfig(KLONDIKE.key, "ismcts", seed=1, chunk=2, teacher_options=SMALL)
@@ -173,7 +173,7 @@ def test_fitting_targets_the_teachers_moves_and_the_real_outcomes(run_folder: Pa
         assert (masks.sum(axis=1) == plain[1].sum(axis=1)).all()
     assert (batches.rows(rows, SUIT_SYMMETRIES[0])[0] == plain[0]).all()  # the identity changes nothing
     with pytest.raises(MalformedInputError, match="Klondike option"):
-        expert_fit.Batches(fit_data, find_variant("pyramid-000"), augment=True)
+        expert_fit.Batches(fit_data, find_game("pyramid-000"), augment=True)
 
 
 def test_the_hindsight_target_favours_the_moves_that_win_most_samples(run_folder: Path) -> None:
@@ -240,7 +240,7 @@ def test_a_saved_network_loads_and_plays_whole_games(checkpoint: Path) -> None:
 
 def test_the_shipped_networks_load_and_play() -> None:
     for key in ("klondike-draw3", "pyramid-000"):
-        variant = find_variant(key)
+        variant = find_game(key)
         assert default_expert_checkpoint(variant).is_file()
         player = make_player("expert-net", variant)
         result = play_episode(variant.make_env(), player, variant.deal_id(100_003),
@@ -441,4 +441,4 @@ def test_the_value_guide_without_the_network_is_refused() -> None:
     from solitaire_rl.agents.planner.hop import HopPlayer
 
     with pytest.raises(MalformedInputError, match="give prior='expert'"):
-        HopPlayer(find_variant("klondike-draw3"), guide="value")
+        HopPlayer(find_game("klondike-draw3"), guide="value")

@@ -3,6 +3,9 @@ IDs, moves and knowledge, and the agents' side of each is registered (solitaire_
 
 from __future__ import annotations
 
+import ast
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -225,3 +228,63 @@ def test_an_agent_side_is_registered_for_a_spec_class_only() -> None:
     with pytest.raises(MalformedInputError, match="no solver or planner is registered for other-x"):
         agent_side(other)
     assert isinstance(agent_side(KLONDIKE_DRAW1), AgentSide)
+
+
+GAME_NAMES = frozenset({"pyramid", "klondike"})
+SPEC_MODULES = {"solitaire_rl/envs/spec.py", "solitaire_rl/agents/games.py"}
+"""Where a game's name may be compared: the spec and the agents' table on it. No other exception."""
+
+
+def _names_a_game(node: ast.expr) -> bool:
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, str) and node.value.lower() in GAME_NAMES
+    if isinstance(node, ast.Tuple | ast.List | ast.Set):
+        return any(_names_a_game(e) for e in node.elts)
+    return False
+
+
+def branches_on_a_game_name(source: str) -> list[int]:
+    """The lines of ``source`` that compare a value with a game's name (``== "klondike"``,
+    ``!= "pyramid"``, ``in ("pyramid", "klondike")``)."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Compare):
+            operands = [node.left, *node.comparators]
+            tests = (ast.Eq, ast.NotEq, ast.In, ast.NotIn, ast.Is, ast.IsNot)
+            if any(isinstance(op, tests) for op in node.ops) and any(_names_a_game(o) for o in operands):
+                found.append(node.lineno)
+        elif isinstance(node, ast.MatchValue) and _names_a_game(node.value):
+            found.append(node.lineno)
+    return found
+
+
+def test_no_code_outside_the_spec_branches_on_a_game_name() -> None:
+    root = Path(__file__).resolve().parents[1]
+    modules = sorted((root / "solitaire_rl").rglob("*.py"))
+    assert len(modules) > 100
+    found = {}
+    for path in modules:
+        name = str(path.relative_to(root))
+        if name not in SPEC_MODULES:
+            lines = branches_on_a_game_name(path.read_text(encoding="utf-8"))
+            if lines:
+                found[name] = lines
+    assert found == {}
+
+
+def test_the_scan_sees_each_form_of_a_game_test() -> None:
+    source = ('if game == "klondike": pass\nif "Pyramid" != v.game: pass\nok = g in ("pyramid", "x")\n'
+              'match g:\n    case "klondike": pass\nfine = g in GAMES and g == "000"\n')
+    assert branches_on_a_game_name(source) == [1, 2, 3, 5]
+
+
+def test_the_play_pages_words_cover_each_games_vocabularies() -> None:
+    """Each key a spec's verdict and chance estimate may say has its words on the play server (and no
+    other key): the vocabularies are the spec's, the words the page's."""
+    from solitaire_rl.play.server import klondike_advice, pyramid_advice, pyramid_chance
+
+    texts = {"pyramid": (pyramid_advice.VERDICT_TEXT, pyramid_chance.CHANCE_TEXT),
+             "klondike": (klondike_advice.VERDICT_TEXT, klondike_advice.CHANCE_TEXT)}
+    for spec in SPECS:
+        verdicts, chances = texts[spec.game]
+        assert set(verdicts) == set(spec.verdicts) and set(chances) == set(spec.chances), spec.key

@@ -14,9 +14,9 @@ from solitaire_rl.agents.base import legal_actions, legal_mask
 from solitaire_rl.agents.encodings import find_encoding
 from solitaire_rl.agents.greedy import GreedyPlayer
 from solitaire_rl.agents.solver import solve_pyramid
-from solitaire_rl.agents.variants import find_variant
 from solitaire_rl.envs.errors import MalformedInputError
 from solitaire_rl.envs.pyramid.actions import ACTION_MOVES
+from solitaire_rl.envs.spec import find_game
 from solitaire_rl.training.config import Args
 from solitaire_rl.training.imitation import (
     HindsightTeacher,
@@ -28,7 +28,7 @@ from solitaire_rl.training.splits import TRAIN
 from solitaire_rl.training.train import main, new_model, seed_everything
 from solitaire_rl.training.vec_env import make_env_fn
 
-PYRAMID = find_variant("pyramid-000")
+PYRAMID = find_game("pyramid-000")
 FLAT = find_encoding("pyramid-flat", "pyramid")
 
 
@@ -106,7 +106,7 @@ def test_a_hindsight_warm_start_runs_and_records_what_it_kept(tmp_path: Path) ->
 
 def test_hindsight_is_for_pyramid_only_and_its_share_is_checked() -> None:
     with pytest.raises(MalformedInputError, match="Pyramid"):
-        HindsightTeacher(find_variant("klondike"))
+        HindsightTeacher(find_game("klondike"))
     with pytest.raises(MalformedInputError, match="Pyramid only"):
         Args(game="klondike", imitation_teacher="hindsight").validate()
     for keep in (0.0, 1.5):

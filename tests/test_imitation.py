@@ -12,15 +12,15 @@ from stable_baselines3.common.vec_env import DummyVecEnv
 
 from solitaire_rl.agents.encodings import find_encoding
 from solitaire_rl.agents.greedy import GreedyPlayer
-from solitaire_rl.agents.variants import find_variant
 from solitaire_rl.envs.errors import MalformedInputError
+from solitaire_rl.envs.spec import find_game
 from solitaire_rl.training.config import Args
 from solitaire_rl.training.imitation import collect_demonstrations, fit_to_demonstrations
 from solitaire_rl.training.splits import TRAIN
 from solitaire_rl.training.train import main, new_model, seed_everything
 from solitaire_rl.training.vec_env import make_env_fn
 
-PYRAMID = find_variant("pyramid-000")
+PYRAMID = find_game("pyramid-000")
 FLAT = find_encoding("pyramid-flat", "pyramid")
 
 

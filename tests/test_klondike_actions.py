@@ -22,7 +22,6 @@ from solitaire_rl.agents.encodings.klondike_actions import (
 from solitaire_rl.agents.encodings.klondike_compact import KLONDIKE_COMPACT_SIZE, klondike_compact
 from solitaire_rl.agents.greedy.klondike import KlondikeView, score_klondike_action
 from solitaire_rl.agents.ppo import PpoPlayer, read_metadata
-from solitaire_rl.agents.variants import find_variant
 from solitaire_rl.envs.errors import MalformedInputError
 from solitaire_rl.envs.klondike import KlondikeGame
 from solitaire_rl.envs.klondike.actions import ACTION_MOVES, NUM_ACTIONS, STOCK_ACTION, move_of
@@ -34,6 +33,7 @@ from solitaire_rl.envs.klondike.moves import (
     WASTE_FOUNDATION,
     Move,
 )
+from solitaire_rl.envs.spec import find_game
 from solitaire_rl.training.config import Args
 from solitaire_rl.training.train import main
 from tests.position_helpers import game_positions
@@ -167,7 +167,7 @@ def test_the_encoding_needs_the_mask_and_refuses_too_many_actions() -> None:
 
 
 def test_a_tiny_warm_started_run_on_klondike_actions_loads_and_plays_legal_moves(tmp_path: Path) -> None:
-    variant = find_variant("klondike-draw3")
+    variant = find_game("klondike-draw3")
     args = Args(game="klondike-draw3", encoding="klondike-actions", net_arch=(16, 16, 16),
                 total_timesteps=512, n_envs=2, n_steps=128, batch_size=128, n_epochs=1, vec_env="dummy",
                 eval_freq=0, checkpoint_freq=0, runs_dir=tmp_path / "runs", progress_bar=False,

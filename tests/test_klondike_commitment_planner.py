@@ -14,12 +14,12 @@ from solitaire_rl.agents.planner.commitment import CommitmentBot, Decision, obse
 from solitaire_rl.agents.planner.knowledge import klondike_knowledge
 from solitaire_rl.agents.registry import make_player
 from solitaire_rl.agents.solver import _native
-from solitaire_rl.agents.variants import find_variant
 from solitaire_rl.envs.errors import MalformedInputError
 from solitaire_rl.envs.klondike import DRAW_MOVE, RECYCLE_MOVE, KlondikeGame
 from solitaire_rl.envs.klondike.moves import WASTE_COLUMN, WASTE_FOUNDATION
+from solitaire_rl.envs.spec import find_game
 
-KLONDIKE = find_variant("klondike")
+KLONDIKE = find_game("klondike")
 SMALL = {"cap": 200, "max_worlds": 120, "hopeless_worlds": 60}
 """A small budget: the tests' games take about a second."""
 
@@ -136,7 +136,7 @@ def test_options_out_of_range_are_refused(option: str, value: object) -> None:
 
 def test_bad_bot_input_is_refused() -> None:
     with pytest.raises(MalformedInputError, match="Klondike"):
-        CommitmentBot(find_variant("pyramid"))
+        CommitmentBot(find_game("pyramid"))
     with pytest.raises(MalformedInputError, match="budget"):
         CommitmentBot(KLONDIKE, max_worlds=None)
     with pytest.raises(MalformedInputError, match="schedule"):

@@ -21,11 +21,11 @@ from solitaire_rl.agents.registry import make_player
 from solitaire_rl.agents.solver import SearchLimits, solve_klondike
 from solitaire_rl.agents.solver.klondike_winnable import winnable_deal
 from solitaire_rl.agents.solver.result import NOT_WINNABLE, WINNABLE
-from solitaire_rl.agents.variants import KLONDIKE_DRAW1, find_variant, klondike_variant
 from solitaire_rl.envs.errors import MalformedInputError
 from solitaire_rl.envs.klondike import WIN, KlondikeGame, Move
 from solitaire_rl.envs.klondike.env import player_view
 from solitaire_rl.envs.klondike.moves import DRAW
+from solitaire_rl.envs.spec import KLONDIKE_DRAW1, find_game, klondike_spec
 from solitaire_rl.play.server import create_app
 from solitaire_rl.play.server.klondike_advice import (
     DRAW1_PLANNER_LATE,
@@ -256,10 +256,10 @@ def test_restart_and_replay_keep_draw_1(client: TestClient) -> None:
 
 # ---------------------------------------------------------------- the planners and the solver take the draw
 def test_the_variant_of_each_draw() -> None:
-    assert klondike_variant(3) is find_variant("klondike") and klondike_variant(1) is KLONDIKE_DRAW1
+    assert klondike_spec(3) is find_game("klondike") and klondike_spec(1) is KLONDIKE_DRAW1
     assert KLONDIKE_DRAW1.env_kwargs["draw_count"] == 1 and KLONDIKE_DRAW1.key == "klondike-draw1"
     with pytest.raises(MalformedInputError):
-        klondike_variant(2)
+        klondike_spec(2)
 
 
 @pytest.mark.parametrize("name", ["hop", "ismcts"])
@@ -268,7 +268,7 @@ def test_the_planners_sample_in_the_draw_they_play(name: str) -> None:
     for draw in (1, 3):
         game = strait(draw)
         obs, mask, _ = player_view(game)
-        planner = make_player(name, klondike_variant(draw), seed=1, time_limit=5.0)
+        planner = make_player(name, klondike_spec(draw), seed=1, time_limit=5.0)
         assert isinstance(planner, HopPlayer)
         knowledge = planner.knowledge(obs)
         assert knowledge.game.draw_count == draw and len(knowledge.unknown) == 2  # the Queen and King

@@ -11,8 +11,8 @@ from pathlib import Path
 
 from solitaire_rl.agents.registry import make_player
 from solitaire_rl.agents.solver.cli import build_parser, main, run_klondike
-from solitaire_rl.agents.variants import find_variant
 from solitaire_rl.envs.klondike import KlondikeGame, to_solvitaire
+from solitaire_rl.envs.spec import find_game
 
 FIXTURE = Path(__file__).parent / "data" / "klondike_draw3_solvitaire.jsonl"
 
@@ -79,7 +79,7 @@ def test_module_entry_point() -> None:
 
 
 def test_solver_player_plays_its_winning_lines_on_klondike() -> None:
-    variant = find_variant("klondike")
+    variant = find_game("klondike")
     player = make_player("solver", variant)
     env = variant.make_env()
     won = 0

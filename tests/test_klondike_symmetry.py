@@ -6,7 +6,6 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solitaire_rl.agents.variants import find_variant
 from solitaire_rl.envs.deals import DealId, encode_deal_code
 from solitaire_rl.envs.klondike.symmetry import (
     SUIT_SYMMETRIES,
@@ -15,8 +14,9 @@ from solitaire_rl.envs.klondike.symmetry import (
     permute_actions,
     permute_observations,
 )
+from solitaire_rl.envs.spec import find_game
 
-KLONDIKE = find_variant("klondike")
+KLONDIKE = find_game("klondike")
 
 
 def test_the_symmetries_keep_colours_together_and_form_a_group() -> None:

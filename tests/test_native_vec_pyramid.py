@@ -44,7 +44,7 @@ def make_native(num_envs: int, **kwargs: Any) -> PyramidVectorEnv:
 
 def make_reference(**kwargs: Any) -> gymnasium.Env:
     """The Python env as a differential reference: any deal, ``"truncated"`` written as the native
-    env writes it (:class:`TruncationOutcome`, as ``Variant.make_env`` wraps it)."""
+    env writes it (:class:`TruncationOutcome`, as ``GameSpec.make_env`` wraps it)."""
     kwargs.setdefault("split", "any")
     return TruncationOutcome(gymnasium.make(ENV_ID, **kwargs))
 

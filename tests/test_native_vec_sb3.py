@@ -22,8 +22,8 @@ from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_suppo
 from solitaire_rl.agents.base import play_episode
 from solitaire_rl.agents.encodings import find_encoding
 from solitaire_rl.agents.ppo import PpoPlayer, read_metadata
-from solitaire_rl.agents.variants import find_variant
 from solitaire_rl.envs.errors import MalformedInputError
+from solitaire_rl.envs.spec import find_game
 from solitaire_rl.training.config import Args
 from solitaire_rl.training.native_vec_env import NativePyramidVecEnv
 from solitaire_rl.training.splits import TRAIN
@@ -41,7 +41,7 @@ from vec_env_steps import sample_masked
 ])
 def test_the_adapter_steps_as_the_python_training_envs(variant: str, encoding_name: str, steps: int,
                                                        max_episode_steps: int) -> None:
-    spec = find_variant(variant)
+    spec = find_game(variant)
     encoding = find_encoding(encoding_name, "pyramid")
     n = 8
     native = NativePyramidVecEnv(n, encoding=encoding,
@@ -138,7 +138,7 @@ def test_native_training_trains_the_same_network_and_the_checkpoint_plays(
         return result.final_checkpoint
 
     native, dummy = run("native"), run("dummy")
-    spec = find_variant(variant)
+    spec = find_game(variant)
     assert read_metadata(native)["encoding"] == read_metadata(dummy)["encoding"]
     players = [PpoPlayer(spec, path) for path in (native, dummy)]
     pairs = zip(players[0].model.policy.parameters(), players[1].model.policy.parameters(), strict=True)

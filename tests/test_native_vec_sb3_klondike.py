@@ -22,8 +22,8 @@ from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_suppo
 from solitaire_rl.agents.base import play_episode
 from solitaire_rl.agents.encodings import find_encoding
 from solitaire_rl.agents.ppo import PpoPlayer, read_metadata
-from solitaire_rl.agents.variants import find_variant
 from solitaire_rl.envs.errors import MalformedInputError
+from solitaire_rl.envs.spec import find_game
 from solitaire_rl.training.config import Args
 from solitaire_rl.training.native_vec_env import NativeKlondikeVecEnv
 from solitaire_rl.training.splits import TRAIN
@@ -34,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 from vec_env_steps import main as benchmark_main
 from vec_env_steps import sample_masked
 
-SPEC = find_variant("klondike-draw3")
+SPEC = find_game("klondike-draw3")
 
 
 @pytest.mark.parametrize("encoding_name", ["klondike-actions", "klondike-cards"])

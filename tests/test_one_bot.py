@@ -16,10 +16,10 @@ from fastapi.testclient import TestClient
 from solitaire_rl.agents.registry import make_player
 from solitaire_rl.agents.seeding import reseed
 from solitaire_rl.agents.solver import SearchLimits
-from solitaire_rl.agents.variants import klondike_variant
 from solitaire_rl.envs.klondike import KlondikeGame
 from solitaire_rl.envs.klondike.actions import move_of
 from solitaire_rl.envs.klondike.env import player_view
+from solitaire_rl.envs.spec import klondike_spec
 from solitaire_rl.play.server import create_app
 from solitaire_rl.play.server.klondike_advice import KlondikeHintAdvisor, KlondikeVerdictService, all_known
 from solitaire_rl.play.server.klondike_api import KlondikeServer, mount_klondike
@@ -44,7 +44,7 @@ def client() -> Iterator[TestClient]:
 def benchmark_moves(deal: int, seed: int = 0, draw_count: int = 3) -> list[str]:
     """The moves world-bandit plays on ``deal`` as the benchmark plays it (reseeded with
     ``[seed, deal]``), up to the first position where every card is known."""
-    variant = klondike_variant(draw_count)
+    variant = klondike_spec(draw_count)
     bot = make_player("world-bandit", variant)
     reseed(bot, [seed, deal])
     bot.reset(None)  # type: ignore[arg-type]
@@ -62,7 +62,7 @@ def benchmark_moves(deal: int, seed: int = 0, draw_count: int = 3) -> list[str]:
 def test_the_pages_hints_are_the_benchmark_bots_moves(client: TestClient) -> None:
     expected = benchmark_moves(DEAL)
     assert len(expected) > 30
-    state: dict[str, Any] = API.new_game(client, deal=klondike_variant(3).deal_id(DEAL))
+    state: dict[str, Any] = API.new_game(client, deal=klondike_spec(3).deal_id(DEAL))
     for number, move in enumerate(expected):
         r = client.post(f"/api/klondike/games/{state['session']}/hint", params={"source": "commitment"})
         assert r.status_code == 200, r.text
@@ -78,7 +78,7 @@ def test_draw_1_hints_come_from_the_same_bot(client: TestClient) -> None:
     the benchmark's draw-1 moves, and following them wins a deal that bot wins."""
     deal = 100_001
     expected = benchmark_moves(deal, draw_count=1)
-    state: dict[str, Any] = API.new_game(client, deal=klondike_variant(1).deal_id(deal), draw_count=1)
+    state: dict[str, Any] = API.new_game(client, deal=klondike_spec(1).deal_id(deal), draw_count=1)
     for number in range(400):
         if state["outcome"] is not None:
             break

@@ -13,9 +13,9 @@ from solitaire_rl.agents.greedy import GreedyPlayer
 from solitaire_rl.agents.planner.pimc import PimcPlayer, determinized, unseen_places
 from solitaire_rl.agents.registry import make_player, unavailable_reason
 from solitaire_rl.agents.solver import solve_pyramid
-from solitaire_rl.agents.variants import find_variant
 from solitaire_rl.envs.errors import MalformedInputError
 from solitaire_rl.envs.pyramid.actions import move_to_action
+from solitaire_rl.envs.spec import find_game
 from solitaire_rl.training.imitation import collect_demonstrations
 
 FLAT = find_encoding("pyramid-flat", "pyramid")
@@ -40,7 +40,7 @@ def walk(env, seed: int, steps: int):  # type: ignore[no-untyped-def]
        steps=st.integers(0, 30))
 @example(variant="pyramid-001", seed=1156, steps=17)  # the order of the unseen cards once steered the samples
 def test_the_choice_does_not_depend_on_unseen_cards(variant: str, seed: int, steps: int) -> None:
-    env = find_variant(variant).make_env()
+    env = find_game(variant).make_env()
     obs, info = walk(env, seed, steps)
     mask = legal_mask(info)
     if not mask.any():
@@ -57,14 +57,14 @@ def test_the_choice_does_not_depend_on_unseen_cards(variant: str, seed: int, ste
     choices = []
     for g in (game, other):
         env.unwrapped.game = g
-        player = PimcPlayer(find_variant(variant), samples=3, seed=7)
+        player = PimcPlayer(find_game(variant), samples=3, seed=7)
         player.reset(env)
         choices.append(player.choose(obs, mask, info).action)
     assert choices[0] == choices[1]
 
 
 def test_with_nothing_hidden_it_plays_a_winning_move_of_a_winnable_position() -> None:
-    variant = find_variant("pyramid-000")
+    variant = find_game("pyramid-000")
     env = variant.make_env()
     player = PimcPlayer(variant, samples=4, seed=0)
     checked = 0
@@ -86,7 +86,7 @@ def test_with_nothing_hidden_it_plays_a_winning_move_of_a_winnable_position() ->
 
 
 def test_it_plays_whole_games_with_legal_moves_and_beats_random_play() -> None:
-    variant = find_variant("pyramid-001")
+    variant = find_game("pyramid-001")
     env = variant.make_env()
     pimc, random_ = make_player("pimc", variant, seed=1, samples=4), make_player("random", variant, seed=1)
     wins = {"pimc": 0, "random": 0}
@@ -98,17 +98,17 @@ def test_it_plays_whole_games_with_legal_moves_and_beats_random_play() -> None:
 
 def test_pimc_is_for_pyramid_only() -> None:
     with pytest.raises(MalformedInputError, match="plays Pyramid"):
-        PimcPlayer(find_variant("klondike"))
+        PimcPlayer(find_game("klondike"))
     assert unavailable_reason("pimc", "klondike") == "the pimc player plays Pyramid only"
     assert unavailable_reason("pimc", "pyramid-001") is None
     with pytest.raises(MalformedInputError, match="reset"):
-        variant = find_variant("pyramid")
+        variant = find_game("pyramid")
         obs, info = variant.make_env().reset(seed=0)
         PimcPlayer(variant).choose(obs, legal_mask(info), info)
 
 
 def test_dagger_labels_the_actors_positions_with_the_teachers_moves() -> None:
-    variant = find_variant("pyramid-000")
+    variant = find_game("pyramid-000")
     teacher = GreedyPlayer(variant)
     played: list[int] = []
 

@@ -14,10 +14,10 @@ import pytest
 from solitaire_rl.agents.base import Player, legal_mask
 from solitaire_rl.agents.registry import make_player
 from solitaire_rl.agents.seeding import reseed
-from solitaire_rl.agents.variants import find_variant
 from solitaire_rl.envs.klondike import KlondikeGame
 from solitaire_rl.envs.klondike.actions import move_of
 from solitaire_rl.envs.klondike.env import player_view
+from solitaire_rl.envs.spec import find_game
 from solitaire_rl.play.server.klondike_advice import KlondikeHintAdvisor
 
 KLONDIKE_SMALL = {"max_states": 20_000, "states_per_solve": 1_000, "max_samples": 8}
@@ -26,7 +26,7 @@ PIMC_SMALL = {"samples": 6, "max_states": 4_000, "decision_states": 40_000}
 
 def moves_of(player: Player, variant_key: str, deal: int, decisions: int) -> list[int]:
     """The first ``decisions`` actions ``player`` plays on deal number ``deal``."""
-    variant = find_variant(variant_key)
+    variant = find_game(variant_key)
     env = variant.make_env()
     obs, info = env.reset(options={"deal": variant.deal_id(deal)})
     player.reset(env)
@@ -72,7 +72,7 @@ FRESH = [  # (agent, variant, deal, options, moves): a new player seeded with th
                          ids=[f"{a}-{v}-{d}" for a, v, d, _, _ in FRESH])
 def test_a_fresh_planner_plays_the_pinned_moves(agent: str, variant_key: str, deal: int,
                                                 options: dict[str, Any], expected: list[int]) -> None:
-    player = make_player(agent, find_variant(variant_key), seed=deal, **options)
+    player = make_player(agent, find_game(variant_key), seed=deal, **options)
     assert moves_of(player, variant_key, deal, len(expected)) == expected
 
 
@@ -95,7 +95,7 @@ RESEEDED = [  # one player over two deals, reseeded with [0, deal] before each (
                          ids=[a for a, _, _, _ in RESEEDED])
 def test_a_reseeded_planner_plays_the_pinned_moves(agent: str, variant_key: str, options: dict[str, Any],
                                                    expected: dict[int, list[int]]) -> None:
-    player = make_player(agent, find_variant(variant_key), **options)
+    player = make_player(agent, find_game(variant_key), **options)
     for deal, moves in expected.items():
         reseed(player, [0, deal])
         assert moves_of(player, variant_key, deal, len(moves)) == moves

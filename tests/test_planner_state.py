@@ -12,20 +12,20 @@ from solitaire_rl.agents.planner.ranking import Candidate, LoopRankKey, PriorFir
 from solitaire_rl.agents.random_agent import RandomPlayer
 from solitaire_rl.agents.registry import make_player
 from solitaire_rl.agents.seeding import Reseedable, reseed
-from solitaire_rl.agents.variants import find_variant
 from solitaire_rl.envs.errors import MalformedInputError
 from solitaire_rl.envs.klondike import Move
 from solitaire_rl.envs.klondike.actions import ACTION_INDEX
+from solitaire_rl.envs.spec import find_game
 from tests.test_planner_pinned_moves import KLONDIKE_SMALL, PIMC_SMALL, moves_of
 
-KLONDIKE = find_variant("klondike")
+KLONDIKE = find_game("klondike")
 
 
 @pytest.mark.parametrize(("agent", "variant_key", "options"), [
     ("hop", "klondike", KLONDIKE_SMALL), ("pimc", "pyramid-000", PIMC_SMALL)])
 def test_a_reseeded_player_plays_as_a_new_one_with_that_seed(agent: str, variant_key: str,
                                                              options: dict) -> None:
-    variant = find_variant(variant_key)
+    variant = find_game(variant_key)
     fresh = moves_of(make_player(agent, variant, seed=[4, 9], **options), variant_key, 9, 12)
     used = make_player(agent, variant, seed=1, **options)
     moves_of(used, variant_key, 3, 5)  # it has drawn from its generator
@@ -49,7 +49,7 @@ def test_only_players_with_their_own_generator_are_reseeded() -> None:
         reseed(greedy, 1)
     for name in ("random", "hop", "ismcts"):
         assert isinstance(make_player(name, KLONDIKE), Reseedable)
-    assert isinstance(make_player("pimc", find_variant("pyramid")), Reseedable)
+    assert isinstance(make_player("pimc", find_game("pyramid")), Reseedable)
 
 
 def test_the_planned_line_is_an_immutable_value_checked_when_built() -> None:

@@ -13,14 +13,14 @@ from solitaire_rl.agents.planner.knowledge import klondike_knowledge, visible_ke
 from solitaire_rl.agents.registry import make_player, unavailable_reason
 from solitaire_rl.agents.solver import _native, solve_klondike
 from solitaire_rl.agents.solver.klondike import KlondikePosition
-from solitaire_rl.agents.variants import find_variant
 from solitaire_rl.envs.errors import MalformedInputError
 from solitaire_rl.envs.klondike import KlondikeGame, Move
 from solitaire_rl.envs.klondike.actions import ACTION_INDEX, move_of
 from solitaire_rl.envs.klondike.observer import observe
+from solitaire_rl.envs.spec import find_game
 from solitaire_rl.play.server.klondike_advice import KlondikeHintAdvisor
 
-KLONDIKE = find_variant("klondike")
+KLONDIKE = find_game("klondike")
 SMALL = {"max_states": 60_000, "states_per_solve": 4_000, "max_samples": 8}
 
 
@@ -312,9 +312,9 @@ def test_bad_requests_are_refused_with_a_clear_error() -> None:
     with pytest.raises(MalformedInputError, match="search"):
         HopPlayer(KLONDIKE, search="uct")
     with pytest.raises(MalformedInputError, match="the hop player plays Klondike, not pyramid"):
-        HopPlayer(find_variant("pyramid"))
+        HopPlayer(find_game("pyramid"))
     with pytest.raises(MalformedInputError, match="the ismcts player plays Klondike, not pyramid"):
-        make_player("ismcts", find_variant("pyramid"))
+        make_player("ismcts", find_game("pyramid"))
     with pytest.raises(MalformedInputError, match="budget"):
         HopPlayer(KLONDIKE, max_states=None, time_limit=None)
     assert unavailable_reason("hop", "pyramid-000") == "the hop player plays Klondike only"

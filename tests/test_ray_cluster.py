@@ -33,8 +33,8 @@ from solitaire_rl.agents.distributed import Failed, connect, fan_out, in_order
 from solitaire_rl.agents.ppo import default_checkpoint
 from solitaire_rl.agents.solver.cli import build_parser, report, solve_on_ray, solve_pyramid_item
 from solitaire_rl.agents.solver.limits import SearchLimits
-from solitaire_rl.agents.variants import find_variant
 from solitaire_rl.envs.deals import resolve_deal
+from solitaire_rl.envs.spec import find_game
 from solitaire_rl.training.benchmark import (
     _SHIPPED,
     AgentEntry,
@@ -153,7 +153,7 @@ def test_a_checkpoint_file_travels_with_the_task(tmp_path: Path) -> None:
     which Ray's object store carries) and is written once per machine: the same rows as from the path.
     (``ppo`` itself is left off the cluster tests: two workers importing torch cost 20 s here.)"""
     checkpoint = tmp_path / "elsewhere.zip"
-    shutil.copy(default_checkpoint(find_variant("pyramid-000")), checkpoint)
+    shutil.copy(default_checkpoint(find_game("pyramid-000")), checkpoint)
     entry = AgentEntry("ppo:elsewhere", "ppo", str(checkpoint), moves="argmax", seeded=False)
     options = PlayOptions("pyramid-000", agents=(entry,))
     shipped = ship_checkpoints(options)
@@ -165,7 +165,7 @@ def test_a_checkpoint_file_travels_with_the_task(tmp_path: Path) -> None:
     written.unlink()
     with contextlib.suppress(OSError):  # the folder, unless something else is in it
         written.parent.rmdir()
-    shutil.copy(default_checkpoint(find_variant("pyramid-000")), checkpoint)
+    shutil.copy(default_checkpoint(find_game("pyramid-000")), checkpoint)
     assert untimed(asdict(row)) == untimed(asdict(play_deal(options, ("ppo:elsewhere", 3, None))))
 
 

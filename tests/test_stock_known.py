@@ -7,14 +7,14 @@ import pytest
 
 from solitaire_rl.agents.planner.knowledge import klondike_knowledge
 from solitaire_rl.agents.registry import make_player
-from solitaire_rl.agents.variants import find_variant
 from solitaire_rl.envs.deals import DealId, encode_deal_code
 from solitaire_rl.envs.errors import MalformedInputError
 from solitaire_rl.envs.klondike.layout import DEAL_SLOTS
 from solitaire_rl.envs.klondike.observer import observe
+from solitaire_rl.envs.spec import find_game
 from solitaire_rl.training.benchmark import Args, main
 
-KLONDIKE = find_variant("klondike")
+KLONDIKE = find_game("klondike")
 SMALL = {"max_states": 4_000, "states_per_solve": 500, "max_samples": 4}
 
 

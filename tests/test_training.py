@@ -20,9 +20,9 @@ from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 from solitaire_rl.agents.base import play_episode
 from solitaire_rl.agents.encodings import find_encoding
 from solitaire_rl.agents.ppo import METADATA_NAME, PpoPlayer, read_metadata
-from solitaire_rl.agents.variants import find_variant
 from solitaire_rl.envs.errors import MalformedInputError
 from solitaire_rl.envs.native_batch import spawn_seeds
+from solitaire_rl.envs.spec import find_game
 from solitaire_rl.training.config import Args, load_config, parse_args
 from solitaire_rl.training.ship import choose_checkpoint, held_out_win_rate
 from solitaire_rl.training.splits import (
@@ -37,7 +37,7 @@ from solitaire_rl.training.splits import (
 from solitaire_rl.training.train import main, metric_name
 from solitaire_rl.training.vec_env import InProcessVecEnv, MaskCachingSubprocVecEnv, make_env_fn
 
-PYRAMID = find_variant("pyramid-000")
+PYRAMID = find_game("pyramid-000")
 FLAT = find_encoding("pyramid-flat", "pyramid")
 
 
@@ -265,7 +265,7 @@ def test_the_batched_evaluation_equals_the_one_env_evaluation_on_the_same_deals(
     from solitaire_rl.training.native_vec_env import NativeKlondikeVecEnv, NativePyramidVecEnv
     from solitaire_rl.training.train import new_model
 
-    variant = find_variant(game)
+    variant = find_game(game)
     scoring = "klondike-actions" if variant.game == "klondike" else "pyramid-actions-relaxed"
     plain = DEFAULT_ENCODING[variant.game]
     for encoding_name, net_arch in ((plain, ["32", "32"]), (scoring, ["16", "32", "32"])):
@@ -325,7 +325,7 @@ def test_the_trainer_masks_by_masked_fill_unless_told(tmp_path: Path) -> None:
     assert not isinstance(loaded.policy.action_dist, MaskedFillCategoricalDistribution)  # not saved
     from solitaire_rl.training.train import new_model
 
-    env = DummyVecEnv([make_env_fn(find_variant("pyramid"), find_encoding("pyramid-flat", "pyramid"), TRAIN,
+    env = DummyVecEnv([make_env_fn(find_game("pyramid"), find_encoding("pyramid-flat", "pyramid"), TRAIN,
                                    False)])
     for masking, fast in (("masked_fill", True), ("sb3", False)):
         args = tiny_args(tmp_path, masking=masking)
@@ -337,7 +337,7 @@ def test_the_trainer_masks_by_masked_fill_unless_told(tmp_path: Path) -> None:
 def test_training_envs_of_two_seeds_share_no_deal_stream(kind: str) -> None:
     from solitaire_rl.training.native_vec_env import NativePyramidVecEnv
 
-    variant = find_variant("pyramid")
+    variant = find_game("pyramid")
     encoding = find_encoding("pyramid-flat", "pyramid")
     dealt = []
     for seed in (1, 2):
@@ -422,7 +422,7 @@ def test_resuming_a_checkpoint_of_another_variant_fails_clearly(tmp_path: Path) 
 
 
 def test_a_tiny_klondike_run_uses_the_compact_encoding(tmp_path: Path) -> None:
-    klondike = find_variant("klondike")
+    klondike = find_game("klondike")
     result = main(tiny_args(tmp_path, game="klondike", vec_env="dummy", total_timesteps=512, n_steps=128,
                             batch_size=128, eval_freq=0, checkpoint_freq=0, tensorboard=False))
     metadata = read_metadata(result.final_checkpoint)

@@ -33,10 +33,10 @@ import _checkout  # noqa: F401  (stops if another checkout's code would load)
 from solitaire_rl.agents.base import Choice, Player, legal_actions, play_episode
 from solitaire_rl.agents.ppo import PpoPlayer
 from solitaire_rl.agents.seeding import Seed, new_generator
-from solitaire_rl.agents.variants import find_variant
+from solitaire_rl.envs.spec import find_game
 from solitaire_rl.training.benchmark import parse_deal_numbers
 
-VARIANT = find_variant("klondike")
+VARIANT = find_game("klondike")
 
 
 class RulePlayer(Player):

@@ -59,12 +59,12 @@ from solitaire_rl.agents.greedy import GreedyPlayer
 from solitaire_rl.agents.greedy.pyramid import PyramidView, score_pyramid_action
 from solitaire_rl.agents.planner.pimc import PimcPlayer, afterstate_values, unseen_places
 from solitaire_rl.agents.solver import SearchLimits
-from solitaire_rl.agents.variants import find_variant
 from solitaire_rl.envs.pyramid.actions import ACTION_MOVES, NUM_ACTIONS, fill_action_mask
 from solitaire_rl.envs.pyramid.game import PyramidGame
 from solitaire_rl.envs.pyramid.layout import NUM_PYRAMID
 from solitaire_rl.envs.pyramid.moves import DRAW, RECYCLE, STOCK
 from solitaire_rl.envs.pyramid.observation import observe
+from solitaire_rl.envs.spec import find_game
 from solitaire_rl.training.benchmark import parse_deal_numbers
 
 EXACT_LIMITS = SearchLimits(max_states=20_000, time_limit=None)
@@ -248,7 +248,7 @@ def main() -> None:
     parser.add_argument("--first-mistakes", action="store_true",
                         help="count the first full-knowledge mistakes (above)")
     args = parser.parse_args()
-    variant = find_variant(args.game)
+    variant = find_game(args.game)
     numbers = parse_deal_numbers(args.deals)
     if args.first_mistakes:
         found = first_mistakes(variant, numbers)

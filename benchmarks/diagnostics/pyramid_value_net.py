@@ -45,11 +45,11 @@ import _checkout  # noqa: F401  (stops if another checkout's code would load)
 from pyramid_relaxed_greedy import RelaxedGreedy, WhenSeen, known_stock_positions
 
 from solitaire_rl.agents.base import Choice, play_episode
-from solitaire_rl.agents.variants import find_variant
 from solitaire_rl.envs.cards import rank
 from solitaire_rl.envs.pyramid.actions import ACTION_MOVES
 from solitaire_rl.envs.pyramid.game import MAX_PASSES, PyramidGame
 from solitaire_rl.envs.pyramid.layout import NUM_PYRAMID
+from solitaire_rl.envs.spec import find_game
 from solitaire_rl.training.benchmark import parse_deal_numbers
 
 NUM_STOCK = 24
@@ -95,7 +95,7 @@ def afterstates(game: PyramidGame, legal: np.ndarray) -> np.ndarray:
 
 
 def generate(args: argparse.Namespace) -> None:
-    variant = find_variant(args.game)
+    variant = find_game(args.game)
     rng = np.random.default_rng(args.seed)
     features, labels, groups, greedy_pick = [], [], [], []
     group = 0
@@ -211,7 +211,7 @@ def play(args: argparse.Namespace) -> None:
     net = make_net(args.width)
     net.load_state_dict(torch.load(args.net))
     net.eval()
-    variant = find_variant(args.game)
+    variant = find_game(args.game)
     env = variant.make_env()
     numbers = parse_deal_numbers(args.deals)
     players = [RelaxedGreedy()] + [ValueWhenSeen(net, float(m)) for m in args.margins.split(",")]

@@ -96,7 +96,7 @@ def play_episode(
     """Play ``deal`` to its end with ``player`` and time it.
 
     ``cards_cleared(info)`` reads progress from an ``info``
-    (:meth:`solitaire_rl.agents.variants.Variant.cards_cleared`).
+    (:meth:`solitaire_rl.envs.spec.GameSpec.cards_cleared`).
     A player that picks a masked action raises :class:`IllegalMoveError`: players play legal moves only.
     """
     start = time.perf_counter()

@@ -2,7 +2,7 @@
 
 ``MODULE`` is a module on ``sys.path`` (``my_bots.pyramid``; ``python -m`` puts the current folder
 there) or a ``.py`` file (``bots/mine.py``, relative to the current folder); ``FACTORY`` is called
-with the :class:`~solitaire_rl.agents.variants.Variant` to play and returns the player. A player
+with the :class:`~solitaire_rl.envs.spec.GameSpec` to play and returns the player. A player
 whose moves draw random numbers implements ``reseed(seed)``
 (:class:`~solitaire_rl.agents.seeding.Reseedable`); the benchmark then reseeds it per deal.
 """

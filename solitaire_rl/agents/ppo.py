@@ -23,8 +23,8 @@ import numpy as np
 from solitaire_rl.agents.base import Choice, Player, legal_actions
 from solitaire_rl.agents.encodings import Encoding, find_encoding
 from solitaire_rl.agents.seeding import Seed, new_generator
-from solitaire_rl.agents.variants import Variant, find_variant
 from solitaire_rl.envs.errors import MalformedInputError
+from solitaire_rl.envs.spec import GameSpec, find_game
 
 if TYPE_CHECKING:
     from sb3_contrib import MaskablePPO
@@ -44,13 +44,13 @@ class CheckpointMismatchError(CheckpointError):
     """A checkpoint trained for another game, variant, observation encoding or action space."""
 
 
-def default_checkpoint(variant: Variant) -> Path:
+def default_checkpoint(variant: GameSpec) -> Path:
     """The shipped checkpoint of a variant (it may not exist yet)."""
     return CHECKPOINT_DIR / f"{variant.key}.zip"
 
 
 def build_metadata(
-    variant: Variant, encoding: Encoding, env_space: Any, training: dict[str, Any]
+    variant: GameSpec, encoding: Encoding, env_space: Any, training: dict[str, Any]
 ) -> dict[str, Any]:
     """The metadata record of a policy trained on ``variant`` with ``encoding``."""
     return {
@@ -116,7 +116,7 @@ def read_metadata(path: str | Path) -> dict[str, Any]:
     return metadata
 
 
-def check_metadata(metadata: dict[str, Any], variant: Variant, source: str = "checkpoint") -> Encoding:
+def check_metadata(metadata: dict[str, Any], variant: GameSpec, source: str = "checkpoint") -> Encoding:
     """Check a metadata record against ``variant`` and this code; return the encoding to use."""
     trained = metadata.get("variant")
     if trained != variant.key:
@@ -143,7 +143,8 @@ def check_metadata(metadata: dict[str, Any], variant: Variant, source: str = "ch
     return encoding
 
 
-def load_model(path: str | Path, variant: Variant, device: str = "cpu") -> tuple[MaskablePPO, dict[str, Any]]:
+def load_model(path: str | Path, variant: GameSpec,
+               device: str = "cpu") -> tuple[MaskablePPO, dict[str, Any]]:
     """Load a checkpoint for ``variant`` after checking its metadata; return it with the metadata."""
     metadata = read_metadata(path)
     encoding = check_metadata(metadata, variant, source=f"checkpoint {path}")
@@ -187,9 +188,9 @@ class PpoPlayer(Player):
 
     name = "ppo"
 
-    def __init__(self, variant: Variant | str, checkpoint: str | Path | None = None,
+    def __init__(self, variant: GameSpec | str, checkpoint: str | Path | None = None,
                  deterministic: bool | None = None, seed: int | None = None) -> None:
-        self.variant = find_variant(variant) if isinstance(variant, str) else variant
+        self.variant = find_game(variant) if isinstance(variant, str) else variant
         self.checkpoint = Path(checkpoint) if checkpoint is not None else default_checkpoint(self.variant)
         if checkpoint is None and not self.checkpoint.is_file():
             raise CheckpointError(

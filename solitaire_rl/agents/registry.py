@@ -21,8 +21,8 @@ from typing import Any, Literal
 
 from solitaire_rl.agents.base import Player
 from solitaire_rl.agents.outside import is_outside, load_factory, make_outside_player
-from solitaire_rl.agents.variants import Variant, find_variant
 from solitaire_rl.envs.errors import MalformedInputError, SolitaireError
+from solitaire_rl.envs.spec import GameSpec, find_game
 
 AGENT_NAMES = ("random", "greedy", "ppo", "solver", "pimc", "hop", "ismcts", "expert-net", "guided-ismcts",
                "guided-pimc", "world-bandit")
@@ -36,63 +36,63 @@ talon card played), each scored over sampled worlds by capped exact searches wit
 spending the worlds (:mod:`solitaire_rl.agents.planner.commitment`)."""
 
 
-def _random(variant: Variant, seed: int | None = None) -> Player:
+def _random(variant: GameSpec, seed: int | None = None) -> Player:
     from solitaire_rl.agents.random_agent import RandomPlayer
 
     return RandomPlayer(seed)
 
 
-def _greedy(variant: Variant) -> Player:
+def _greedy(variant: GameSpec) -> Player:
     from solitaire_rl.agents.greedy import GreedyPlayer
 
     return GreedyPlayer(variant)
 
 
-def _ppo(variant: Variant, checkpoint: str | Path | None = None, deterministic: bool | None = None,
+def _ppo(variant: GameSpec, checkpoint: str | Path | None = None, deterministic: bool | None = None,
          seed: int | None = None) -> Player:
     from solitaire_rl.agents.ppo import PpoPlayer
 
     return PpoPlayer(variant, checkpoint, deterministic=deterministic, seed=seed)
 
 
-def _solver(variant: Variant, time_limit: float | None = None) -> Player:
+def _solver(variant: GameSpec, time_limit: float | None = None) -> Player:
     from solitaire_rl.agents.solver.player import DEFAULT_TIME_LIMIT, SolverPlayer
 
     return SolverPlayer(variant, DEFAULT_TIME_LIMIT if time_limit is None else time_limit)
 
 
-def _pimc(variant: Variant, seed: int | None = None, samples: int | None = None, **options: Any) -> Player:
+def _pimc(variant: GameSpec, seed: int | None = None, samples: int | None = None, **options: Any) -> Player:
     from solitaire_rl.agents.planner.pimc import DEFAULT_SAMPLES, PimcPlayer
 
     return PimcPlayer(variant, samples=DEFAULT_SAMPLES if samples is None else samples, seed=seed, **options)
 
 
-def _hop(variant: Variant, seed: int | None = None, **options: Any) -> Player:
+def _hop(variant: GameSpec, seed: int | None = None, **options: Any) -> Player:
     from solitaire_rl.agents.planner.hop import HopPlayer
 
     return HopPlayer(variant, seed=seed, **options)
 
 
-def _ismcts(variant: Variant, seed: int | None = None, **options: Any) -> Player:
+def _ismcts(variant: GameSpec, seed: int | None = None, **options: Any) -> Player:
     from solitaire_rl.agents.planner.ismcts import IsmctsPlayer
 
     return IsmctsPlayer(variant, seed=seed, **options)
 
 
-def _expert_net(variant: Variant, checkpoint: str | Path | None = None) -> Player:
+def _expert_net(variant: GameSpec, checkpoint: str | Path | None = None) -> Player:
     from solitaire_rl.agents.expert.player import ExpertPlayer
 
     return ExpertPlayer(variant, checkpoint)
 
 
-def _guided_ismcts(variant: Variant, seed: int | None = None, checkpoint: str | Path | None = None,
+def _guided_ismcts(variant: GameSpec, seed: int | None = None, checkpoint: str | Path | None = None,
                    **options: Any) -> Player:
     from solitaire_rl.agents.planner.ismcts import GuidedIsmctsPlayer
 
     return GuidedIsmctsPlayer(variant, seed=seed, expert_checkpoint=checkpoint, **options)
 
 
-def _guided_pimc(variant: Variant, seed: int | None = None, checkpoint: str | Path | None = None,
+def _guided_pimc(variant: GameSpec, seed: int | None = None, checkpoint: str | Path | None = None,
                  samples: int | None = None, **options: Any) -> Player:
     from solitaire_rl.agents.planner.pimc import DEFAULT_SAMPLES, GuidedPimcPlayer
 
@@ -100,7 +100,7 @@ def _guided_pimc(variant: Variant, seed: int | None = None, checkpoint: str | Pa
                             samples=DEFAULT_SAMPLES if samples is None else samples, **options)
 
 
-def _world_bandit(variant: Variant, seed: int | None = None, **options: Any) -> Player:
+def _world_bandit(variant: GameSpec, seed: int | None = None, **options: Any) -> Player:
     from solitaire_rl.agents.planner.commitment import CommitmentBot
 
     return CommitmentBot(variant, seed=0 if seed is None else seed, **options)
@@ -208,30 +208,38 @@ def agent_spec(name: str) -> AgentSpec:
     return spec
 
 
-def make_player(name: str, variant: Variant | str, **options: Any) -> Player:
+def make_player(name: str, variant: GameSpec | str, **options: Any) -> Player:
     """The player called ``name`` for ``variant``; ``options`` go to its constructor, checked
     against its :class:`AgentSpec` first (``seed`` for random, ppo and the planners, ``checkpoint``
     and ``deterministic`` for ppo, ``time_limit`` for solver and the planners, ``samples`` for pimc;
     the planners' budgets; ``checkpoint`` for expert-net and the guided planners: an expert
     network, default the shipped one)."""
-    variant = find_variant(variant) if isinstance(variant, str) else variant
+    variant = find_game(variant) if isinstance(variant, str) else variant
     if is_outside(name):
         return make_outside_player(name, variant)
     spec = agent_spec(name)
-    if variant.game not in spec.games:
-        raise MalformedInputError(f"the {name} player plays {_games_words(spec.games)}, not {variant.game}")
+    require_game(name, variant)
     spec.check_options(options)
     return spec.factory(variant, **options)
 
 
-def _games_words(games: frozenset[str]) -> str:
+def require_game(name: str, variant: GameSpec) -> None:
+    """Refuse ``variant`` if registry agent ``name`` does not play its game (``MalformedInputError``):
+    what :func:`make_player` checks, and a player built directly checks in its constructor."""
+    games = agent_spec(name).games
+    if variant.game not in games:
+        raise MalformedInputError(f"the {name} player plays {games_words(games)}, not {variant.game}")
+
+
+def games_words(games: frozenset[str]) -> str:
     """``Pyramid and Klondike``, ``Klondike``: the games an agent plays."""
     return " and ".join(g.capitalize() for g in sorted(games, reverse=True))
 
 
-def unavailable_reason(name: str, variant: Variant | str, checkpoint: str | Path | None = None) -> str | None:
+def unavailable_reason(name: str, variant: GameSpec | str,
+                       checkpoint: str | Path | None = None) -> str | None:
     """Why player ``name`` cannot play ``variant`` here, or ``None`` if it can (cheap: loads no weights)."""
-    variant = find_variant(variant) if isinstance(variant, str) else variant
+    variant = find_game(variant) if isinstance(variant, str) else variant
     if is_outside(name):
         try:
             load_factory(name)
@@ -242,7 +250,7 @@ def unavailable_reason(name: str, variant: Variant | str, checkpoint: str | Path
     if spec is None:
         return f"unknown agent {name!r}"
     if variant.game not in spec.games:
-        return f"the {name} player plays {_games_words(spec.games)} only"
+        return f"the {name} player plays {games_words(spec.games)} only"
     try:
         if spec.checkpoint == "ppo":
             from solitaire_rl.agents.ppo import check_metadata, default_checkpoint, read_metadata
@@ -261,11 +269,11 @@ def unavailable_reason(name: str, variant: Variant | str, checkpoint: str | Path
         if spec.native:
             from solitaire_rl.agents.solver.player import solve_function
 
-            solve_function(variant.game)
+            solve_function(variant)
     except SolitaireError as exc:
         return str(exc)
     return None
 
 
-__all__ = ["AGENTS", "AGENT_NAMES", "AgentSpec", "OptionSpec", "agent_spec", "make_player",
-           "unavailable_reason"]
+__all__ = ["AGENTS", "AGENT_NAMES", "AgentSpec", "OptionSpec", "agent_spec", "games_words", "make_player",
+           "require_game", "unavailable_reason"]

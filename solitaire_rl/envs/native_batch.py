@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 import numpy as np
 from gymnasium.utils import seeding
@@ -150,6 +150,11 @@ class NativeBatch(DealStreams):
     """The single env's message of each native refusal code."""
     outcome_names: tuple[str | None, ...]
     """The outcome of each native outcome code."""
+    win_outcome: str
+    """The engine's name of a won game's outcome."""
+    counters: ClassVar[dict[str, str]]
+    """``info`` key -> the batch's array (an attribute) of that per-game counter (``{"pass":
+    "pass_number"}``): what the vector envs' infos hold besides the mask and the deal."""
 
     num_envs: int
     core: Any
@@ -163,6 +168,10 @@ class NativeBatch(DealStreams):
     _actions: np.ndarray
     _autoreset_code: int
     was_reset: np.ndarray
+    final_obs: np.ndarray
+    """Same-step autoreset: the last observation of each game that ended at the last step."""
+    final_mask: np.ndarray
+    """Same-step autoreset: its last mask."""
     refusal: np.ndarray
     outcome: np.ndarray
     deal_number: np.ndarray
@@ -230,6 +239,11 @@ class NativeBatch(DealStreams):
                 self.deal_label[i] = f"{self.deal_prefix}{number}"
                 self._draw_pending(i)
 
+    @property
+    def win_code(self) -> int:
+        """The native outcome code of a won game (the engine's ``WIN``), read by name."""
+        return self.outcome_names.index(self.win_outcome)
+
     def refusal_messages(self) -> tuple[np.ndarray, np.ndarray] | None:
         """``(messages, has_message)`` of the last step's illegal actions, or ``None`` if there were none."""
         return _named(self.refusal, self.refusal_texts)
@@ -283,11 +297,9 @@ class NativeVectorEnv(VectorEnv):
     """What both games' Gymnasium vector envs over a :class:`NativeBatch` share: choosing the
     sub-envs and seeds a reset touches, the step with its info, the masks, each sub-env's state
     (:meth:`get_state`, :meth:`set_state`) and rendering. A subclass sets ``batch``, ``copy``,
-    ``_all`` (every sub-env, read-only), :attr:`counters`, ``render_mode``, ``render_envs`` and
-    ``obs_dtype``."""
+    ``_all`` (every sub-env, read-only), ``render_mode``, ``render_envs`` and ``obs_dtype``; the
+    info's counters are the batch's (:attr:`NativeBatch.counters`)."""
 
-    counters: dict[str, str]
-    """``info`` key -> the batch's array of that per-game counter (``{"pass": "pass_number"}``)."""
     batch: NativeBatch
     copy: bool
     _all: np.ndarray
@@ -386,7 +398,7 @@ class NativeVectorEnv(VectorEnv):
         info = {"action_mask": b.mask.copy() if self.copy else b.mask, "_action_mask": every,
                 "deal_id": b.deal_label.copy(), "_deal_id": every,
                 "deal_number": b.deal_number.copy(), "_deal_number": every}
-        for key, name in self.counters.items():
+        for key, name in b.counters.items():
             info[key], info[f"_{key}"] = getattr(b, name).copy(), every
         return info
 

@@ -14,7 +14,7 @@ written once against it (OpenSpiel's registered games are the model):
   :attr:`~GameSpec.num_actions`, :meth:`~GameSpec.observation_space`, and the native batch
   (:meth:`~GameSpec.make_batch`);
 * what the player sees: :meth:`~GameSpec.observe`, :meth:`~GameSpec.legal_mask`,
-  :meth:`~GameSpec.unknown_count`;
+  :meth:`~GameSpec.unknown_count`, :meth:`~GameSpec.picture`;
 * moves and actions in text: :meth:`~GameSpec.parse_move`, :meth:`~GameSpec.move_text`,
   :meth:`~GameSpec.action_of`, :meth:`~GameSpec.move_of`;
 * deals: :meth:`~GameSpec.parse_deal`, :meth:`~GameSpec.deal_id`;
@@ -31,7 +31,7 @@ registered onto a spec by :mod:`solitaire_rl.agents.games`, which this layer doe
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -219,6 +219,16 @@ class GameSpec:
         """Cards whose place the player could not know in this position."""
         raise NotImplementedError
 
+    def picture(self, game: Game, move: Move | None = None) -> Any:
+        """The position as a Pillow image (the envs' card art), the places ``move`` uses framed."""
+        raise NotImplementedError
+
+    def rename_suits(self, observations: np.ndarray, per_action: Sequence[np.ndarray],
+                     sigma: tuple[int, ...]) -> tuple[np.ndarray, list[np.ndarray]]:
+        """Observations (rows) and per-action arrays (masks, targets) of the games whose suits are renamed by
+        ``sigma``, one of :attr:`suit_symmetries` (data augmentation)."""
+        raise MalformedInputError(f"{self.title} uses no suit symmetries")
+
     # ------------------------------------------------------------ moves
     def parse_move(self, text: object) -> Move:
         """A move from its text (``r7c2+r7c3``, ``draw``, ``c2:3>c5``), or a move of this game as it is."""
@@ -312,6 +322,12 @@ class PyramidSpec(GameSpec):
         pyramid = self._game(game)
         return sum(1 for card in pyramid.stock_order() if not (pyramid.seen >> card) & 1)
 
+    def picture(self, game: Game, move: Move | None = None) -> Any:
+        from solitaire_rl.envs.pyramid.picture import pyramid_picture
+
+        places = () if move is None else self.parse_move(move).places()  # type: ignore[union-attr]
+        return pyramid_picture(self._game(game), places)
+
     def action_of(self, move: Move) -> int:
         from solitaire_rl.envs.pyramid.actions import move_to_action
 
@@ -370,6 +386,21 @@ class KlondikeSpec(GameSpec):
     def unknown_count(self, game: Game) -> int:
         klondike = self._game(game)
         return klondike.face_down_count() + len(klondike.unseen_stock())
+
+    def picture(self, game: Game, move: Move | None = None) -> Any:
+        from solitaire_rl.envs.klondike.picture import klondike_picture, move_places
+
+        klondike = self._game(game)
+        places = () if move is None else move_places(klondike, self.parse_move(move))  # type: ignore[arg-type]
+        return klondike_picture(klondike, places)
+
+    def rename_suits(self, observations: np.ndarray, per_action: Sequence[np.ndarray],
+                     sigma: tuple[int, ...]) -> tuple[np.ndarray, list[np.ndarray]]:
+        from solitaire_rl.envs.klondike.symmetry import permute_actions, permute_observations
+
+        if sigma not in self.suit_symmetries:
+            raise MalformedInputError(f"{sigma!r} is not one of Klondike's suit symmetries")
+        return permute_observations(observations, sigma), [permute_actions(a, sigma) for a in per_action]
 
     def action_of(self, move: Move) -> int:
         from solitaire_rl.envs.klondike.actions import ACTION_INDEX

@@ -26,10 +26,11 @@ from typing import Annotated, Any
 
 import tyro
 
-from solitaire_rl.agents.analysis import DEFAULT_LIMITS, GameAnalysis, analyse_game, game_kind
+from solitaire_rl.agents.analysis import DEFAULT_LIMITS, GameAnalysis, analyse_game
 from solitaire_rl.agents.analysis.hindsight import DEFAULT_SAMPLES
 from solitaire_rl.agents.solver.limits import SearchLimits
 from solitaire_rl.envs.errors import MalformedInputError, SolitaireError
+from solitaire_rl.envs.spec import find_game
 
 JUDGEMENT_WORDS = {
     "visible": "a loss the player could see from the cards seen",
@@ -76,7 +77,7 @@ class Args:
 def deal_spec(game: str, deal: str) -> str:
     """A bare number names the variant's random deal of that number."""
     text = deal.strip()
-    return f"{game_kind(game).game}-random-v1-{text}" if text.isdigit() else text
+    return find_game(game).deal_id(int(text)) if text.isdigit() else text
 
 
 def split_moves(texts: Sequence[str]) -> list[str]:

@@ -58,8 +58,8 @@ from solitaire_rl.agents.outside import default_name, is_outside, make_outside_p
 from solitaire_rl.agents.registry import AGENT_NAMES, AGENTS, make_player, unavailable_reason
 from solitaire_rl.agents.seeding import Reseedable, reseed
 from solitaire_rl.agents.solver.limits import SearchLimits
-from solitaire_rl.agents.variants import Variant, find_variant
 from solitaire_rl.envs.errors import MalformedInputError, SolitaireError
+from solitaire_rl.envs.spec import GameSpec, find_game
 from solitaire_rl.training.benchmark_options import (
     CHECKPOINT_AGENTS,
     DETERMINISTIC_AGENTS,
@@ -93,9 +93,10 @@ class Args:
     """Play fixed deals with several agents and print a comparison table."""
 
     game: Annotated[str, tyro.conf.Positional, tyro.conf.arg(metavar="GAME")]
-    """Game or variant: pyramid (= pyramid-000), pyramid-001, klondike (= klondike-draw3)."""
+    """Game or variant: pyramid (= pyramid-000), pyramid-001, klondike (= klondike-draw3), klondike-draw1
+    (no agent is trained on it: the planners and the solver play it)."""
     variant: str | None = None
-    """Variant of GAME, if not in its name: 000 or 001 for pyramid, draw3 for klondike."""
+    """Variant of GAME, if not in its name: 000 or 001 for pyramid, draw3 or draw1 for klondike."""
     deals: str = "1-1000"
     """Deal numbers: ranges and single numbers, comma-separated (1-1000, or 1-10,42)."""
     deal_type: Literal["random", "winnable"] = "random"
@@ -211,7 +212,7 @@ def planner_kwargs(options: PlayOptions) -> dict[str, Any]:
     return dict(options.planner) | ({"stock_known": True} if options.stock_known else {})
 
 
-def _player(entry: AgentEntry, options: PlayOptions, variant: Variant, seed: int | None,
+def _player(entry: AgentEntry, options: PlayOptions, variant: GameSpec, seed: int | None,
             number: int) -> Player:
     deal_seed = [0 if seed is None else seed, number]
     if entry.agent == "random":  # a fresh generator per deal: results do not depend on the worker
@@ -238,13 +239,12 @@ def play_deal(options: PlayOptions, task: Task) -> Row:
     """Play one task (agent entry, deal number, seed) under ``options``: one row."""
     name, number, seed = task
     entry = options.entry(name)
-    variant = find_variant(options.variant)
+    variant = find_game(options.variant)
     player = _player(entry, options, variant, seed, number)
     env = _ENVS.get(variant.key)
     if env is None:
         env = _ENVS[variant.key] = variant.make_env()
-    deal_id = (variant.deal_id(number) if options.deal_type == "random"
-               else f"{variant.game}-{options.deal_type}-v1-{number}")
+    deal_id = variant.deal_id(number, kind=options.deal_type)
     result = play_episode(env, player, deal_id, variant.cards_cleared)
     verdict = states = None
     if entry.agent == "solver":
@@ -383,7 +383,7 @@ def _ppo_moves(args: Args, path: Path) -> str:
     return "sampled" if plays_by_sampling(read_metadata(path)) else "argmax"
 
 
-def _shipped_path(agent: str, variant: Variant) -> Path:
+def _shipped_path(agent: str, variant: GameSpec) -> Path:
     if agent == "ppo":
         from solitaire_rl.agents.ppo import default_checkpoint
 
@@ -393,7 +393,7 @@ def _shipped_path(agent: str, variant: Variant) -> Path:
     return default_expert_checkpoint(variant)
 
 
-def _checkpoint_entries(agent: str, paths: list[Path], args: Args, variant: Variant,
+def _checkpoint_entries(agent: str, paths: list[Path], args: Args, variant: GameSpec,
                         notes: list[str]) -> list[AgentEntry]:
     """The entries of a checkpoint agent: the shipped one alone, or one per given file."""
     shipped = _shipped_path(agent, variant)
@@ -419,7 +419,7 @@ def _checkpoint_entries(agent: str, paths: list[Path], args: Args, variant: Vari
     return playable
 
 
-def _outside_entry(text: str, variant: Variant) -> AgentEntry:
+def _outside_entry(text: str, variant: GameSpec) -> AgentEntry:
     name, _, spec = text.partition("=") if "=" in text.partition(":")[0] else ("", "", text)
     try:
         player = make_outside_player(spec, variant)
@@ -434,7 +434,7 @@ def _outside_entry(text: str, variant: Variant) -> AgentEntry:
     return AgentEntry(name, spec, seeded=isinstance(player, Reseedable))
 
 
-def resolve_agents(args: Args, variant: Variant) -> tuple[list[AgentEntry], list[str]]:
+def resolve_agents(args: Args, variant: GameSpec) -> tuple[list[AgentEntry], list[str]]:
     """The agent entries of ``args.agents`` that can play ``variant`` here, and a note for each left out."""
     requested = list(dict.fromkeys(a.strip() for a in args.agents.split(",") if a.strip()))
     unknown = [a for a in requested if a not in AGENT_NAMES and not is_outside(a)]
@@ -461,12 +461,12 @@ def resolve_agents(args: Args, variant: Variant) -> tuple[list[AgentEntry], list
     return entries, notes
 
 
-def play_options(args: Args, variant: Variant, entries: Sequence[AgentEntry]) -> PlayOptions:
+def play_options(args: Args, variant: GameSpec, entries: Sequence[AgentEntry]) -> PlayOptions:
     """The frozen options of this run (refusing settings that fit no agent before a deal is played)."""
     planner = planner_settings(args.planner_option)
-    if args.stock_known and variant.game != "klondike":
-        raise MalformedInputError("--stock-known is a Klondike setting: Pyramid hides only its stock, "
-                                  "so seeing it is the solver's thoughtful setting")
+    if args.stock_known and not variant.hides_tableau:
+        raise MalformedInputError(f"--stock-known is a Klondike setting: {variant.title} hides only its "
+                                  "stock, so seeing it is the solver's thoughtful setting")
     options = PlayOptions(variant.key, args.deal_type, tuple(entries), args.solver_time_limit,
                           tuple(sorted(planner.items())), args.stock_known, args.analyse,
                           args.analysis_states, args.analysis_time_budget)
@@ -495,7 +495,7 @@ def to_json(args: Args, options: PlayOptions, rows: Sequence[Row], notes: Sequen
 
 def main(args: Args) -> tuple[list[Row], list[Summary], list[str]]:
     """Run the benchmark; print the tables (and notes); write JSON and plot if asked."""
-    variant = find_variant(args.game, args.variant)
+    variant = find_game(args.game, args.variant)
     if args.ppo_sample and args.ppo_argmax:
         raise MalformedInputError("--ppo-sample and --ppo-argmax contradict each other: give one at most")
     if args.seeds is not None and args.seed != 0:

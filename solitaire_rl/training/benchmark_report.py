@@ -8,7 +8,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from solitaire_rl.agents.variants import Variant
+from solitaire_rl.envs.spec import GameSpec
 from solitaire_rl.training.benchmark_options import PlayOptions
 from solitaire_rl.training.benchmark_rows import Row, Summary, several_seeds, summarize
 from solitaire_rl.training.benchmark_stats import Aggregate, PairedTest, aggregate, paired_tests, runs_of
@@ -24,7 +24,7 @@ def format_time(seconds: float) -> str:
     return f"{seconds * 1000:.1f} ms" if seconds < 1 else f"{seconds:.2f} s"
 
 
-def format_table(summaries: Sequence[Summary], variant: Variant) -> str:
+def format_table(summaries: Sequence[Summary], variant: GameSpec) -> str:
     """A Markdown table of the summaries (a ``seed`` column where an agent played several seeds)."""
     seeded = len({(s.agent, s.seed) for s in summaries}) > len({s.agent for s in summaries})
     head = ("| agent |" + (" seed |" if seeded else "") + " sees | deals | wins | win rate (95% CI) "
@@ -103,7 +103,7 @@ def report(rows: Sequence[Row], options: PlayOptions | None = None) -> dict[str,
     }
 
 
-def format_report(rows: Sequence[Row], variant: Variant, options: PlayOptions | None = None) -> str:
+def format_report(rows: Sequence[Row], variant: GameSpec, options: PlayOptions | None = None) -> str:
     """The printed tables: the runs, the aggregates (where several runs make one), the paired tests."""
     parts = [format_table(summarize(rows), variant)]
     groups = aggregates(rows, groups_of(rows, options))
@@ -118,7 +118,7 @@ def format_report(rows: Sequence[Row], variant: Variant, options: PlayOptions | 
 
 
 # ------------------------------------------------------------------------------------ the plot
-def draw(summaries: Sequence[Summary], variant: Variant, deals: str) -> Figure:
+def draw(summaries: Sequence[Summary], variant: GameSpec, deals: str) -> Figure:
     """Two panels, win rate with its 95% interval and mean cards cleared, one bar per run; an agent
     that reads every card (the solver) is a dashed line labelled as the upper bound, not a bar."""
     import matplotlib
@@ -153,7 +153,7 @@ def draw(summaries: Sequence[Summary], variant: Variant, deals: str) -> Figure:
     return fig
 
 
-def plot(summaries: Sequence[Summary], variant: Variant, deals: str, path: Path) -> None:
+def plot(summaries: Sequence[Summary], variant: GameSpec, deals: str, path: Path) -> None:
     """:func:`draw` saved as a PNG to ``path``."""
     import matplotlib.pyplot as plt
 

@@ -21,8 +21,22 @@ from typing import Annotated, Any, Literal
 import tyro
 
 from solitaire_rl.agents.encodings import DEFAULT_ENCODING
-from solitaire_rl.agents.variants import Variant, find_variant
+from solitaire_rl.agents.registry import agent_spec, games_words
 from solitaire_rl.envs.errors import MalformedInputError
+from solitaire_rl.envs.spec import GameSpec, find_game
+
+TEACHER_AGENTS = {"greedy": "greedy", "pimc": "pimc", "hindsight": "pimc"}
+"""The registry agent whose games each teacher plays (``hindsight`` labels moves with ``pimc``'s solves)."""
+
+
+def check_teacher(name: str, variant: GameSpec) -> None:
+    """Refuse teacher ``name`` for a game it cannot teach (``MalformedInputError``)."""
+    if name not in TEACHER_AGENTS:
+        raise MalformedInputError(f"unknown teacher {name!r}: choose one of {', '.join(TEACHER_AGENTS)}")
+    games = agent_spec(TEACHER_AGENTS[name]).games
+    if variant.game not in games:
+        raise MalformedInputError(f"the {name} teacher is for {games_words(games)} only, not {variant.game}")
+
 
 
 @dataclass
@@ -141,8 +155,8 @@ class Args:
     """torch device."""
 
     # ---------------------------------------------------------------- derived
-    def variant_spec(self) -> Variant:
-        return find_variant(self.game, self.variant)
+    def variant_spec(self) -> GameSpec:
+        return find_game(self.game, self.variant)
 
     def native_env_fits(self) -> bool:
         """Whether the native batch can stand in for the Python training envs (same data)."""
@@ -183,8 +197,7 @@ class Args:
             raise MalformedInputError("dagger_rounds must be >= 0, dagger_episodes and pimc_samples positive")
         if self.dagger_rounds and not self.imitation_episodes:
             raise MalformedInputError("dagger_rounds need a first fit: set imitation_episodes")
-        if self.imitation_teacher in ("pimc", "hindsight") and self.variant_spec().game != "pyramid":
-            raise MalformedInputError(f"the {self.imitation_teacher} teacher is for Pyramid only")
+        check_teacher(self.imitation_teacher, self.variant_spec())
         if self.vec_env == "native" and not self.native_env_fits():
             from solitaire_rl.training.native_vec_env import NATIVE_GAMES
 

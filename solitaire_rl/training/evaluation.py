@@ -26,12 +26,9 @@ from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.callbacks import BaseCallback
 
 from solitaire_rl.agents.encodings import Encoding
-from solitaire_rl.agents.variants import Variant
 from solitaire_rl.envs.errors import MalformedInputError
-from solitaire_rl.envs.klondike.vector import KlondikeBatch
 from solitaire_rl.envs.native_batch import NativeBatch
-from solitaire_rl.envs.pyramid.vector import PyramidBatch
-from solitaire_rl.envs.registration import MAX_EPISODE_STEPS
+from solitaire_rl.envs.spec import GameSpec
 from solitaire_rl.envs.splits import EVAL, DealRange
 
 
@@ -54,19 +51,13 @@ class EvalResult:
         return float(self.wins.mean())
 
 
-def evaluation_batch(variant: Variant, num_envs: int, split: DealRange = EVAL) -> NativeBatch:
+def evaluation_batch(variant: GameSpec, num_envs: int, split: DealRange = EVAL) -> NativeBatch:
     """A native batch that plays as the Python evaluation env does: the variant's rules, no shaped
     reward, the registered step limit, autoreset disabled, deals of ``split``."""
-    steps = MAX_EPISODE_STEPS[variant.env_id]
-    if variant.game == "klondike":
-        return KlondikeBatch(num_envs, draw_count=variant.env_kwargs["draw_count"], reward_shaping=False,
-                             max_episode_steps=steps, autoreset=AutoresetMode.DISABLED, split=split)
-    return PyramidBatch(num_envs, stock_top_playable=variant.env_kwargs["stock_top_playable"],
-                        reward_shaping=False, max_episode_steps=steps, autoreset=AutoresetMode.DISABLED,
-                        split=split)
+    return variant.make_batch(num_envs, autoreset=AutoresetMode.DISABLED, split=split)
 
 
-def evaluate_on_batch(policy: MaskableActorCriticPolicy, variant: Variant, encoding: Encoding,
+def evaluate_on_batch(policy: MaskableActorCriticPolicy, variant: GameSpec, encoding: Encoding,
                       deals: Sequence[int], deterministic: bool = True, split: DealRange = EVAL,
                       batch: NativeBatch | None = None) -> EvalResult:
     """Play each of ``deals`` (``{game}-random-v1-N``, numbers of ``split``) once with ``policy``, all
@@ -79,8 +70,8 @@ def evaluate_on_batch(policy: MaskableActorCriticPolicy, variant: Variant, encod
     n = len(numbers)
     if batch.num_envs != n:
         raise MalformedInputError(f"the batch holds {batch.num_envs} games, not one per deal ({n})")
-    batch.reset(list(range(n)), None, [f"{variant.game}-random-v1-{d}" for d in numbers])
-    win = batch.outcome_names.index("win")
+    batch.reset(list(range(n)), None, [variant.deal_id(d) for d in numbers])
+    win = batch.win_code
     returns = np.zeros(n, np.float64)
     lengths = np.zeros(n, np.int64)
     wins = np.zeros(n, np.bool_)
@@ -114,7 +105,7 @@ class NativeEvalCallback(BaseCallback):
     Python env: same log keys, ``evaluations.npz`` under ``log_path``, :attr:`last_mean_reward`
     and :attr:`best_mean_reward`, and ``callback_on_new_best`` called on a new best."""
 
-    def __init__(self, variant: Variant, encoding: Encoding, deals: Sequence[int], eval_freq: int,
+    def __init__(self, variant: GameSpec, encoding: Encoding, deals: Sequence[int], eval_freq: int,
                  deterministic: bool = True, log_path: str | Path | None = None,
                  callback_on_new_best: BaseCallback | None = None, verbose: int = 0) -> None:
         super().__init__(verbose)

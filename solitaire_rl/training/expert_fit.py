@@ -31,13 +31,9 @@ from typing import Any
 import numpy as np
 
 from solitaire_rl.agents.expert.checkpoint import build_expert_metadata, expert_encoding, save_network
-from solitaire_rl.agents.variants import Variant, find_variant
 from solitaire_rl.envs.errors import MalformedInputError
-from solitaire_rl.envs.klondike.symmetry import SUIT_SYMMETRIES
+from solitaire_rl.envs.spec import GameSpec, find_game
 from solitaire_rl.training.selfplay import SelfPlayData, load
-
-CARDS = {"klondike": 52, "pyramid": 28}
-"""The cards a game ends with when won (the ``progress`` target's scale)."""
 
 
 @dataclass
@@ -63,7 +59,7 @@ SOFT_SOURCES = ("first", "won")
 move wins in hindsight (``softmax(sharpness * won / samples)``)."""
 
 
-def build(data: SelfPlayData, variant: Variant, soft: float = 0.0, soft_source: str = "first",
+def build(data: SelfPlayData, variant: GameSpec, soft: float = 0.0, soft_source: str = "first",
           sharpness: float = 16.0) -> FitData:
     """Encode every decision with more than one legal move, with its targets."""
     if soft_source not in SOFT_SOURCES:
@@ -90,7 +86,7 @@ def build(data: SelfPlayData, variant: Variant, soft: float = 0.0, soft_source: 
                 target[row, a["action"][k]] += soft
     game = a["game"][keep]
     won = a["won"][game].astype(np.float32)
-    progress = (a["cards_up"][game] / CARDS[variant.game]).astype(np.float32)
+    progress = (a["cards_up"][game] / variant.max_cleared).astype(np.float32)
     return FitData(obs, masks[keep], target, won, progress, game, searched)
 
 
@@ -98,9 +94,10 @@ class Batches:
     """Encodes rows of :class:`FitData` for the network, renamed by a suit symmetry when asked
     (Klondike: :mod:`solitaire_rl.envs.klondike.symmetry`, eight games for each one played)."""
 
-    def __init__(self, fit_data: FitData, variant: Variant, augment: bool) -> None:
-        if augment and variant.game != "klondike":
-            raise MalformedInputError("--augment renames Klondike's suits: a Klondike option")
+    def __init__(self, fit_data: FitData, variant: GameSpec, augment: bool) -> None:
+        if augment and not variant.suit_symmetries:
+            raise MalformedInputError(f"--augment renames suits by the rules' symmetries, which "
+                                      f"{variant.title} does not use: a Klondike option")
         self.data, self.variant, self.augment = fit_data, variant, augment
         self.encoding = expert_encoding(variant)
 
@@ -108,17 +105,13 @@ class Batches:
              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Encoded inputs, masks and policy targets of rows ``index``."""
         obs, masks, target = self.data.observations[index], self.data.masks[index], self.data.target[index]
-        if self.variant.game == "klondike":
-            obs = obs.astype(np.int64)
+        obs = obs.astype(self.variant.obs_dtype, copy=False)  # Klondike's are stored as bytes
         if sigma is not None:
-            from solitaire_rl.envs.klondike.symmetry import permute_actions, permute_observations
-
-            obs, masks, target = (permute_observations(obs, sigma), permute_actions(masks, sigma),
-                                  permute_actions(target, sigma))
+            obs, (masks, target) = self.variant.rename_suits(obs, (masks, target), sigma)
         return self.encoding.encode_batch(obs, masks).astype(np.float32), masks, target
 
 
-def fit(fit_data: FitData, variant: Variant, *, epochs: int = 8, batch_size: int = 512, lr: float = 1e-3,
+def fit(fit_data: FitData, variant: GameSpec, *, epochs: int = 8, batch_size: int = 512, lr: float = 1e-3,
         val_games: float = 0.1, arch_sizes: tuple[int, int, int] = (256, 256, 256), seed: int = 0,
         threads: int = 2, augment: bool = False, value_weight: float = 0.5,
         init: Path | None = None, log: Any = print) -> tuple[Any, dict[str, Any]]:
@@ -186,7 +179,8 @@ def fit(fit_data: FitData, variant: Variant, *, epochs: int = 8, batch_size: int
     for epoch in range(epochs):
         order = rng.permutation(train_rows)
         for i in range(0, order.size, batch_size):
-            sigma = SUIT_SYMMETRIES[int(rng.integers(len(SUIT_SYMMETRIES)))] if augment else None
+            symmetries = variant.suit_symmetries
+            sigma = symmetries[int(rng.integers(len(symmetries)))] if augment else None
             policy, value_loss, progress_loss, _ = losses(order[i:i + batch_size], sigma)
             loss = policy + value_weight * (value_loss + progress_loss)
             optimizer.zero_grad()
@@ -212,7 +206,7 @@ def _part_of(name: str) -> str:
     return "value" if name.startswith(("body.critic.", "heads.")) else "policy"
 
 
-def load_ppo_body(net: Any, path: Path, variant: Variant) -> None:
+def load_ppo_body(net: Any, path: Path, variant: GameSpec) -> None:
     """Copy a ``ppo`` checkpoint's :class:`ActionScorer` weights into ``net``'s body.
 
     The checkpoint must read this network's encoding with the same sizes (``--sizes`` as its
@@ -261,7 +255,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
-    variant = find_variant(args.variant)
+    variant = find_game(args.variant)
     data = load(args.data)
     fit_data = build(data, variant, args.soft, args.soft_source, args.sharpness)
     print(f"{data.games} games, {len(data)} decisions, {len(fit_data.won)} to fit "

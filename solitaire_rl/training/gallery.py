@@ -19,17 +19,19 @@ import solitaire_rl  # noqa: F401  (registers the environments)
 from solitaire_rl.agents.analysis import analyse_played
 from solitaire_rl.agents.base import legal_mask
 from solitaire_rl.agents.registry import make_player
-from solitaire_rl.agents.variants import find_variant
-from solitaire_rl.envs.klondike.picture import klondike_picture, move_places
+from solitaire_rl.envs.spec import find_game
 
-GAMES = (("pyramid-000", 2), ("pyramid-001", 2), ("klondike-draw3", 4))
+GAMES = (("pyramid-000", 2, None), ("pyramid-001", 2, None),
+         ("klondike-draw3", 4, "klondike-alternative.png"))
+"""Each variant drawn, its deal number, and the file of its losing move's alternative (``None``: none)."""
 
 
-def frames(variant_key: str, number: int, out: Path) -> list[Path]:
-    """Play deal ``number`` with greedy, saving two frames; returns the files written."""
+def frames(variant_key: str, number: int, out: Path, alternative: str | None = None) -> list[Path]:
+    """Play deal ``number`` with greedy, saving two frames (and, named ``alternative``, the position
+    before the losing move with the analysis's winning alternative framed); returns the files written."""
     from PIL import Image
 
-    variant = find_variant(variant_key)
+    variant = find_game(variant_key)
     env = variant.make_env(render_mode="rgb_array")
     player = make_player("greedy", variant)
     obs, info = env.reset(options={"deal": variant.deal_id(number)})
@@ -46,15 +48,14 @@ def frames(variant_key: str, number: int, out: Path) -> list[Path]:
         Image.fromarray(pictures[step]).save(path)
         written.append(path)
     game = env.unwrapped.game  # type: ignore[attr-defined]  # the game envs' engine
-    if variant.game == "klondike":
+    if alternative is not None:
         report = analyse_played(game)
         if report.losing_move is not None:
             start = game.copy()
             while start.moves_played > report.losing_move.index:
                 start.pop()
-            move = report.losing_move.alternative[0]
-            path = out / "klondike-alternative.png"
-            klondike_picture(start, move_places(start, move)).save(path)
+            path = out / alternative
+            variant.picture(start, report.losing_move.alternative[0]).save(path)
             written.append(path)
     env.close()
     return written
@@ -64,8 +65,8 @@ def main(argv: list[str] | None = None) -> None:
     args = sys.argv[1:] if argv is None else argv
     out = Path(args[0] if args else "docs/gallery")
     out.mkdir(parents=True, exist_ok=True)
-    for variant_key, number in GAMES:
-        for path in frames(variant_key, number, out):
+    for variant_key, number, alternative in GAMES:
+        for path in frames(variant_key, number, out, alternative):
             print(path)
 
 

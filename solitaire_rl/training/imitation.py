@@ -44,8 +44,9 @@ from sb3_contrib import MaskablePPO
 from solitaire_rl.agents.base import Choice, Player, game_of, legal_actions
 from solitaire_rl.agents.encodings import Encoding
 from solitaire_rl.agents.greedy import GreedyPlayer
-from solitaire_rl.agents.variants import Variant
 from solitaire_rl.envs.errors import MalformedInputError
+from solitaire_rl.envs.spec import GameSpec
+from solitaire_rl.training.config import check_teacher
 from solitaire_rl.training.splits import TRAIN, DealSplitWrapper
 
 
@@ -93,9 +94,8 @@ class HindsightTeacher(Player):
 
     name = "hindsight"
 
-    def __init__(self, variant: Variant, max_states: int | None = None) -> None:
-        if variant.game != "pyramid":
-            raise MalformedInputError(f"the hindsight teacher labels Pyramid moves, not {variant.game}")
+    def __init__(self, variant: GameSpec, max_states: int | None = None) -> None:
+        check_teacher("hindsight", variant)
         from solitaire_rl.agents.planner.pimc import DEFAULT_MAX_STATES
         from solitaire_rl.agents.solver import SearchLimits
 
@@ -129,8 +129,9 @@ class HindsightTeacher(Player):
         return self._greedy.choose(observation, tied, info)
 
 
-def make_teacher(variant: Variant, name: str, seed: int, pimc_samples: int = 8) -> Player:
+def make_teacher(variant: GameSpec, name: str, seed: int, pimc_samples: int = 8) -> Player:
     """The ``greedy``, ``pimc`` or ``hindsight`` teacher for ``variant``."""
+    check_teacher(name, variant)
     if name == "greedy":
         return GreedyPlayer(variant)
     if name == "hindsight":
@@ -144,7 +145,7 @@ Actor = Callable[[np.ndarray, np.ndarray], int] | Player
 """Who moves while the teacher labels: a player, or (encoded observation, mask) -> action."""
 
 
-def collect_demonstrations(variant: Variant, encoding: Encoding, episodes: int, seed: int,
+def collect_demonstrations(variant: GameSpec, encoding: Encoding, episodes: int, seed: int,
                            gamma: float, reward_shaping: bool, teacher: Player | None = None,
                            actor: Actor | None = None) -> Demonstrations:
     """Play ``episodes`` training deals (drawn by ``seed``) and record the teacher's move at each step.
@@ -191,7 +192,7 @@ def collect_demonstrations(variant: Variant, encoding: Encoding, episodes: int, 
                           np.asarray(returns, np.float32), episodes, int(wins), positions=len(actions))
 
 
-def collect_hindsight(variant: Variant, encoding: Encoding, episodes: int, seed: int,
+def collect_hindsight(variant: GameSpec, encoding: Encoding, episodes: int, seed: int,
                       teacher: HindsightTeacher, actor: Actor, keep: float) -> Demonstrations:
     """``actor`` plays ``episodes`` training deals (drawn by ``seed``) while ``teacher`` marks the moves.
 

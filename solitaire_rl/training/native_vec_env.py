@@ -1,14 +1,13 @@
-"""stable-baselines3 ``VecEnv``s over the native Pyramid and Klondike batches, for MaskablePPO.
+"""stable-baselines3 ``VecEnv``s over the native batches, for MaskablePPO.
 
-:class:`NativePyramidVecEnv` steps ``num_envs`` Pyramid games in one native call
-(:class:`solitaire_rl.envs.pyramid.vector.PyramidBatch`, same-step autoreset as stable-baselines3 expects: a
-game that ends is dealt again at once, its last observation in ``info["terminal_observation"]``).
-It stands where ``InProcessVecEnv([make_env_fn(variant, encoding, split, shaped)] * N)`` stands
-in :mod:`solitaire_rl.training.vec_env`, with any Pyramid encoding; :class:`NativeKlondikeVecEnv` does the
-same
-for Klondike (:class:`solitaire_rl.envs.klondike.vector.KlondikeBatch`) with any Klondike encoding. Both give
-what that
-stack gives:
+:class:`NativeVecEnv` steps ``num_envs`` games of any variant (its
+:class:`~solitaire_rl.envs.spec.GameSpec`'s :meth:`~solitaire_rl.envs.spec.GameSpec.make_batch`) in one
+native call, with same-step autoreset as stable-baselines3 expects: a game that ends is dealt again
+at once, its last observation in ``info["terminal_observation"]``. It stands where
+``InProcessVecEnv([make_env_fn(variant, encoding, split, shaped)] * N)`` stands in
+:mod:`solitaire_rl.training.vec_env`, with any encoding of the game; :class:`NativePyramidVecEnv`
+(``stock_top_playable=``) and :class:`NativeKlondikeVecEnv` (``draw_count=``) name the variant as the
+envs do. Each gives what that stack gives:
 
 * deals from a split as :class:`solitaire_rl.training.splits.DealSplitWrapper` draws them (``seed(S)``
   seeds env ``i`` with ``spawn_seeds(S, n)[i]``, drawn from ``numpy.random.SeedSequence(S).spawn(n)``,
@@ -43,14 +42,10 @@ from stable_baselines3.common.vec_env import VecEnv
 from solitaire_rl.agents.encodings import Encoding
 from solitaire_rl.envs.contract import renamed_keyword
 from solitaire_rl.envs.errors import MalformedInputError
-from solitaire_rl.envs.klondike.actions import NUM_ACTIONS as KLONDIKE_ACTIONS
-from solitaire_rl.envs.klondike.observer import OBS_DTYPE, OBS_NVEC
 from solitaire_rl.envs.klondike.vector import KlondikeBatch
-from solitaire_rl.envs.native_batch import spawn_seeds
-from solitaire_rl.envs.pyramid.actions import NUM_ACTIONS
-from solitaire_rl.envs.pyramid.layout import NUM_PYRAMID
-from solitaire_rl.envs.pyramid.observation import OBSERVATION_SIZE
+from solitaire_rl.envs.native_batch import NativeBatch, spawn_seeds
 from solitaire_rl.envs.pyramid.vector import PyramidBatch
+from solitaire_rl.envs.spec import PYRAMID_000, PYRAMID_001, GameSpec, klondike_spec
 from solitaire_rl.training.splits import TRAIN, DealRange
 
 ACTION_MASKS = "action_masks"
@@ -72,10 +67,10 @@ class SplitSampler:
 class _NativeVecEnv(VecEnv):
     """The ``VecEnv`` over one native batch (same-step autoreset); subclasses make the batch."""
 
-    batch: PyramidBatch | KlondikeBatch
+    batch: NativeBatch
     _attributes: tuple[str, ...] = ("render_mode",)
 
-    def __init__(self, batch: PyramidBatch | KlondikeBatch, env_space: spaces.Space,
+    def __init__(self, batch: NativeBatch, env_space: spaces.Space,
                  action_space: spaces.Discrete, encoding: Encoding | None) -> None:
         self.batch = batch
         self.render_mode = None
@@ -132,7 +127,7 @@ class _NativeVecEnv(VecEnv):
                 info = infos[i]
                 info["terminal_observation"] = self._final_observation(i)
                 info["TimeLimit.truncated"] = bool(b.truncated[i] and not b.terminated[i])
-                info["is_success"] = bool(b.outcome[i] == 1)
+                info["is_success"] = bool(b.outcome[i] == b.win_code)
                 info["episode"] = {"r": round(float(self._returns[i]), 6), "l": int(self._lengths[i]),
                                    "t": round(now - self._t0, 6)}
                 self._returns[i] = 0.0
@@ -199,14 +194,34 @@ class _NativeVecEnv(VecEnv):
         raise NotImplementedError
 
 
-def _check_game(encoding: Encoding | None, game: str) -> None:
-    if encoding is not None and encoding.game != game:
-        raise MalformedInputError(f"the {encoding.name} encoding is not a {game.capitalize()} encoding")
+def _check_game(encoding: Encoding | None, variant: GameSpec) -> None:
+    if encoding is not None and encoding.game != variant.game:
+        raise MalformedInputError(f"the {encoding.name} encoding is not a {variant.title} encoding")
 
 
-class NativePyramidVecEnv(_NativeVecEnv):
-    """``num_envs`` native Pyramid games as a stable-baselines3 ``VecEnv``, their observations
-    encoded by ``encoding`` a batch at a time (``None`` or ``pyramid-flat``: as they are)."""
+class NativeVecEnv(_NativeVecEnv):
+    """``num_envs`` native games of ``variant`` as a stable-baselines3 ``VecEnv``, their observations
+    encoded by ``encoding`` a batch at a time (``None`` or an identity encoding: as they are)."""
+
+    def __init__(self, variant: GameSpec, num_envs: int, *, encoding: Encoding | None = None,
+                 reward_shaping: bool = False, split: DealRange | None = None,
+                 max_episode_steps: int | None = None, num_threads: int = 1) -> None:
+        _check_game(encoding, variant)
+        self.variant = variant
+        steps = variant.max_episode_steps if max_episode_steps is None else max_episode_steps
+        batch = variant.make_batch(num_envs, reward_shaping=reward_shaping, max_episode_steps=steps,
+                                   autoreset=AutoresetMode.SAME_STEP, num_threads=num_threads,
+                                   split=TRAIN if split is None else split)
+        super().__init__(batch, variant.observation_space(), spaces.Discrete(variant.num_actions), encoding)
+
+    def _reset_info(self, i: int) -> dict[str, Any]:
+        b = self.batch
+        return {"deal_number": int(b.deal_number[i]),
+                **{key: int(getattr(b, name)[i]) for key, name in b.counters.items()}}
+
+
+class NativePyramidVecEnv(NativeVecEnv):
+    """:class:`NativeVecEnv` of Pyramid, its variant named by ``stock_top_playable``."""
 
     batch: PyramidBatch
     _attributes = ("render_mode", "stock_top_playable")
@@ -217,24 +232,14 @@ class NativePyramidVecEnv(_NativeVecEnv):
                  shaped_reward: bool | None = None) -> None:
         reward_shaping = renamed_keyword(reward_shaping, shaped_reward, new="reward_shaping",
                                          old="shaped_reward", default=False)
-        _check_game(encoding, "pyramid")
-        batch = PyramidBatch(num_envs, stock_top_playable=stock_top_playable, reward_shaping=reward_shaping,
-                             max_episode_steps=max_episode_steps, autoreset=AutoresetMode.SAME_STEP,
-                             num_threads=num_threads, split=TRAIN if split is None else split)
         self.stock_top_playable = bool(stock_top_playable)
-        super().__init__(batch, spaces.Box(0.0, 1.0, (OBSERVATION_SIZE,), np.float32),
-                         spaces.Discrete(NUM_ACTIONS), encoding)
-
-    def _reset_info(self, i: int) -> dict[str, Any]:
-        b = self.batch
-        passes, left = int(b.pass_number[i]), int(b.cards_left[i])
-        return {"deal_number": int(b.deal_number[i]), "pass": passes, "recycles": passes - 1,
-                "cards_left": left, "cards_cleared": NUM_PYRAMID - left}
+        variant = PYRAMID_000 if self.stock_top_playable else PYRAMID_001
+        super().__init__(variant, num_envs, encoding=encoding, reward_shaping=reward_shaping, split=split,
+                         max_episode_steps=max_episode_steps, num_threads=num_threads)
 
 
-class NativeKlondikeVecEnv(_NativeVecEnv):
-    """``num_envs`` native Klondike games as a stable-baselines3 ``VecEnv``, their observations
-    encoded by ``encoding`` a batch at a time (``None`` or an identity encoding: as they are)."""
+class NativeKlondikeVecEnv(NativeVecEnv):
+    """:class:`NativeVecEnv` of Klondike, its variant named by ``draw_count``."""
 
     batch: KlondikeBatch
 
@@ -246,17 +251,9 @@ class NativeKlondikeVecEnv(_NativeVecEnv):
                                          old="shaped_reward", default=False)
         max_episode_steps = renamed_keyword(max_episode_steps, max_steps, new="max_episode_steps",
                                             old="max_steps", default=1000)
-        _check_game(encoding, "klondike")
-        batch = KlondikeBatch(num_envs, draw_count=draw_count, reward_shaping=reward_shaping,
-                              max_episode_steps=max_episode_steps, autoreset=AutoresetMode.SAME_STEP,
-                              num_threads=num_threads, split=TRAIN if split is None else split)
-        super().__init__(batch, spaces.MultiDiscrete(OBS_NVEC, dtype=OBS_DTYPE),
-                         spaces.Discrete(KLONDIKE_ACTIONS), encoding)
-
-    def _reset_info(self, i: int) -> dict[str, Any]:
-        b = self.batch
-        return {"deal_number": int(b.deal_number[i]), "cards_cleared": int(b.cards_up[i]),
-                "cards_up": int(b.cards_up[i]), "recycles": int(b.recycles[i])}
+        super().__init__(klondike_spec(draw_count), num_envs, encoding=encoding,
+                         reward_shaping=reward_shaping, split=split, max_episode_steps=max_episode_steps,
+                         num_threads=num_threads)
 
 
-__all__ = ["NATIVE_GAMES", "NativeKlondikeVecEnv", "NativePyramidVecEnv", "SplitSampler"]
+__all__ = ["NATIVE_GAMES", "NativeKlondikeVecEnv", "NativePyramidVecEnv", "NativeVecEnv", "SplitSampler"]

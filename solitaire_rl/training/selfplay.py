@@ -40,8 +40,8 @@ import numpy as np
 from solitaire_rl.agents.base import Player, legal_mask
 from solitaire_rl.agents.registry import make_player
 from solitaire_rl.agents.seeding import Reseedable, reseed
-from solitaire_rl.agents.variants import Variant, find_variant
 from solitaire_rl.envs.errors import MalformedInputError
+from solitaire_rl.envs.spec import GameSpec, find_game
 from solitaire_rl.training.splits import TRAIN
 
 TEACHERS = {"klondike": ("ismcts", "hop"), "pyramid": ("pimc",)}
@@ -91,7 +91,7 @@ class GameLog:
 
 
 def make_teacher(config: RunConfig) -> Player:
-    variant = find_variant(config.variant)
+    variant = find_game(config.variant)
     if config.teacher not in TEACHERS[variant.game]:
         raise MalformedInputError(f"the teacher for {variant.game} is one of "
                                   f"{', '.join(TEACHERS[variant.game])}, not {config.teacher!r}")
@@ -102,7 +102,7 @@ def make_teacher(config: RunConfig) -> Player:
     return make_player(config.teacher, variant, **options)
 
 
-def play_game(variant: Variant, env: Any, teacher: Player, deal: int, seed: int,
+def play_game(variant: GameSpec, env: Any, teacher: Player, deal: int, seed: int,
               actor: Player | None = None) -> tuple[GameLog, dict[str, Any]]:
     """One deal: the teacher labels every decision; ``actor`` (default: the teacher) moves."""
     reseed(teacher, [seed, deal])  # every planner draws its samples from its own generator
@@ -173,7 +173,7 @@ def play_chunk(config: RunConfig, deals: Sequence[int]) -> dict[str, np.ndarray]
     """Every deal of ``deals``: one shard's arrays (players and env built once per process)."""
     key = json.dumps(asdict(config), sort_keys=True)
     if _WORKER.get("key") != key:
-        variant = find_variant(config.variant)
+        variant = find_game(config.variant)
         actor = (make_player(config.actor, variant, **config.actor_options) if config.actor else None)
         _WORKER.update(key=key, variant=variant, env=variant.make_env(), teacher=make_teacher(config),
                        actor=actor)
@@ -352,7 +352,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--ray", default=None, help="play the chunks on a Ray cluster (auto or HOST:PORT)")
     parser.add_argument("--max-mb", type=float, default=2000.0, help="stop when the shards take this much")
     args = parser.parse_args(argv)
-    variant = find_variant(args.variant)
+    variant = find_game(args.variant)
     config = RunConfig(variant.key, args.teacher or TEACHERS[variant.game][0], args.seed, args.chunk,
                        json.loads(args.teacher_options), args.actor, json.loads(args.actor_options))
     done = run(args.out, config, args.first, args.deals, args.workers, args.ray, args.max_mb)

@@ -69,7 +69,7 @@ from solitaire_rl.training.imitation import (
     policy_actor,
 )
 from solitaire_rl.training.masking import use_masked_fill
-from solitaire_rl.training.native_vec_env import NativeKlondikeVecEnv, NativePyramidVecEnv
+from solitaire_rl.training.native_vec_env import NativeVecEnv
 from solitaire_rl.training.ship import ship
 from solitaire_rl.training.splits import EVAL, TRAIN
 from solitaire_rl.training.vec_env import make_env_fn, make_vec_env
@@ -311,14 +311,9 @@ def main(args: Args) -> RunResult:
     (run_dir / "args.json").write_text(json.dumps(args.to_dict(), indent=2) + "\n")
 
     vec_env = args.vec_env_kind()
-    if vec_env == "native" and variant.game == "klondike":  # the same data, stepped natively
-        train_env: VecEnv = NativeKlondikeVecEnv(
-            args.n_envs, encoding=encoding, draw_count=variant.env_kwargs["draw_count"],
-            reward_shaping=args.reward_shaping, split=TRAIN)
-    elif vec_env == "native":  # the same deals, observations and episode ends, stepped natively
-        train_env = NativePyramidVecEnv(
-            args.n_envs, encoding=encoding, stock_top_playable=variant.env_kwargs["stock_top_playable"],
-            reward_shaping=args.reward_shaping, split=TRAIN)
+    if vec_env == "native":  # the same deals, observations and episode ends, stepped natively
+        train_env: VecEnv = NativeVecEnv(variant, args.n_envs, encoding=encoding,
+                                         reward_shaping=args.reward_shaping, split=TRAIN)
     else:
         train_env = make_vec_env(
             [make_env_fn(variant, encoding, TRAIN, args.reward_shaping) for _ in range(args.n_envs)], vec_env,

@@ -11,14 +11,14 @@ from stable_baselines3.common.monitor import Monitor
 from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv
 
 from solitaire_rl.agents.encodings import Encoding
-from solitaire_rl.agents.variants import Variant
 from solitaire_rl.envs.native_batch import spawn_seeds
+from solitaire_rl.envs.spec import GameSpec
 from solitaire_rl.training.splits import DealRange, DealSplitWrapper
 
 ACTION_MASKS = "action_masks"
 
 
-def make_env_fn(variant: Variant, encoding: Encoding, split: DealRange, reward_shaping: bool,
+def make_env_fn(variant: GameSpec, encoding: Encoding, split: DealRange, reward_shaping: bool,
                 cycle: list[int] | None = None) -> Callable[[], gymnasium.Env]:
     """A picklable factory of one env dealing only ``split`` deals (``cycle``: a fixed list in turn)."""
 

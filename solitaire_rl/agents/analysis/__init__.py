@@ -6,7 +6,6 @@ judgement by what the player could know from samples (:mod:`solitaire_rl.agents.
 definitions are in ``docs/analysis.md``.
 """
 
-from solitaire_rl.agents.analysis.games import GAME_VARIANTS, game_kind
 from solitaire_rl.agents.analysis.hindsight import HINDSIGHT, VISIBLE, Hindsight, judge_move
 from solitaire_rl.agents.analysis.report import (
     DEFAULT_LIMITS,
@@ -23,7 +22,7 @@ from solitaire_rl.agents.analysis.report import (
 )
 
 __all__ = [
-    "DEFAULT_LIMITS", "GAME_VARIANTS", "HINDSIGHT", "LOST_AT_MOVE", "NEVER_WINNABLE", "STILL_WINNABLE",
+    "DEFAULT_LIMITS", "HINDSIGHT", "LOST_AT_MOVE", "NEVER_WINNABLE", "STILL_WINNABLE",
     "UNDECIDED", "VISIBLE", "WON", "GameAnalysis", "Hindsight", "LosingMove", "analyse", "analyse_game",
-    "analyse_played", "game_kind", "judge_move",
+    "analyse_played", "judge_move",
 ]

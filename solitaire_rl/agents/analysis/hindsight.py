@@ -18,8 +18,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from solitaire_rl.agents.analysis.games import Game, GameKind
+from solitaire_rl.agents.games import agent_side
 from solitaire_rl.agents.planner.hop import tie_margin
+from solitaire_rl.envs.spec import Game, GameSpec
 
 VISIBLE = "visible"
 HINDSIGHT = "hindsight"
@@ -52,16 +53,17 @@ class Hindsight:
                 "best_move": str(self.best_move)}
 
 
-def judge_move(kind: GameKind, before: Game, played: Any, *, samples: int = DEFAULT_SAMPLES,
+def judge_move(variant: GameSpec, before: Game, played: Any, *, samples: int = DEFAULT_SAMPLES,
                states_per_solve: int = DEFAULT_STATES_PER_SOLVE,
                max_states: int = DEFAULT_DECISION_STATES, seed: int = 0) -> Hindsight:
     """Judge ``played`` in ``before`` by what the player could know there (see the module text)."""
     moves = before.legal_moves()
     if played not in moves:
         raise ValueError(f"{played} is not legal in this position")
-    unknown = kind.unknown_count(before)
-    tally = kind.sampled_tally(before, moves, samples=samples, states_per_solve=states_per_solve,
-                               max_states=max_states, seed=seed)
+    unknown = variant.unknown_count(before)
+    sample = agent_side(variant).sampled_tally
+    tally = sample(before, moves, samples=samples, states_per_solve=states_per_solve, max_states=max_states,
+                   seed=seed)
     count = max(int(tally.samples), 1)
     values = [(w + 0.5 * u) / count for w, u in zip(tally.won, tally.unknown, strict=True)]
     k = moves.index(played)

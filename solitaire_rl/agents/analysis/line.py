@@ -16,9 +16,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from solitaire_rl.agents.analysis.games import Game, GameKind
+from solitaire_rl.agents.games import agent_side
 from solitaire_rl.agents.solver.limits import SearchLimits
 from solitaire_rl.agents.solver.result import NOT_WINNABLE, UNKNOWN, WINNABLE
+from solitaire_rl.envs.spec import Game, GameSpec
 
 
 @dataclass(frozen=True)
@@ -49,13 +50,14 @@ def positions_of(start: Game, moves: Sequence[Any]) -> list[Game]:
     return out
 
 
-def line_verdicts(kind: GameKind, positions: Sequence[Game], moves: Sequence[Any], limits: SearchLimits,
+def line_verdicts(variant: GameSpec, positions: Sequence[Game], moves: Sequence[Any], limits: SearchLimits,
                   *, time_budget: float | None = None) -> LineVerdicts:
     """Every position's verdict (``positions[i + 1]`` is ``positions[i]`` after ``moves[i]``).
 
     ``limits`` bounds each search; ``time_budget`` (seconds) bounds all of them together: past it
     the positions still open stay ``unknown``.
     """
+    solve = agent_side(variant).solve
     n = len(moves)
     start = time.perf_counter()
     lines: dict[int, tuple[Any, ...]] = {}
@@ -79,7 +81,7 @@ def line_verdicts(kind: GameKind, positions: Sequence[Game], moves: Sequence[Any
             break
         middle = (lo + hi) / 2
         i = min(open_, key=lambda j: (abs(j - middle), j))
-        result = kind.solve(positions[i], limits)
+        result = solve(positions[i], limits)
         searches += 1
         states += result.states
         if result.status == WINNABLE:

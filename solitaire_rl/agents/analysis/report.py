@@ -12,12 +12,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from solitaire_rl.agents.analysis.games import Game, GameKind, game_kind, variant_of
 from solitaire_rl.agents.analysis.hindsight import DEFAULT_SAMPLES, Hindsight, judge_move
 from solitaire_rl.agents.analysis.line import line_verdicts, positions_of
 from solitaire_rl.agents.solver.limits import SearchLimits
 from solitaire_rl.agents.solver.result import NOT_WINNABLE, UNKNOWN, WINNABLE
 from solitaire_rl.envs.errors import IllegalMoveError, MalformedInputError
+from solitaire_rl.envs.spec import Game, GameSpec, find_game, spec_of
 
 DEFAULT_LIMITS = SearchLimits(time_limit=2.0, max_states=1_000_000)
 """Budget of each search on the true deal: past it that position is ``unknown``."""
@@ -103,27 +103,27 @@ def analyse_game(variant: str, deal: object, moves: Sequence[object], *,
     (:func:`solitaire_rl.agents.analysis.hindsight.judge_move`, ``samples`` completions). A move that is not
     legal where it is played raises :class:`IllegalMoveError` naming it.
     """
-    kind = game_kind(variant)
-    start = kind.new_game(deal)
-    return analyse(kind, start, moves, limits=limits, time_budget=time_budget, judge=judge,
+    spec = find_game(variant)
+    start = spec.new_game(deal)
+    return analyse(spec, start, moves, limits=limits, time_budget=time_budget, judge=judge,
                    samples=samples, seed=seed)
 
 
 def analyse_played(game: Game, **options: Any) -> GameAnalysis:
     """Analyse a game from the engine: its deal and the moves of its history."""
-    kind = game_kind(variant_of(game))
+    spec = spec_of(game)
     deal_name(game)  # refuses a hand-built position: the analysis replays a deal
-    start = kind.new_game(game.deal)
-    return analyse(kind, start, game.history, **options)
+    start = spec.new_game(game.deal)
+    return analyse(spec, start, game.history, **options)
 
 
-def analyse(kind: GameKind, start: Game, moves: Sequence[object], *, limits: SearchLimits = DEFAULT_LIMITS,
+def analyse(variant: GameSpec, start: Game, moves: Sequence[object], *, limits: SearchLimits = DEFAULT_LIMITS,
             time_budget: float | None = DEFAULT_TIME_BUDGET, judge: bool = True,
             samples: int = DEFAULT_SAMPLES, seed: int = 0) -> GameAnalysis:
     """:func:`analyse_game` from a first position."""
     if isinstance(moves, str | bytes):
         raise MalformedInputError("moves must be a sequence of moves, not one text")
-    parsed = [kind.parse_move(m) for m in moves]
+    parsed: list[Any] = [variant.parse_move(m) for m in moves]
     game = start.copy()
     for i, move in enumerate(parsed):
         if not game.is_legal(move):
@@ -132,7 +132,7 @@ def analyse(kind: GameKind, start: Game, moves: Sequence[object], *, limits: Sea
             raise IllegalMoveError(f"move {i + 1} ({move}) is not legal there: {why}", move)
         game.push(move)
     positions = positions_of(start, parsed)
-    found = line_verdicts(kind, positions, parsed, limits, time_budget=time_budget)
+    found = line_verdicts(variant, positions, parsed, limits, time_budget=time_budget)
     statuses = found.statuses
     losing = None
     lo = found.last_winnable
@@ -143,14 +143,15 @@ def analyse(kind: GameKind, start: Game, moves: Sequence[object], *, limits: Sea
         outcome = STILL_WINNABLE
     elif statuses[lo + 1] == NOT_WINNABLE and lo >= 0:
         outcome = LOST_AT_MOVE
-        hindsight = judge_move(kind, positions[lo], parsed[lo], samples=samples, seed=seed) if judge else None
+        hindsight = (judge_move(variant, positions[lo], parsed[lo], samples=samples, seed=seed) if judge
+                     else None)
         losing = LosingMove(lo, parsed[lo], found.lines[lo], hindsight)
     elif statuses[0] == NOT_WINNABLE:
         outcome = NEVER_WINNABLE
     else:
         outcome = UNDECIDED
     assert all(s in (WINNABLE, NOT_WINNABLE, UNKNOWN) for s in statuses)
-    return GameAnalysis(kind.variant, deal_name(start), tuple(parsed), statuses, outcome, losing,
+    return GameAnalysis(variant.key, deal_name(start), tuple(parsed), statuses, outcome, losing,
                         found.searches, found.states, found.seconds)
 
 

@@ -26,7 +26,7 @@ from solitaire_rl.agents.ppo import (
     CheckpointMismatchError,
     check_metadata,
 )
-from solitaire_rl.agents.variants import Variant
+from solitaire_rl.envs.spec import GameSpec
 
 KIND = "expert-policy-value"
 FORMAT = 1
@@ -35,16 +35,17 @@ ENCODING_OF_GAME = {"klondike": "klondike-actions", "pyramid": "pyramid-actions"
 """The encoding the expert network reads, per game (action slots: one shared move scorer)."""
 
 
-def default_expert_checkpoint(variant: Variant) -> Path:
+def default_expert_checkpoint(variant: GameSpec) -> Path:
     """Where the shipped expert network of ``variant`` is (it may not exist)."""
     return CHECKPOINT_DIR / f"expert-{variant.key}.zip"
 
 
-def expert_encoding(variant: Variant) -> Encoding:
+def expert_encoding(variant: GameSpec) -> Encoding:
     return find_encoding(ENCODING_OF_GAME[variant.game], variant.game)
 
 
-def build_expert_metadata(variant: Variant, arch: dict[str, int], training: dict[str, Any]) -> dict[str, Any]:
+def build_expert_metadata(variant: GameSpec, arch: dict[str, int],
+                          training: dict[str, Any]) -> dict[str, Any]:
     encoding = expert_encoding(variant)
     env_space = variant.make_env().observation_space
     return {"format": FORMAT, "kind": KIND, "variant": variant.key, "game": variant.game,
@@ -92,7 +93,7 @@ def read_expert_metadata(path: str | Path) -> dict[str, Any]:
     return metadata
 
 
-def check_expert_metadata(metadata: dict[str, Any], variant: Variant, source: str) -> Encoding:
+def check_expert_metadata(metadata: dict[str, Any], variant: GameSpec, source: str) -> Encoding:
     """Check a record against ``variant`` and this code (variant, actions, encoding)."""
     encoding = check_metadata(metadata, variant, source)
     if encoding.name != ENCODING_OF_GAME[variant.game]:
@@ -101,7 +102,7 @@ def check_expert_metadata(metadata: dict[str, Any], variant: Variant, source: st
     return encoding
 
 
-def load_network(path: str | Path, variant: Variant) -> tuple[Any, dict[str, Any]]:
+def load_network(path: str | Path, variant: GameSpec) -> tuple[Any, dict[str, Any]]:
     """The network of ``path`` for ``variant`` (in eval mode) and its record."""
     import torch
 

@@ -20,14 +20,14 @@ import numpy as np
 
 from solitaire_rl.agents.base import Choice, Player, legal_actions
 from solitaire_rl.agents.expert.checkpoint import default_expert_checkpoint, expert_encoding, load_network
-from solitaire_rl.agents.variants import Variant, find_variant
 from solitaire_rl.envs.errors import MalformedInputError
+from solitaire_rl.envs.spec import GameSpec, find_game
 
 
 class ExpertNetwork:
     """A loaded expert network: policy and value for one position or a batch."""
 
-    def __init__(self, variant: Variant, checkpoint: str | Path | None = None) -> None:
+    def __init__(self, variant: GameSpec, checkpoint: str | Path | None = None) -> None:
         import torch
 
         self.variant = variant
@@ -53,7 +53,7 @@ class ExpertNetwork:
         return probs[0], float(value[0])
 
 
-def check_network_variant(network: ExpertNetwork | None, variant: Variant) -> None:
+def check_network_variant(network: ExpertNetwork | None, variant: GameSpec) -> None:
     """Refuse a loaded network made for another variant than the player's."""
     if network is not None and network.variant.key != variant.key:
         raise MalformedInputError(f"the expert network was loaded for {network.variant.key}, "
@@ -65,11 +65,11 @@ class ExpertPlayer(Player):
 
     name = "expert"
 
-    def __init__(self, variant: Variant | str, checkpoint: str | Path | None = None,
+    def __init__(self, variant: GameSpec | str, checkpoint: str | Path | None = None,
                  network: ExpertNetwork | None = None) -> None:
         import torch
 
-        self.variant = find_variant(variant) if isinstance(variant, str) else variant
+        self.variant = find_game(variant) if isinstance(variant, str) else variant
         torch.set_num_threads(1)  # one small position at a time: one thread is fastest
         self.network = network or ExpertNetwork(self.variant, checkpoint)
         self.visits: Counter[bytes] = Counter()
@@ -88,7 +88,7 @@ class ExpertPlayer(Player):
         probs, value = self.network.policy(observation, mask)
         self.last_win_chance = value
         scores = probs[legal]
-        if self.variant.game == "klondike":
+        if self.variant.positions_repeat:  # a position seen before is no progress
             scores = self._klondike_order(observation, legal, scores)
         best = int(np.argmax(scores))
         action = int(legal[best])

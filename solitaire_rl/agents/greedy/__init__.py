@@ -13,7 +13,7 @@ import gymnasium
 import numpy as np
 
 from solitaire_rl.agents.base import Choice, Player
-from solitaire_rl.agents.variants import Variant
+from solitaire_rl.envs.spec import GameSpec
 
 
 class GreedyPlayer(Player):
@@ -21,25 +21,17 @@ class GreedyPlayer(Player):
 
     name = "greedy"
 
-    def __init__(self, variant: Variant) -> None:
+    def __init__(self, variant: GameSpec) -> None:
+        from solitaire_rl.agents.games import agent_side
+
         self.variant = variant
-        if variant.game == "pyramid":
-            from solitaire_rl.agents.greedy.pyramid import choose_pyramid
-
-            self._klondike = None
-            self._choose = choose_pyramid
-        else:
-            from solitaire_rl.agents.greedy.klondike import KlondikeGreedy
-
-            self._klondike = KlondikeGreedy()
-            self._choose = self._klondike.choose
+        self._heuristic = agent_side(variant).heuristic()
 
     def reset(self, env: gymnasium.Env) -> None:
-        if self._klondike is not None:
-            self._klondike.reset()
+        self._heuristic.reset()
 
     def choose(self, observation: np.ndarray, mask: np.ndarray, info: dict[str, Any]) -> Choice:
-        return self._choose(observation, mask)
+        return self._heuristic.choose(observation, mask)
 
 
 __all__ = ["GreedyPlayer"]

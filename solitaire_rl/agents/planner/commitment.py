@@ -40,12 +40,13 @@ from solitaire_rl.agents.planner.knowledge import (
     visible_after,
     visible_key,
 )
+from solitaire_rl.agents.registry import require_game
 from solitaire_rl.agents.seeding import Seed, new_generator
-from solitaire_rl.agents.variants import Variant
 from solitaire_rl.envs.errors import IllegalMoveError, MalformedInputError
 from solitaire_rl.envs.klondike import DRAW_MOVE, KlondikeGame, Move
 from solitaire_rl.envs.klondike.actions import ACTION_INDEX, move_of
 from solitaire_rl.envs.klondike.observer import observe
+from solitaire_rl.envs.spec import GameSpec
 
 DecisionKind = Literal["planned", "following", "stock-pass", "endgame-solved", "forced", "only-move",
                        "no-progress"]
@@ -148,7 +149,7 @@ class CommitmentBot(Player):
 
     name = "world-bandit"
 
-    def __init__(self, variant: Variant, *, seed: int = 0, cap: int = DEFAULT_CAP, cap_per_known: int = 0,
+    def __init__(self, variant: GameSpec, *, seed: int = 0, cap: int = DEFAULT_CAP, cap_per_known: int = 0,
                  worlds_per_candidate: int = DEFAULT_WORLDS_PER_CANDIDATE,
                  max_worlds: int | None = DEFAULT_MAX_WORLDS, exploration: float = DEFAULT_EXPLORATION,
                  batch: int = DEFAULT_BATCH, hopeless_worlds: int = DEFAULT_HOPELESS_WORLDS,
@@ -156,8 +157,7 @@ class CommitmentBot(Player):
                  max_closure: int = DEFAULT_MAX_CLOSURE, endgame_states: int = ENDGAME_STATES,
                  schedule: str = DEFAULT_SCHEDULE, merge: bool = True, race_z: float = 2.0,
                  race_min_worlds: int = 40, surely_won_stops: bool = True) -> None:
-        if variant.game != "klondike":
-            raise MalformedInputError(f"the {self.name} player plays Klondike, not {variant.game}")
+        require_game(self.name, variant)
         self.variant = variant
         self.draw_count = int(variant.env_kwargs.get("draw_count", 3))
         self.seed = _int_option("seed", seed, 0)

@@ -73,13 +73,14 @@ from solitaire_rl.agents.planner.sampling import (
     tie_margin,
     tree_values,
 )
+from solitaire_rl.agents.registry import require_game
 from solitaire_rl.agents.seeding import Seed, new_generator
-from solitaire_rl.agents.variants import Variant
 from solitaire_rl.envs.errors import MalformedInputError
 from solitaire_rl.envs.klondike import KlondikeGame
 from solitaire_rl.envs.klondike.actions import ACTION_INDEX, move_of
 from solitaire_rl.envs.klondike.moves import COLUMN_FOUNDATION, FOUNDATION_COLUMN, Move
 from solitaire_rl.envs.klondike.observer import observe
+from solitaire_rl.envs.spec import GameSpec
 
 ENDGAME_STATES = 500_000
 """Budget of the one exact solve once every card is known."""
@@ -150,7 +151,7 @@ class HopPlayer(Player):
     _planned: PlannedLine | None
     """The line being followed (:attr:`planned_line`)."""
 
-    def __init__(self, variant: Variant, *, seed: Seed = None,
+    def __init__(self, variant: GameSpec, *, seed: Seed = None,
                  states_per_solve: int = DEFAULT_STATES_PER_SOLVE, max_samples: int = DEFAULT_MAX_SAMPLES,
                  max_states: int | None = DEFAULT_DECISION_STATES, time_limit: float | None = None,
                  threads: int = 1, prior: str = "greedy", search: str = "hop", tree_iterations: int = 100,
@@ -158,8 +159,7 @@ class HopPlayer(Player):
                  expert_checkpoint: str | Path | None = None, guide: str = "policy", guide_rank: str = "late",
                  guide_samples: int = DEFAULT_GUIDE_SAMPLES, stock_known: bool = False,
                  expert_network: Any = None) -> None:
-        if variant.game != "klondike":
-            raise MalformedInputError(f"the {self.name} player plays Klondike, not {variant.game}")
+        require_game(self.name, variant)
         if states_per_solve < 1 or max_samples < 1 or threads < 1:
             raise MalformedInputError("states_per_solve, max_samples and threads must be positive")
         if max_states is None and time_limit is None:

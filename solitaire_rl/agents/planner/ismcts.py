@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from solitaire_rl.agents.planner.hop import HopPlayer
-from solitaire_rl.agents.variants import Variant
+from solitaire_rl.envs.spec import GameSpec
 
 
 class IsmctsPlayer(HopPlayer):
@@ -16,7 +16,7 @@ class IsmctsPlayer(HopPlayer):
 
     name = "ismcts"
 
-    def __init__(self, variant: Variant, **options: Any) -> None:
+    def __init__(self, variant: GameSpec, **options: Any) -> None:
         options.setdefault("search", "tree")
         super().__init__(variant, **options)
 
@@ -26,7 +26,7 @@ class GuidedIsmctsPlayer(HopPlayer):
 
     name = "guided-ismcts"
 
-    def __init__(self, variant: Variant, **options: Any) -> None:
+    def __init__(self, variant: GameSpec, **options: Any) -> None:
         options.setdefault("search", "tree")
         options.setdefault("prior", "expert")
         super().__init__(variant, **options)

@@ -30,11 +30,12 @@ import numpy as np
 from solitaire_rl.agents.base import Choice, Player, game_of, legal_actions
 from solitaire_rl.agents.greedy.pyramid import PyramidView, score_pyramid_action
 from solitaire_rl.agents.planner import NO_SAMPLE, SearchRecord
+from solitaire_rl.agents.registry import require_game
 from solitaire_rl.agents.seeding import Seed, new_generator
-from solitaire_rl.agents.variants import Variant
 from solitaire_rl.envs.errors import MalformedInputError
 from solitaire_rl.envs.pyramid.actions import ACTION_MOVES
 from solitaire_rl.envs.pyramid.game import PyramidGame
+from solitaire_rl.envs.spec import GameSpec
 
 DEFAULT_SAMPLES = 24
 DEFAULT_MAX_STATES = 20_000
@@ -81,12 +82,11 @@ class PimcPlayer(Player):
 
     name = "pimc"
 
-    def __init__(self, variant: Variant, samples: int = DEFAULT_SAMPLES,
+    def __init__(self, variant: GameSpec, samples: int = DEFAULT_SAMPLES,
                  max_states: int = DEFAULT_MAX_STATES, seed: Seed = None, *,
                  decision_states: int | None = DEFAULT_DECISION_STATES, time_limit: float | None = None,
                  threads: int = 1) -> None:
-        if variant.game != "pyramid":
-            raise MalformedInputError(f"the pimc player plays Pyramid, not {variant.game}")
+        require_game(self.name, variant)
         if samples < 1 or max_states < 1 or threads < 1:
             raise MalformedInputError("samples, max_states and threads must be positive")
         self.variant, self.samples, self.max_states = variant, samples, max_states
@@ -170,7 +170,7 @@ class GuidedPimcPlayer(PimcPlayer):
 
     name = "guided-pimc"
 
-    def __init__(self, variant: Variant, *, expert_checkpoint: str | Path | None = None,
+    def __init__(self, variant: GameSpec, *, expert_checkpoint: str | Path | None = None,
                  guide_margin: float = 0.0, guide_samples: int = 8, expert_network: Any = None,
                  **options: Any) -> None:
         """``expert_network``: a loaded :class:`solitaire_rl.agents.expert.player.ExpertNetwork` to use

@@ -20,6 +20,7 @@ Any change to this rule needs a new generator version, so that old IDs keep thei
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from datetime import date
 
 from solitaire_rl.agents.solver.klondike_winnable import winnable_cards as klondike_winnable_cards
@@ -28,6 +29,9 @@ from solitaire_rl.envs.deals import DealId, is_deal_type_registered, register_de
 from solitaire_rl.envs.errors import MalformedInputError
 
 VERSION = 1
+WINNABLE_CARDS: dict[str, Callable[[int], tuple[int, ...]]] = {
+    "pyramid": pyramid_winnable_cards, "klondike": klondike_winnable_cards}
+"""Each game's winnable deals (by deal ID game name), which its daily deals are drawn from."""
 DAILY_RANGE = 10**9
 """Daily deals are drawn from winnable deal numbers ``0 .. DAILY_RANGE - 1``."""
 FIRST_NUMBER, LAST_NUMBER = 10000101, 99991231
@@ -59,8 +63,8 @@ def day_of_number(number: int) -> date:
 
 def daily_id(game: str, day: date) -> DealId:
     """The daily deal ID of ``game`` (``pyramid`` or ``klondike``) on ``day``."""
-    if game not in ("pyramid", "klondike"):
-        raise MalformedInputError(f"daily deals are for pyramid and klondike, not {game!r}")
+    if game not in WINNABLE_CARDS:
+        raise MalformedInputError(f"daily deals are for {' and '.join(WINNABLE_CARDS)}, not {game!r}")
     return DealId(game, "daily", VERSION, int(day.strftime("%Y%m%d")))
 
 
@@ -72,8 +76,9 @@ def daily_number(game: str, day: date) -> int:
 
 def daily_cards(game: str, day: date) -> tuple[int, ...]:
     """The 52 cards of ``game``'s daily deal on ``day``, in the game's deal order."""
-    number = daily_number(game, day)
-    return pyramid_winnable_cards(number) if game == "pyramid" else klondike_winnable_cards(number)
+    if game not in WINNABLE_CARDS:
+        raise MalformedInputError(f"no daily deals for {game!r}: the games are {', '.join(WINNABLE_CARDS)}")
+    return WINNABLE_CARDS[game](daily_number(game, day))
 
 
 def _generate(deal_id: DealId) -> tuple[int, ...]:
@@ -83,10 +88,10 @@ def _generate(deal_id: DealId) -> tuple[int, ...]:
 def register_daily_deals() -> None:
     """Make ``pyramid-daily-v1-YYYYMMDD`` and ``klondike-daily-v1-YYYYMMDD`` resolve (done when
     :mod:`solitaire_rl.agents.solver` is imported)."""
-    for game in ("pyramid", "klondike"):
+    for game in WINNABLE_CARDS:
         if not is_deal_type_registered(game, "daily", VERSION):
             register_deal_type(game, "daily", VERSION, _generate)
 
 
-__all__ = ["DAILY_RANGE", "VERSION", "daily_cards", "daily_id", "daily_number", "day_of_number", "parse_day",
-           "register_daily_deals"]
+__all__ = ["DAILY_RANGE", "VERSION", "WINNABLE_CARDS", "daily_cards", "daily_id", "daily_number",
+           "day_of_number", "parse_day", "register_daily_deals"]

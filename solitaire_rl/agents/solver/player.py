@@ -19,8 +19,8 @@ import numpy as np
 
 from solitaire_rl.agents.base import Choice, Player, game_of
 from solitaire_rl.agents.greedy import GreedyPlayer
-from solitaire_rl.agents.variants import Variant
-from solitaire_rl.envs.errors import IllegalMoveError, SolitaireError
+from solitaire_rl.envs.errors import IllegalMoveError, MalformedInputError, SolitaireError
+from solitaire_rl.envs.spec import GameSpec
 
 DEFAULT_TIME_LIMIT = 10.0
 """Seconds the solver may spend on one deal before its verdict is ``unknown``."""
@@ -30,26 +30,20 @@ class SolverUnavailableError(SolitaireError):
     """The exact solver cannot play this game here (not built, or no solver for the game yet)."""
 
 
-def solve_function(game: str) -> Callable[..., Any]:
-    """``solitaire_rl.agents.solver.solve_{game}``; :class:`SolverUnavailableError` if it cannot be had."""
+def solve_function(variant: GameSpec) -> Callable[..., Any]:
+    """The exact solver of ``variant``'s game (``solve(game, limits)``, :mod:`solitaire_rl.agents.games`);
+    :class:`SolverUnavailableError` if it cannot be had (the native core not built, no solver for the
+    game)."""
     try:
-        solver = importlib.import_module("solitaire_rl.agents.solver")
+        importlib.import_module("solitaire_rl.agents.solver")
     except ImportError as exc:
         raise SolverUnavailableError(f"the exact solver is not available: {exc}") from None
-    solve = getattr(solver, f"solve_{game}", None)
-    if solve is None:
-        raise SolverUnavailableError(f"solitaire_rl.agents.solver has no {game} solver yet (no solve_{game})")
-    return solve
+    from solitaire_rl.agents.games import agent_side
 
-
-def _move_to_action(game: str) -> Callable[[Any], int]:
-    if game == "pyramid":
-        from solitaire_rl.envs.pyramid.actions import move_to_action
-
-        return move_to_action
-    from solitaire_rl.envs.klondike.actions import ACTION_INDEX
-
-    return ACTION_INDEX.__getitem__
+    try:
+        return agent_side(variant).solve
+    except MalformedInputError as exc:
+        raise SolverUnavailableError(str(exc)) from None
 
 
 class SolverPlayer(Player):
@@ -58,13 +52,12 @@ class SolverPlayer(Player):
     name = "solver"
     sees_hidden_cards = True
 
-    def __init__(self, variant: Variant, time_limit: float | None = DEFAULT_TIME_LIMIT) -> None:
+    def __init__(self, variant: GameSpec, time_limit: float | None = DEFAULT_TIME_LIMIT) -> None:
         self.variant = variant
-        self._solve = solve_function(variant.game)
+        self._solve = solve_function(variant)
         from solitaire_rl.agents.solver import SearchLimits
 
         self.limits = SearchLimits(time_limit=time_limit)
-        self._to_action = _move_to_action(variant.game)
         self._fallback = GreedyPlayer(variant)
         self._line: list[int] = []
         self.result: Any = None
@@ -72,9 +65,9 @@ class SolverPlayer(Player):
 
     def reset(self, env: gymnasium.Env) -> None:
         game = game_of(env)
-        self.result = self._solve(game, limits=self.limits)
+        self.result = self._solve(game, self.limits)
         line = self.result.line or ()
-        self._line = [self._to_action(move) for move in reversed(line)]
+        self._line = [self.variant.action_of(move) for move in reversed(line)]
 
     def choose(self, observation: np.ndarray, mask: np.ndarray, info: dict[str, Any]) -> Choice:
         if self._line:

@@ -98,7 +98,7 @@ class KlondikeEnv(gymnasium.Env[np.ndarray, np.int64]):
     step: ``"win"``, ``"no_progress"`` or ``"dead_end"`` when the episode terminates (also on a refused
     step after it), ``"truncated"`` when it only hit the time limit (written by
     :class:`solitaire_rl.envs.wrappers.TruncationOutcome` outside Gymnasium's ``TimeLimit``, as the
-    project's ``Variant.make_env`` and the training envs wrap it; the raw class writes it for the
+    project's ``GameSpec.make_env`` and the training envs wrap it; the raw class writes it for the
     deprecated ``max_steps``).
 
     ## Arguments

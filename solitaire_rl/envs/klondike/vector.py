@@ -26,7 +26,7 @@ does (both checked against the split as the single env checks them).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import gymnasium
 import numpy as np
@@ -106,6 +106,10 @@ class KlondikeBatch(NativeBatch):
     """
 
     num_actions = NUM_ACTIONS
+    win_outcome = WIN
+    counters: ClassVar[dict[str, str]] = {"cards_cleared": "cards_cleared", "cards_up": "cards_up",
+                                          "recycles": "recycles"}
+    """``info`` key -> the array (an attribute) of that per-game counter."""
     deal_prefix = "klondike-random-v1-"
 
     def __init__(self, num_envs: int, *, draw_count: int = 3, reward_shaping: bool = False,
@@ -271,7 +275,6 @@ class KlondikeVectorEnv(NativeVectorEnv):
     another process instead.
     """
 
-    counters = {"cards_cleared": "cards_cleared", "cards_up": "cards_up", "recycles": "recycles"}  # noqa: RUF012
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": RENDER_MODES,  # noqa: RUF012
                 "render_fps": 4}
@@ -460,8 +463,7 @@ class NativeKlondikeEnv(gymnasium.Env[np.ndarray, np.int64]):
     def _info(self) -> dict[str, Any]:
         b = self.batch
         return {"deal_id": b.deal_label[0], "action_mask": b.mask[0].copy(),
-                "cards_cleared": int(b.cards_up[0]), "cards_up": int(b.cards_up[0]),
-                "recycles": int(b.recycles[0])}
+                **{key: int(getattr(b, name)[0]) for key, name in b.counters.items()}}
 
 
 __all__ = [

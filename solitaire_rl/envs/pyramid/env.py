@@ -101,7 +101,7 @@ class PyramidEnv(gymnasium.Env[np.ndarray, np.int64]):
     on every final step: ``"win"`` or ``"dead_end"`` when terminated (also on a refused step after
     it), ``"truncated"`` when only the time limit ended it (written by
     :class:`solitaire_rl.envs.wrappers.TruncationOutcome` outside Gymnasium's ``TimeLimit``, as the
-    project's ``Variant.make_env`` and the training envs wrap it). A step
+    project's ``GameSpec.make_env`` and the training envs wrap it). A step
     after the episode terminated is refused that way and says ``terminated=True`` again. The keys,
     errors and end-of-episode behaviour are the same in both games (:mod:`solitaire_rl.envs.contract`,
     docs/environments.md).

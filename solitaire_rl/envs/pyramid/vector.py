@@ -24,7 +24,7 @@ checked against the split as the single env checks it, and its 52 cards handed o
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import gymnasium
 import numpy as np
@@ -78,6 +78,10 @@ class PyramidBatch(NativeBatch):
     """
 
     num_actions = NUM_ACTIONS
+    win_outcome = WIN
+    counters: ClassVar[dict[str, str]] = {"pass": "pass_number", "recycles": "recycles",
+                                          "cards_cleared": "cards_cleared", "cards_left": "cards_left"}
+    """``info`` key -> the array (an attribute) of that per-game counter."""
     deal_prefix = "pyramid-random-v1-"
 
     def __init__(self, num_envs: int, *, stock_top_playable: bool, reward_shaping: bool,
@@ -262,8 +266,6 @@ class PyramidVectorEnv(NativeVectorEnv):
     another process instead.
     """
 
-    counters = {"pass": "pass_number", "recycles": "recycles", "cards_cleared": "cards_cleared",  # noqa: RUF012
-                "cards_left": "cards_left"}
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": RENDER_MODES,  # noqa: RUF012
                 "render_fps": 4}
@@ -425,9 +427,8 @@ class NativePyramidEnv(gymnasium.Env[np.ndarray, np.int64]):
 
     def _info(self) -> dict[str, Any]:
         b = self.batch
-        passes, left = int(b.pass_number[0]), int(b.cards_left[0])
-        return {"action_mask": b.mask[0].copy(), "deal_id": b.deal_label[0], "pass": passes,
-                "recycles": passes - 1, "cards_left": left, "cards_cleared": NUM_PYRAMID - left}
+        return {"action_mask": b.mask[0].copy(), "deal_id": b.deal_label[0],
+                **{key: int(getattr(b, name)[0]) for key, name in b.counters.items()}}
 
 
 __all__ = [

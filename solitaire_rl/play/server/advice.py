@@ -27,8 +27,8 @@ from typing import Any
 from solitaire_rl.agents.base import Player
 from solitaire_rl.agents.registry import make_player
 from solitaire_rl.agents.solver import CancelToken, SearchLimits
-from solitaire_rl.agents.variants import Variant
 from solitaire_rl.envs.errors import MalformedInputError
+from solitaire_rl.envs.spec import GameSpec
 from solitaire_rl.play.server.work import WorkLimiter
 
 PLANNER, AGENT = "planner", "agent"
@@ -52,7 +52,8 @@ HINT_OPTIONS: dict[str, dict[str, Any]] = {"ppo": {"deterministic": True}}
 """Options every hint player of that name gets: a ``ppo`` hint is the policy's most probable move."""
 
 
-def build_hint_player(preferred: str, variant: Variant, options: dict[str, Any]) -> tuple[Player, str | None]:
+def build_hint_player(preferred: str, variant: GameSpec,
+                      options: dict[str, Any]) -> tuple[Player, str | None]:
     """``preferred`` for ``variant`` and ``None``; when it cannot be built, the fallback and why."""
     try:
         return make_player(preferred, variant, **{**HINT_OPTIONS.get(preferred, {}), **options}), None
@@ -66,7 +67,7 @@ def check_source(source: str) -> None:
         raise MalformedInputError(f"hints come from one of {', '.join(HINT_SOURCES)}, not {source!r}")
 
 
-def expert_network(variant: Variant, checkpoint: Any = None) -> tuple[Any, str | None]:
+def expert_network(variant: GameSpec, checkpoint: Any = None) -> tuple[Any, str | None]:
     """The expert network of ``variant`` (:class:`solitaire_rl.agents.expert.player.ExpertNetwork`), or
     ``None``
     and why not."""

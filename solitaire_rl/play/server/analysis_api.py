@@ -32,6 +32,7 @@ from solitaire_rl.envs.klondike import KlondikeGame
 from solitaire_rl.envs.klondike.picture import klondike_picture, move_places
 from solitaire_rl.envs.pyramid.moves import DRAW, RECYCLE, STOCK
 from solitaire_rl.envs.pyramid.picture import pyramid_picture
+from solitaire_rl.envs.spec import find_game
 from solitaire_rl.play.server.analysis_words import (
     judgement_words,
     move_words,
@@ -117,7 +118,7 @@ def analysis_json(key: str, stored: StoredAnalysis) -> dict[str, Any]:
                   "line_length": len(lm.alternative),
                   "judgement": lm.hindsight.judgement if lm.hindsight else None,
                   "judgement_text": judgement_words(lm.hindsight) if lm.hindsight else None}
-    return {"id": key, "game": report.variant.split("-")[0], "variant": report.variant, "deal": report.deal,
+    return {"id": key, "game": find_game(report.variant).game, "variant": report.variant, "deal": report.deal,
             "agent": stored.agent, "outcome": report.outcome, "summary": outcome_words(report),
             "title": title_words(report),
             "start_verdict": report.verdicts[0],
@@ -126,12 +127,10 @@ def analysis_json(key: str, stored: StoredAnalysis) -> dict[str, Any]:
 
 
 def variant_key(game: str, variant: str | None) -> str:
-    if game == "klondike":
-        return "klondike-draw3"
-    name = (variant or "000").removeprefix("pyramid-")
-    if name not in ("000", "001"):
-        raise MalformedInputError(f"a Pyramid replay is variant 000 or 001, not {variant!r}")
-    return f"pyramid-{name}"
+    """The key of the variant a replay names (``game`` alone: its first variant)."""
+    if variant is None:
+        return find_game(game).key
+    return find_game(game, variant.removeprefix(f"{game}-")).key
 
 
 def frame_png(stored: StoredAnalysis, index: int, alternative: bool) -> bytes:
@@ -173,7 +172,7 @@ def mount_analysis(app: FastAPI) -> FastAPI:
         if body.session is not None:
             if body.deal is not None or body.moves is not None:
                 raise MalformedInputError("give a session, or a deal with its moves, not both")
-            server = request.app.state.klondike if body.game == "klondike" else request.app.state.server
+            server = {"pyramid": request.app.state.server, "klondike": request.app.state.klondike}[body.game]
             session = server.session(body.session)
             with session.lock:
                 game = session.game.copy()
@@ -209,9 +208,7 @@ def mount_analysis(app: FastAPI) -> FastAPI:
 
 
 def _start(report: GameAnalysis) -> Any:
-    from solitaire_rl.agents.analysis import game_kind
-
-    return game_kind(report.variant).new_game(report.deal)
+    return find_game(report.variant).new_game(report.deal)
 
 
 __all__ = ["AnalysisRequest", "AnalysisStore", "analysis_json", "game_over", "mount_analysis"]

@@ -22,7 +22,7 @@ cut out, and never a move back to a position of the game's line of play while an
 deals 9 and 17).
 
 **Draw 1** (a game with ``draw_count`` 1): the planner (``hop`` for
-:data:`solitaire_rl.agents.variants.KLONDIKE_DRAW1`) and the solver serve it; the trained agent and the expert
+:data:`solitaire_rl.envs.spec.KLONDIKE_DRAW1`) and the solver serve it; the trained agent and the expert
 network play draw 3 only, so a hint asked from ``agent``, ``network`` or ``guided`` is the
 planner's and says so (``fallbacks`` ``["draw3_only"]``, :data:`DRAW3_ONLY`); with no sample in
 time the ``greedy`` player answers (``planner_late``). Kept lines are keyed by the draw too
@@ -80,13 +80,13 @@ from solitaire_rl.agents.solver import SearchLimits
 from solitaire_rl.agents.solver.klondike import CancelToken, solve_klondike
 from solitaire_rl.agents.solver.klondike_winnable import DRAW_COUNT
 from solitaire_rl.agents.solver.result import NOT_WINNABLE, WINNABLE
-from solitaire_rl.agents.variants import find_variant, klondike_variant
 from solitaire_rl.envs.errors import SolitaireError
 from solitaire_rl.envs.klondike import DEAD_END, NO_PROGRESS, WIN, KlondikeGame, Move
 from solitaire_rl.envs.klondike.actions import ACTION_INDEX, move_of
 from solitaire_rl.envs.klondike.env import player_view
 from solitaire_rl.envs.klondike.messages import Announcement
 from solitaire_rl.envs.klondike.observer import VIEWS, observe
+from solitaire_rl.envs.spec import find_game, klondike_spec
 from solitaire_rl.play.server.advice import (
     AGENT,
     COMMITMENT,
@@ -320,7 +320,7 @@ class KlondikeHintAdvisor:
         """The hint player and, when it is the fallback, why the preferred one is not used."""
         with self._lock:
             if self._player is None:
-                self._player = build_hint_player(self.preferred, find_variant(VARIANT), self.options)
+                self._player = build_hint_player(self.preferred, find_game(VARIANT), self.options)
             return self._player
 
     def network(self) -> tuple[Any, str | None]:
@@ -328,7 +328,7 @@ class KlondikeHintAdvisor:
         not."""
         with self._lock:
             if self._network is None:
-                self._network = expert_network(find_variant(VARIANT), self.expert_checkpoint)
+                self._network = expert_network(find_game(VARIANT), self.expert_checkpoint)
             return self._network
 
     def endgame_choice(self, game: KlondikeGame) -> Choice | None:
@@ -366,7 +366,7 @@ class KlondikeHintAdvisor:
         """The planner's move within the time budget, ``None`` when no sample finished in time, or
         :data:`LOOPING` when play keeps coming back to this position. With ``network`` (an expert
         network) the search is ``guided-ismcts``'s: the tree search with the network's prior."""
-        variant, seed = klondike_variant(game.draw_count), zlib.crc32(obs.tobytes())
+        variant, seed = klondike_spec(game.draw_count), zlib.crc32(obs.tobytes())
         tag = draw_tag(game)
         budget = {"time_limit": self.planner_time, "max_states": self.planner_states,
                   "threads": self.planner_threads}
@@ -478,7 +478,7 @@ class KlondikeHintAdvisor:
         with self._lock:
             kept = self._bots.get(game)
             if kept is None or kept.bot.draw_count != game.draw_count:
-                bot = make_player(COMMITMENT_AGENT, klondike_variant(game.draw_count),
+                bot = make_player(COMMITMENT_AGENT, klondike_spec(game.draw_count),
                                   time_limit=self.planner_time, threads=self.planner_threads)
                 kept = KeptBot(bot, threading.Lock())
                 self._bots[game] = kept
@@ -507,7 +507,7 @@ class KlondikeHintAdvisor:
         if advice is not None:
             return {**advice, "fallback_reason": why, "fallbacks": fell}
         late = f"{why}; {DRAW1_PLANNER_LATE}" if why else DRAW1_PLANNER_LATE
-        player = make_player(FALLBACK_AGENT, klondike_variant(game.draw_count))
+        player = make_player(FALLBACK_AGENT, klondike_spec(game.draw_count))
         choice = player.choose(obs, mask, info)
         if not mask[choice.action]:
             choice = Choice(int(np.flatnonzero(mask)[0]), choice.reason)
@@ -546,7 +546,7 @@ class KlondikeHintAdvisor:
         not answer, in words and as fallback codes."""
         player, reason = self.player()
         if player.name == FALLBACK_AGENT:  # greedy remembers passes: a fresh one per hint
-            player = make_player(FALLBACK_AGENT, find_variant(VARIANT))
+            player = make_player(FALLBACK_AGENT, find_game(VARIANT))
         with self._lock:
             if isinstance(player, PpoPlayer):
                 probs = player.action_probabilities(obs, mask)
@@ -601,7 +601,7 @@ def sampled_chance(share: float, won: int, unknown: int, samples: int) -> dict[s
 
 
 CHANCE_TEXT = {
-    "won": ("You have won this game.", "このゲームは勝ちました"),
+    WIN: ("You have won this game.", "このゲームは勝ちました"),
     DEAD_END: ("Chance of winning from here: none, no legal move is left.",
                "ここから勝てる見込み：ありません（正しい手が残っていません）"),
     NO_PROGRESS: ("Chance of winning from here: none, no move can ever lead anywhere new.",
@@ -625,7 +625,7 @@ def klondike_chance(game: KlondikeGame, *, time_limit: float | None = PLANNER_TI
     needs no sampling; once every card is known the solver's answer is certain."""
     outcome = game.outcome()
     if outcome == WIN:
-        return chance_json(1.0, 0, 0, 0, "over", *CHANCE_TEXT["won"])
+        return chance_json(1.0, 0, 0, 0, "over", *CHANCE_TEXT[WIN])
     if outcome in (DEAD_END, NO_PROGRESS):
         return chance_json(0.0, 0, 0, 0, "over", *CHANCE_TEXT[outcome])
     obs, mask, _ = player_view(game)

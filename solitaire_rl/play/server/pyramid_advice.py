@@ -42,10 +42,10 @@ from solitaire_rl.agents.solver import (
     play_verdict,
 )
 from solitaire_rl.agents.solver.verdict import PlayVerdict
-from solitaire_rl.agents.variants import find_variant
 from solitaire_rl.envs.pyramid import DRAW_MOVE, PyramidGame
 from solitaire_rl.envs.pyramid.actions import action_to_move
 from solitaire_rl.envs.pyramid.env import player_view
+from solitaire_rl.envs.spec import find_game, spec_of
 from solitaire_rl.play.server.advice import (
     AGENT,
     COMMITMENT,
@@ -89,7 +89,7 @@ class PyramidHintAdvisor:
 
     def network(self, variant_name: str) -> tuple[Any, str | None]:
         """The expert network of a variant, or ``None`` and why not (built on first use)."""
-        variant = find_variant("pyramid", variant_name)
+        variant = find_game("pyramid", variant_name)
         with self._lock:
             if variant.key not in self._networks:
                 checkpoint = self.expert_checkpoints.get(variant.key)
@@ -98,7 +98,7 @@ class PyramidHintAdvisor:
 
     def player(self, variant_name: str) -> tuple[Player, str | None]:
         """The hint player of a variant and, when it is the fallback, why the preferred one is not."""
-        variant = find_variant("pyramid", variant_name)
+        variant = find_game("pyramid", variant_name)
         with self._lock:
             if variant.key not in self._players:
                 self._players[variant.key] = build_hint_player(
@@ -109,7 +109,7 @@ class PyramidHintAdvisor:
                        network: Any = None) -> Choice | None:
         """The ``pimc`` planner's move within the time budget (``guided-pimc``'s with ``network``),
         or ``None`` if no sample finished."""
-        variant, seed = find_variant("pyramid", game.variant), zlib.crc32(obs.tobytes())
+        variant, seed = spec_of(game), zlib.crc32(obs.tobytes())
         budget = {"time_limit": self.planner_time, "decision_states": PLANNER_STATES,
                   "threads": self.planner_threads}
         planner = (PimcPlayer(variant, seed=seed, **budget) if network is None

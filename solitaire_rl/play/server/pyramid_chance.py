@@ -22,10 +22,10 @@ import numpy as np
 
 from solitaire_rl.agents.planner.pimc import DEFAULT_MAX_STATES, PimcPlayer, unseen_places
 from solitaire_rl.agents.solver import NOT_WINNABLE, WINNABLE, solve_pyramid
-from solitaire_rl.agents.variants import find_variant
 from solitaire_rl.envs.pyramid import PyramidGame
 from solitaire_rl.envs.pyramid.actions import NUM_ACTIONS, fill_action_mask
 from solitaire_rl.envs.pyramid.observation import observe
+from solitaire_rl.envs.spec import spec_of
 from solitaire_rl.play.server.chance_words import chance_json, rounded_percent
 
 CHANCE_SAMPLES = 32
@@ -85,7 +85,7 @@ def pyramid_chance(game: PyramidGame, *, time_limit: float | None, threads: int 
             return chance_json(0.0, 0, 0, 1, "certain", *CHANCE_TEXT["certain_loss"])
         return chance_json(0.0, 0, 0, 0, "none", *CHANCE_TEXT["none"])
     legal = np.flatnonzero(fill_action_mask(game.legal_moves(), np.zeros(NUM_ACTIONS, np.int8)))
-    planner = PimcPlayer(find_variant("pyramid", game.variant), samples=samples,
+    planner = PimcPlayer(spec_of(game), samples=samples,
                          max_states=DEFAULT_MAX_STATES, seed=zlib.crc32(observe(game).tobytes()),
                          decision_states=max_states, time_limit=time_limit, threads=threads)
     tally = planner.tally(game, legal)
