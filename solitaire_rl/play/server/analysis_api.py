@@ -64,6 +64,8 @@ class StoredAnalysis:
     report: GameAnalysis
     positions: list[Any]
     agent: str | None
+    hinted: frozenset[int] = frozenset()
+    """The moves (0-based) that were the hint's where they were played (issue 51, defect 4)."""
 
 
 class GameNotOver(Exception):
@@ -108,8 +110,9 @@ def analysis_json(key: str, stored: StoredAnalysis) -> dict[str, Any]:
     moves = []
     for i, move in enumerate(report.moves):
         moves.append({"index": i, "text": move_words(positions[i], move), "verdict": report.verdicts[i + 1],
-                      "verdict_text": verdict_words(report.verdicts[i + 1], report.verdicts[0]),
-                      "losing": i == report.first_losing_move})
+                      "verdict_text": verdict_words(report.verdicts[i + 1], report.verdicts[0],
+                                                    won=positions[i + 1].is_won()),
+                      "losing": i == report.first_losing_move, "hint": i in stored.hinted})
     losing = None
     if report.losing_move is not None:
         lm = report.losing_move
@@ -117,7 +120,9 @@ def analysis_json(key: str, stored: StoredAnalysis) -> dict[str, Any]:
         losing = {"index": lm.index, "alternative": move_words(before, lm.alternative[0]),
                   "line_length": len(lm.alternative),
                   "judgement": lm.hindsight.judgement if lm.hindsight else None,
-                  "judgement_text": judgement_words(lm.hindsight) if lm.hindsight else None}
+                  "hint": lm.index in stored.hinted,
+                  "judgement_text": judgement_words(lm.hindsight, hint=lm.index in stored.hinted)
+                  if lm.hindsight else None}
     return {"id": key, "game": find_game(report.variant).game, "variant": report.variant, "deal": report.deal,
             "agent": stored.agent, "outcome": report.outcome, "summary": outcome_words(report),
             "title": title_words(report),
@@ -152,6 +157,20 @@ def frame_png(stored: StoredAnalysis, index: int, alternative: bool) -> bytes:
     return out.getvalue()
 
 
+def session_analysis(server: Any, session_id: str) -> StoredAnalysis:
+    """The finished game of a session (``server``: a game's server) analysed, with the moves that were
+    the hint's where they were played (issue 51: never blamed on the player); :class:`GameNotOver`
+    while it is in play."""
+    session = server.session(session_id)
+    with session.lock:
+        game = session.game.copy()
+        hinted = frozenset(session.hinted_moves(game.history))
+    if not game_over(game):
+        raise GameNotOver()
+    report = analyse_played(game)
+    return StoredAnalysis(report, positions_of(_start(report), report.moves), None, hinted)
+
+
 def mount_analysis(app: FastAPI) -> FastAPI:
     """Add the viewer page and the analysis endpoints to the play app (store: ``app.state.analyses``)."""
     app.state.analyses = AnalysisStore()
@@ -173,22 +192,16 @@ def mount_analysis(app: FastAPI) -> FastAPI:
             if body.deal is not None or body.moves is not None:
                 raise MalformedInputError("give a session, or a deal with its moves, not both")
             server = {"pyramid": request.app.state.server, "klondike": request.app.state.klondike}[body.game]
-            session = server.session(body.session)
-            with session.lock:
-                game = session.game.copy()
-            if not game_over(game):
-                raise GameNotOver()
-            report = analyse_played(game)
-            agent = None
-        else:
-            if body.deal is None or body.moves is None:
-                raise MalformedInputError("a replay needs the deal and its moves (a benchmark row's deal_id "
-                                          "and moves)")
-            try:
-                report = analyse_game(variant_key(body.game, body.variant), body.deal, body.moves)
-            except IllegalMoveError as exc:  # a replay that does not replay is malformed input
-                raise MalformedInputError(f"the game does not replay: {exc}") from None
-            agent = body.agent
+            stored = session_analysis(server, body.session)
+            return analysis_json(request.app.state.analyses.add(stored), stored)
+        if body.deal is None or body.moves is None:
+            raise MalformedInputError("a replay needs the deal and its moves (a benchmark row's deal_id "
+                                      "and moves)")
+        try:
+            report = analyse_game(variant_key(body.game, body.variant), body.deal, body.moves)
+        except IllegalMoveError as exc:  # a replay that does not replay is malformed input
+            raise MalformedInputError(f"the game does not replay: {exc}") from None
+        agent = body.agent
         kind_start = positions_of(_start(report), report.moves)
         stored = StoredAnalysis(report, kind_start, agent)
         return analysis_json(request.app.state.analyses.add(stored), stored)
@@ -211,4 +224,5 @@ def _start(report: GameAnalysis) -> Any:
     return find_game(report.variant).new_game(report.deal)
 
 
-__all__ = ["AnalysisRequest", "AnalysisStore", "analysis_json", "game_over", "mount_analysis"]
+__all__ = ["AnalysisRequest", "AnalysisStore", "analysis_json", "game_over", "mount_analysis",
+           "session_analysis"]

@@ -35,8 +35,18 @@ TITLE_WORDS: dict[str, Words] = {
 """The viewer's title, by the analysis's outcome: only a game that lost its win asks where it was lost."""
 
 
-def verdict_words(verdict: str, start_verdict: str) -> Words:
-    """A position's verdict in words; in a deal lost from its start, "cannot be won" (never "no longer")."""
+WON_WORDS: Words = {"en": "has been won", "ja": "勝ちました"}
+"""The position after the winning move: won, not "can still be won" (issue 51, defect 8)."""
+
+HINT_MOVE_WORDS: Words = {"en": "the hint's move", "ja": "ヒントの手"}
+"""Beside a move the player played as the hint named it."""
+
+
+def verdict_words(verdict: str, start_verdict: str, *, won: bool = False) -> Words:
+    """A position's verdict in words; in a deal lost from its start, "cannot be won" (never "no longer");
+    a won position "has been won"."""
+    if won:
+        return WON_WORDS
     if verdict == "not_winnable" and start_verdict == "not_winnable":
         return NEVER_WINNABLE_WORDS
     return VERDICT_WORDS[verdict]
@@ -79,9 +89,13 @@ def outcome_words(report: GameAnalysis) -> Words:
     }[report.outcome]
 
 
-def judgement_words(h: Hindsight) -> Words:
-    """Whether the losing move could be seen from the cards seen at that moment (docs/analysis.md)."""
+def judgement_words(h: Hindsight, *, hint: bool = False) -> Words:
+    """Whether the losing move could be seen from the cards seen at that moment (docs/analysis.md); a
+    move the player played as the hint named it is said to be the hint's (issue 51: the analysis had
+    blamed the player for the hint's own move)."""
     played, best, n = round(100 * h.played_value), round(100 * h.best_value), h.samples
+    if hint:
+        return hint_judgement_words(h, played, best, n)
     if h.judgement == VISIBLE and not h.unknown_cards:
         return {"en": "Every card was known at that moment: the loss could be seen.",
                 "ja": "その時点ですべての札が見えていたので、負けは見て取れました。"}
@@ -106,5 +120,35 @@ def judgement_words(h: Hindsight) -> Words:
             "ja": "見て取れたかどうかは判定できませんでした（上限内に読み切れませんでした）。"}
 
 
-__all__ = ["NEVER_WINNABLE_WORDS", "TITLE_WORDS", "VERDICT_WORDS", "judgement_words", "move_words",
-           "outcome_words", "title_words", "verdict_words"]
+HINT_MOVE_FIRST: Words = {"en": "This was the hint's move: you played the move the hint gave.",
+                          "ja": "これはヒントの手です（ヒントどおりに打った手です）。"}
+
+
+def hint_judgement_words(h: Hindsight, played: int, best: int, n: int) -> Words:
+    """The losing move was the hint's: said first, then what the cards seen at that moment told."""
+    en, ja = HINT_MOVE_FIRST["en"], HINT_MOVE_FIRST["ja"]
+    if h.judgement == VISIBLE and not h.unknown_cards:
+        return {"en": f"{en} Every card was known at that moment, and the hint missed the winning line.",
+                "ja": f"{ja}その時点ですべての札が見えていましたが、ヒントは勝ち筋を外しました。"}
+    if h.judgement == VISIBLE:
+        return {"en": (f"{en} Judged by the cards seen at that moment, another move kept the game "
+                       f"winnable more often ({best}% of {n} arrangements of the unseen cards, against "
+                       f"{played}% for this move): the hint missed it."),
+                "ja": (f"{ja}その時点で見えていた札から判断すると、別の手のほうが勝てる見込みが高く"
+                       f"（見えていない札の並び {n} 通りのうち、別の手なら {best}%、この手では "
+                       f"{played}%）、ヒントはそれを見落としました。")}
+    if h.judgement == HINDSIGHT:
+        return {"en": (f"{en} Judged by the cards seen at that moment, it was as good as any ({played}% "
+                       f"of {n} arrangements of the unseen cards could still be won); it lost because of "
+                       f"cards not seen yet."),
+                "ja": (f"{ja}その時点で見えていた札からは、ほかの手と変わらない手でした（見えていない札の"
+                       f"並び {n} 通りのうち {played}% で勝てました）。まだ見ていない札の並びのせいで"
+                       f"勝てなくなりました。")}
+    return {"en": (f"{en} Whether the loss could be seen is not decided (no arrangement was solved "
+                   f"within the limit)."),
+            "ja": f"{ja}見て取れたかどうかは判定できませんでした（上限内に読み切れませんでした）。"}
+
+
+__all__ = ["HINT_MOVE_FIRST", "HINT_MOVE_WORDS", "NEVER_WINNABLE_WORDS", "TITLE_WORDS", "VERDICT_WORDS",
+           "WON_WORDS", "hint_judgement_words", "judgement_words", "move_words", "outcome_words",
+           "title_words", "verdict_words"]

@@ -99,9 +99,12 @@ def new_deal_number() -> int:
 
 
 def resume(session: SessionT, body: Any, parse_move: Callable[[str], Any]) -> SessionT:
-    """``session`` with the body's save replayed (``history``, ``redo`` next first, ``seen``), if any."""
+    """``session`` with the body's save replayed (``history``, ``redo`` next first, ``seen``), if any,
+    and the moves the save says were the hint's (``hinted``) remembered as such."""
     if body.history or body.redo or body.seen:
         session.restore([parse_move(m) for m in body.history], [parse_move(m) for m in body.redo], body.seen)
+    if body.hinted:
+        session.restore_hinted(body.hinted)
     return session
 
 
@@ -173,6 +176,7 @@ class GameServer:
         with session.lock:
             if advice is not None and game.key() == session.game.key():
                 session.hint = advice
+                session.note_hint(advice)
                 session.hints += 1
                 session.selected = None
                 if self.hint_clears_notice:

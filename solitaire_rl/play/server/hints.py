@@ -139,6 +139,17 @@ def reason_fields(reason: str) -> dict[str, Any]:
     return {"reason": reason, "reason_en": reason_en(reason), "reason_ja": reason_ja(reason)}
 
 
+LOST_REASON = ("a move to play on with: no line wins from here",
+               "続けるための手です（ここから勝つ手順はありません）")
+"""A move hint's reason once the verdict proves the position lost: the planner's own reason (a share of
+guesses won, "the cards you have not seen will decide") would contradict the verdict (issue 51)."""
+
+
+def lost_reason_fields() -> dict[str, Any]:
+    """The reason words of a move hint in a position the verdict proves lost (:data:`LOST_REASON`)."""
+    return {"reason_en": LOST_REASON[0], "reason_ja": LOST_REASON[1]}
+
+
 def pyramid_hint(fields: dict[str, Any]) -> dict[str, Any]:
     """A Pyramid hint checked against :data:`PyramidHint`, as the state carries it."""
     return PYRAMID_HINT.validate_python(fields).model_dump()
@@ -150,6 +161,7 @@ def klondike_hint(fields: dict[str, Any]) -> dict[str, Any]:
     return KLONDIKE_HINT.validate_python(fields).model_dump()
 
 
-__all__ = ["KLONDIKE_HINT", "PYRAMID_HINT", "AnsweredHint", "FallbackCode", "HintBody", "HintSource",
-           "KlondikeHint", "KlondikeMoveHint", "KlondikePlace", "LoopingHint", "MoveHint", "NoProgressHint",
-           "PyramidHint", "PyramidMoveHint", "klondike_hint", "pyramid_hint", "reason_fields"]
+__all__ = ["KLONDIKE_HINT", "LOST_REASON", "PYRAMID_HINT", "AnsweredHint", "FallbackCode", "HintBody",
+           "HintSource", "KlondikeHint", "KlondikeMoveHint", "KlondikePlace", "LoopingHint", "MoveHint",
+           "NoProgressHint", "PyramidHint", "PyramidMoveHint", "klondike_hint", "lost_reason_fields",
+           "pyramid_hint", "reason_fields"]

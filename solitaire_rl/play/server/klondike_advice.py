@@ -107,7 +107,7 @@ from solitaire_rl.play.server.advice import (
     expert_network,
 )
 from solitaire_rl.play.server.chance_words import chance_json, rounded_percent
-from solitaire_rl.play.server.hints import klondike_hint, reason_fields
+from solitaire_rl.play.server.hints import klondike_hint, lost_reason_fields, reason_fields
 from solitaire_rl.play.server.klondike_session import move_source, move_target
 from solitaire_rl.play.server.klondike_wording import describe_klondike_move
 
@@ -228,6 +228,22 @@ def endgame_line(game: KlondikeGame, path: set[bytes], time_limit: float = ENDGA
     return line
 
 
+LOST_HINT = ("No winning line from here: every card is known and the solver found none. Undo, Restart or "
+             "New deal.",
+             "すべての札が見えていて、ここから勝つ手順はありません。戻す・最初から・新しい配りから選べます。")
+"""What a hint says first once the verdict proves the position lost (issue 51: as Pyramid's)."""
+LOSS_CHECK_TIME = 0.5
+"""Seconds a hint's check that the verdict proves the position lost may take."""
+
+
+def proved_lost(game: KlondikeGame) -> bool:
+    """Whether the verdict proves ``game``'s position lost (every card known and no winning line, within
+    :data:`LOSS_CHECK_TIME`); only then may a hint say so."""
+    if not all_known(game):
+        return False
+    return solve_klondike(game, time_limit=LOSS_CHECK_TIME, max_states=ENDGAME_STATES).status == NOT_WINNABLE
+
+
 COMMITMENT_AGENT = "world-bandit"
 COMMITMENT_LATE = "the commitment planner found nothing; the planner answers"
 
@@ -239,7 +255,8 @@ class KeptBot:
     bot: Any
     lock: threading.Lock
     expected: Move | None = None
-    seen: int = 0
+    seen: int = -1
+    """Moves of the game the bot has been told of (-1: not yet taken up)."""
 
 
 COMMITMENT_REASONS = {
@@ -296,8 +313,12 @@ class KlondikeHintAdvisor:
     def __init__(self, preferred: str = PREFERRED_AGENT, options: dict[str, Any] | None = None,
                  planner_time: float = PLANNER_TIME, planner_threads: int = PLANNER_THREADS,
                  planner_states: int = PLANNER_STATES, planner_search: str | None = None,
-                 expert_checkpoint: str | Path | None = None) -> None:
+                 expert_checkpoint: str | Path | None = None,
+                 commitment_options: dict[str, Any] | None = None) -> None:
         self.preferred = preferred
+        self.commitment_options = dict(commitment_options or {})
+        """Options of the commitment planner's bot beside the planner's time and threads (``max_worlds``;
+        ``time_limit`` ``None`` with ``max_worlds``: a budget in worlds alone, the same on every machine)."""
         self.options = options or {}
         self.planner_time, self.planner_threads = planner_time, planner_threads
         self.planner_states, self.planner_search = planner_states, planner_search or PLANNER_SEARCH
@@ -405,30 +426,40 @@ class KlondikeHintAdvisor:
             return Choice(ACTION_INDEX[line[0]], WAY_OUT)
         return None if choice.reason.startswith(NO_SAMPLE) else choice
 
-    def hint(self, game: KlondikeGame, source: str = PLANNER) -> dict[str, Any] | None:
+    def hint(self, game: KlondikeGame, source: str = PLANNER, owner: KlondikeGame | None = None
+             ) -> dict[str, Any] | None:
         """The move of ``source`` (one of :data:`HINT_SOURCES`) from what the player sees, the
         planner's word that play goes round in circles, or the no-progress notice, as
         :data:`solitaire_rl.play.server.hints.KlondikeHint` sends them; ``None`` if no move. The hint's
         ``requested`` is ``source``, its ``hint_source`` and ``agent`` who answered,
-        ``fallback_reason`` why another did."""
+        ``fallback_reason`` why another did. ``owner``: the game in play whose commitment bot answers
+        (``game`` may be a copy of it; default ``game`` itself)."""
         check_source(source)
         outcome = game.outcome()
         if outcome in (WIN, DEAD_END):
             return None
         if outcome == NO_PROGRESS:
             return klondike_hint(no_progress_hint())
-        return klondike_hint(self.advice(game, source))
+        advice = self.advice(game, source, owner)
+        if advice.get("kind") == "move" and advice.get("reason") != ENDGAME_REASON and proved_lost(game):
+            advice = {**advice, "en": f"{LOST_HINT[0]} To play on: {advice['en']}",
+                      "ja": f"{LOST_HINT[1]}続けるなら：{advice['ja']}", **lost_reason_fields()}
+        return klondike_hint(advice)
 
-    def advice(self, game: KlondikeGame, source: str) -> dict[str, Any]:
+    def advice(self, game: KlondikeGame, source: str, owner: KlondikeGame | None = None) -> dict[str, Any]:
         """The fields of :meth:`hint` for a game still in play where progress is possible (checked
         against the schema by :meth:`hint`)."""
         obs, mask, info = player_view(game)
         if game.draw_count != DRAW_COUNT:
+            if source == COMMITMENT:  # the same bot plays draw 1; hop answers if it fails
+                advice = self.commitment_hint(game, obs, mask, owner)
+                if advice is not None:
+                    return {**advice, "requested": source}
             return {**self.draw1_hint(game, obs, mask, info, source), "requested": source}
         late: str | None = None
         fell: list[str] = []  # the fallbacks' codes, in order
         if source == COMMITMENT:
-            advice = self.commitment_hint(game, obs, mask)
+            advice = self.commitment_hint(game, obs, mask, owner)
             if advice is not None:
                 return {**advice, "requested": source}
             late, fell, source = COMMITMENT_LATE, ["planner_late"], PLANNER  # then hop, then the agent
@@ -453,7 +484,8 @@ class KlondikeHintAdvisor:
             fell = [*fell, "planner_late"]
         return {**self.agent_hint(game, obs, mask, info, late, fell), "requested": source}
 
-    def commitment_hint(self, game: KlondikeGame, obs: np.ndarray, mask: np.ndarray) -> dict[str, Any] | None:
+    def commitment_hint(self, game: KlondikeGame, obs: np.ndarray, mask: np.ndarray,
+                        owner: KlondikeGame | None = None) -> dict[str, Any] | None:
         """The commitment planner's hint (``world-bandit``, within the planner's time), from a bot kept
         for this game (:meth:`commitment_bot`: it remembers the positions met and the line it
         follows); once every card is known, the solver's line as for the planner; ``None`` if the bot
@@ -462,29 +494,32 @@ class KlondikeHintAdvisor:
             choice = self.endgame_choice(game)
             if choice is not None:
                 return self.move_hint(game, choice, COMMITMENT_AGENT, COMMITMENT, None)
-        kept = self.commitment_bot(game)
+        kept = self.commitment_bot(game, owner)
         with kept.lock:
             try:
-                decision = kept.bot.step(obs, mask, time_limit=self.planner_time)
+                decision = kept.bot.step(obs, mask)
             except SolitaireError:
                 return None
             kept.expected, kept.seen = decision.move, len(game.history)
         return self.move_hint(game, Choice(decision.action, commitment_reason(decision)), COMMITMENT_AGENT,
                               COMMITMENT, None)
 
-    def commitment_bot(self, game: KlondikeGame) -> KeptBot:
-        """The bot kept for ``game`` (a session's game object), told the moves played since its last
-        hint; a game whose line went back (undo) is taken up afresh where it stands."""
+    def commitment_bot(self, game: KlondikeGame, owner: KlondikeGame | None = None) -> KeptBot:
+        """The bot kept for ``owner`` (a session's game object; default ``game``, which may be a copy of
+        it), told the moves played since its last hint; a game whose line went back (undo) is taken up
+        afresh where it stands."""
+        owner = game if owner is None else owner
         with self._lock:
-            kept = self._bots.get(game)
+            kept = self._bots.get(owner)
             if kept is None or kept.bot.draw_count != game.draw_count:
-                bot = make_player(COMMITMENT_AGENT, klondike_spec(game.draw_count),
-                                  time_limit=self.planner_time, threads=self.planner_threads)
+                options = {"time_limit": self.planner_time, "threads": self.planner_threads,
+                           **self.commitment_options}
+                bot = make_player(COMMITMENT_AGENT, klondike_spec(game.draw_count), **options)
                 kept = KeptBot(bot, threading.Lock())
-                self._bots[game] = kept
+                self._bots[owner] = kept
         with kept.lock:
             history = game.history
-            if kept.seen > len(history) or kept.seen == 0:
+            if kept.seen > len(history) or kept.seen < 0:
                 kept.bot.restart_at(game)
             else:
                 played = list(history[kept.seen:])
@@ -780,6 +815,7 @@ __all__ = [
     "no_progress_hint",
     "position_key",
     "proved_at_start",
+    "proved_lost",
     "solver_verdict",
     "table_key",
     "verdict_json",

@@ -55,7 +55,15 @@ class KlondikeServer(GameServer):
     hint_clears_notice = True
 
     def state(self, session: KlondikeSession) -> dict[str, Any]:
-        return {**state_json(session, self.verdicts.current(session)), "revision": session.revision}
+        return {**state_json(session, self.verdicts.current(session)), "revision": session.revision,
+                "hinted": session.hinted_moves()}
+
+    def _advice(self, session: KlondikeSession, source: str) -> tuple[Any, Any]:
+        """As the shared server's, with the session's own game named, so its commitment bot is kept
+        from one hint to the next (the hint is worked out on a copy)."""
+        with session.lock:
+            game = session.game.copy()
+        return self.hints.hint(game, source, owner=session.game), game
 
     def create(self, session: KlondikeSession) -> dict[str, Any]:
         """Store a new session; a winnable deal at its start comes with its verdict, proved already."""

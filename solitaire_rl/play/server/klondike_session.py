@@ -120,6 +120,10 @@ def legal_targets(game: KlondikeGame) -> dict[str, list[dict[str, str]]]:
 class KlondikeSession(GameSession[KlondikeGame, str]):
     """A Klondike game; ``selected`` is the selected source place (``waste``, ``c3:2``, ``fH``)."""
 
+    def canonical_move(self, text: str) -> str:
+        """A hint's move as the engine writes it."""
+        return str(Move.parse(text))
+
     # ------------------------------------------------------------ sources
     def source_of(self, place: Place) -> str:
         """The canonical source name of ``place`` as a source, refusing what cannot be moved."""

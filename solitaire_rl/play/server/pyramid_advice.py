@@ -63,7 +63,7 @@ from solitaire_rl.play.server.advice import (
     check_source,
     expert_network,
 )
-from solitaire_rl.play.server.hints import pyramid_hint, reason_fields
+from solitaire_rl.play.server.hints import lost_reason_fields, pyramid_hint, reason_fields
 from solitaire_rl.play.server.pyramid_chance import pyramid_chance
 from solitaire_rl.play.server.pyramid_wording import describe_move
 
@@ -166,14 +166,16 @@ class PyramidHintAdvisor:
         move = action_to_move(choice.action) if mask[choice.action] else DRAW_MOVE
         en, ja = describe_move(game, move)
         en, ja = f"{en[0].upper()}{en[1:]}.", f"{ja}のがおすすめです"
+        reasons_shown = reason_fields(choice.reason)
         if proved_lost(game):  # issue 51: a proved loss is said, not "Draw a card" through passes
             en = f"{LOST_HINT[0]} To play on: {en}"
             ja = f"{LOST_HINT[1]}続けるなら：{ja}"
+            reasons_shown.update(lost_reason_fields())  # never "the unseen cards will decide" beside it
         return pyramid_hint({
             "kind": "move", "move": str(move), "places": list(move.places()),
             "move_kind": ["remove", "draw", "recycle"][move.kind],
             "agent": agent, "hint_source": hint_source, "fallback_reason": fallback_reason,
-            "fallbacks": fallbacks, "requested": asked, **reason_fields(choice.reason), "en": en, "ja": ja,
+            "fallbacks": fallbacks, "requested": asked, **reasons_shown, "en": en, "ja": ja,
         })
 
 

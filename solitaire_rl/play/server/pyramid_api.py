@@ -37,7 +37,8 @@ class PyramidServer(GameServer):
     verdicts: PyramidVerdictService = field(default_factory=PyramidVerdictService)
 
     def state(self, session: PyramidSession) -> dict[str, Any]:
-        return {**state_json(session, self.verdicts.current(session)), "revision": session.revision}
+        return {**state_json(session, self.verdicts.current(session)), "revision": session.revision,
+                "hinted": session.hinted_moves()}
 
 
 def new_session(body: NewGame) -> PyramidSession:

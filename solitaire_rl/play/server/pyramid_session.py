@@ -118,6 +118,10 @@ class PyramidSession(GameSession[PyramidGame, int]):
     def recycle(self) -> None:
         self.play(RECYCLE_MOVE)
 
+    def canonical_move(self, text: str) -> str:
+        """A hint's move as the engine writes it (``r7c2+r7c1`` is ``r7c1+r7c2``)."""
+        return str(Move.parse(text))
+
     # ------------------------------------------------------------ helpers
     def _select(self, place: int) -> None:
         self.selected = place

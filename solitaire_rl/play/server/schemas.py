@@ -20,6 +20,10 @@ Revision = Annotated[int, Field(ge=0, le=10**9, strict=True)]
 """The game's revision a request was made on (the state's ``revision``): an older one is refused,
 409 ``STALE_GAME``; absent, it is not checked."""
 Place = Annotated[str, Field(min_length=1, max_length=8)] | Annotated[int, Field(ge=0, le=29)]
+HintedMoves = Annotated[list[Annotated[int, Field(ge=0, le=2 * MAX_SAVED_MOVES)]],
+                        Field(max_length=2 * MAX_SAVED_MOVES)]
+"""A save's moves that were the hint's (the state's ``hinted``: indices into ``history`` then ``redo``);
+an index past them is a 400."""
 
 
 class ErrorBody(BaseModel):
@@ -118,6 +122,9 @@ class GameState(Open):
     verdict: VerdictBody | None
     revision: Annotated[int, Field(ge=0)]
     """Bumped by every move, undo, redo, restart and restore; an action may name it (``revision``)."""
+    hinted: list[Annotated[int, Field(ge=0)]]
+    """The moves that were the hint's where they were played: 0-based indices into ``history`` then
+    ``redo`` (what a save keeps, and a restore's ``hinted`` takes back)."""
 
 
 class PyramidState(GameState):
@@ -188,6 +195,7 @@ class NewGame(Strict):
     seen: SeenCards = []
     operations: Count = 0
     hints: Count = 0
+    hinted: HintedMoves = []
 
 
 class Action(Strict):
@@ -240,6 +248,10 @@ class KlondikeNewGame(Strict):
     seen: SeenCards = []
     operations: Count = 0
     hints: Count = 0
+    hinted: Annotated[list[Annotated[int, Field(ge=0, le=2 * KLONDIKE_MAX_SAVED_MOVES)]],
+                      Field(max_length=2 * KLONDIKE_MAX_SAVED_MOVES)] = []
+    """The save's moves that were the hint's (the state's ``hinted``: indices into ``history`` then
+    ``redo``); an index past them is a 400."""
 
     @field_validator("draw_count", mode="before")
     @classmethod

@@ -13,9 +13,11 @@ A refused intent raises :class:`ActionRefused` and changes nothing (selection in
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 import threading
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
@@ -46,6 +48,22 @@ def refusal_notice(refusal: Any, detail: tuple[str, str] = ("", "")) -> Notice:
     ``name``, ``en`` and ``ja``), with an optional detail ``(English, Japanese)`` appended."""
     ja = f"{refusal.ja}。{detail[1]}" if detail[1] else refusal.ja
     return Notice(refusal.name, f"{refusal.en} {detail[0]}".strip(), ja)
+
+
+MAX_HINTS_SHOWN = 4096
+"""Hints a session remembers (the oldest forgotten past this many): more than a long game asks for."""
+
+
+def line_digests(moves: Sequence[Any]) -> list[bytes]:
+    """A digest of every line of play along ``moves``: ``[0]`` the empty line (the deal), ``[i]`` the
+    first ``i`` moves. Two positions share a digest only when the same moves led to them, so a hint
+    shown at one is found again after undo, redo and restart, and never at another."""
+    digest = b""
+    out = [digest]
+    for move in moves:
+        digest = hashlib.blake2b(digest + str(move).encode(), digest_size=16).digest()
+        out.append(digest)
+    return out
 
 
 class ActionRefused(SolitaireError):
@@ -81,6 +99,9 @@ class GameSession(Generic[GameT, SelectionT]):
     """The hint shown, as the page reads it (one of :data:`solitaire_rl.play.server.hints.Hint`, dumped);
     cleared by
     every change."""
+    hints_shown: OrderedDict[bytes, set[str]] = field(default_factory=OrderedDict, repr=False)
+    """The moves the hints shown named, by the line of play they were shown at (:func:`line_digests`):
+    what tells the analysis which moves were the hint's (issue 51, defect 4)."""
     revision: int = 0
     """Bumped by every change to the game (move, undo, redo, restart, restore): a request that names
     an older one comes from a page showing a stale game (another tab moved meanwhile)."""
@@ -129,6 +150,40 @@ class GameSession(Generic[GameT, SelectionT]):
         for card in seen:
             game.seen |= 1 << card
         self.revision += 1
+
+    def note_hint(self, hint: dict[str, Any] | None) -> None:
+        """Remember a move hint shown at the current line of play (other kinds name no move)."""
+        if not hint or hint.get("kind") != "move" or not hint.get("move"):
+            return
+        key = line_digests(self.game.history)[-1]
+        self.hints_shown.setdefault(key, set()).add(self.canonical_move(str(hint["move"])))
+        self.hints_shown.move_to_end(key)
+        while len(self.hints_shown) > MAX_HINTS_SHOWN:
+            self.hints_shown.popitem(last=False)
+
+    def hinted_moves(self, line: Sequence[Any] | None = None) -> list[int]:
+        """The 0-based indices of the moves of ``line`` (default: the moves played, then the moves to
+        redo, next first) that a hint shown where each was played had named."""
+        if not self.hints_shown:
+            return []
+        moves = list(line) if line is not None else [*self.game.history, *self.game.redo_moves]
+        digests = line_digests(moves)
+        return [i for i, move in enumerate(moves) if str(move) in self.hints_shown.get(digests[i], ())]
+
+    def restore_hinted(self, hinted: Sequence[int]) -> None:
+        """A save's hinted moves (indices into its moves played then to redo, as :meth:`hinted_moves`
+        gives them) remembered as hints shown; an index out of the save's moves is malformed."""
+        moves = [*self.game.history, *self.game.redo_moves]
+        bad = [i for i in hinted if not 0 <= i < len(moves)]
+        if bad:
+            raise MalformedInputError(f"hinted move {bad[0]} is not one of the save's {len(moves)} moves")
+        digests = line_digests(moves)
+        for i in sorted(set(hinted)):
+            self.hints_shown.setdefault(digests[i], set()).add(str(moves[i]))
+
+    def canonical_move(self, text: str) -> str:
+        """A move's text as the engine writes it (a game's session reads it with its own parser)."""
+        return text
 
     def check_revision(self, revision: int | None) -> None:
         """Refuse (:data:`STALE_GAME`, nothing changed) a request made on an older ``revision`` of the
@@ -186,6 +241,6 @@ class SessionStore(Generic[SessionT]):
 
 
 __all__ = [
-    "NOTHING_TO_REDO", "NOTHING_TO_UNDO", "STALE_GAME", "ActionRefused", "GameSession", "Notice",
-    "SessionStore", "refusal_notice",
+    "MAX_HINTS_SHOWN", "NOTHING_TO_REDO", "NOTHING_TO_UNDO", "STALE_GAME", "ActionRefused", "GameSession",
+    "Notice", "SessionStore", "line_digests", "refusal_notice",
 ]

@@ -637,6 +637,11 @@ function readSave(validGame) {  // {save}, {absent: true} or {problem: () => tex
   return {save: data};
 }
 
+function savedHinted(s) {  // a save's moves that were the hint's (issue 51): indices into its moves, else none
+  const moves = (s.history || []).length + (s.redo || []).length;
+  return Array.isArray(s.hinted) ? s.hinted.filter((i) => Number.isInteger(i) && i >= 0 && i < moves) : [];
+}
+
 function savedGame(validGame) {  // the save to restore, or null (none, or unusable: then a notice says why)
   if (!app.storage) {
     notice("storage-notice", () => [t("noStorage")]);

@@ -228,7 +228,7 @@ async function recoverLostGame() {  // true: the same game is back (replayed fro
     return false;
   }
   await startGame({deal: dealName(s), history: s.history, redo: s.redo, seen: s.seen, operations: s.operations,
-                   hints: s.hints, draw_count: s.draw_count}, {activeMs: elapsed});
+                   hints: s.hints, hinted: s.hinted || [], draw_count: s.draw_count}, {activeMs: elapsed});
   message(t("restored"), "info");
   app.keepMessage = true;
   return true;
@@ -927,7 +927,8 @@ function save() {
   writeSave({format: SAVE_FORMAT, writer: tabId, saved_at: Date.now(), game: "klondike",
              deal: dealName(s), session: dealName(s) ? null : s.session, label: s.deal.label, deal_type: s.deal.type,
              history: s.history, redo: s.redo, seen: s.seen, active_ms: Math.round(currentMs()),
-             operations: s.operations, hints: s.hints, won: s.outcome === "win", draw_count: s.draw_count});
+             operations: s.operations, hints: s.hints, hinted: s.hinted || [], won: s.outcome === "win",
+             draw_count: s.draw_count});
 }
 
 function validSave(data) { return typeof data.deal === "string" || typeof data.session === "string"; }
@@ -1120,7 +1121,7 @@ async function main() {
   if (!s) return queue(() => startGame({draw_count: storedDraw()}));
   return queue(async () => {
     const body = {history: s.history, redo: s.redo, seen: s.seen.filter((c) => Number.isInteger(c) && c >= 0 && c < 52),
-                  operations: Math.max(0, s.operations), hints: Math.max(0, s.hints),
+                  operations: Math.max(0, s.operations), hints: Math.max(0, s.hints), hinted: savedHinted(s),
                   draw_count: s.draw_count === 1 ? 1 : 3};  // a save from before draw 1 is draw 3
     try {
       if (typeof s.deal !== "string") {  // a hand-built position lives on the server only

@@ -78,7 +78,8 @@ async function recoverLostGame() {  // the server forgot this game (restarted or
   setState(null);
   const elapsed = currentMs();
   await startGame({variant: s.variant, deal: s.deal.type === "code" ? s.deal.code : s.deal.label,
-                   history: s.history, redo: s.redo, seen: s.seen, operations: s.operations, hints: s.hints},
+                   history: s.history, redo: s.redo, seen: s.seen, operations: s.operations, hints: s.hints,
+                   hinted: s.hinted || []},
                   {activeMs: elapsed});
 }
 
@@ -366,7 +367,7 @@ function save() {
   writeSave({format: SAVE_FORMAT, writer: tabId, saved_at: Date.now(), variant: s.variant,
              deal: s.deal.code, label: s.deal.label, deal_type: s.deal.type, history: s.history, redo: s.redo,
              seen: s.seen, active_ms: Math.round(currentMs()), operations: s.operations, hints: s.hints,
-             won: s.outcome === "win"});
+             hinted: s.hinted || [], won: s.outcome === "win"});
 }
 
 function validSave(data) { return ["000", "001"].includes(data.variant) && typeof data.deal === "string"; }
@@ -506,7 +507,7 @@ async function main() {
       if (live) return void adoptGame(live, {paused: true, activeMs: Math.max(0, s.active_ms)});
       await startGame({variant: s.variant, deal: s.deal_type === "code" ? s.deal : s.label,
                        history: s.history, redo: s.redo, seen: s.seen.filter((c) => Number.isInteger(c) && c >= 0 && c < 52),
-                       operations: Math.max(0, s.operations), hints: Math.max(0, s.hints)},
+                       operations: Math.max(0, s.operations), hints: Math.max(0, s.hints), hinted: savedHinted(s)},
                       {paused: true, activeMs: Math.max(0, s.active_ms)});
     } catch (e) {
       blockSaving(() => t("noReplay", e.message));
