@@ -65,3 +65,48 @@ def test_the_batches_read_refusals_and_outcomes_by_name() -> None:
     assert pyramid.outcome_names == (None, "win", "dead_end")
     with pytest.raises(RuntimeError, match="does not know: \\['dead_end'\\]"):
         codes_by_name(native.PyramidOutcome, {"none": None, "win": "win"})
+
+
+def test_the_encoders_word_every_native_input_error_by_name() -> None:
+    """A row the native encoders refuse comes back as an ``InputError`` member, worded by its name
+    (no table read by position)."""
+    import numpy as np
+
+    from solitaire_rl.agents.encodings import klondike_inputs_batch, pyramid_inputs_batch
+    from solitaire_rl.agents.encodings.klondike_inputs_batch import klondike_actions_batch
+    from solitaire_rl.envs.errors import MalformedInputError
+
+    names = {e.name for e in native.InputError} - {"none"}
+    assert names == {"bad_observation", "too_many_actions", "bad_mask"}
+    for module in (klondike_inputs_batch, pyramid_inputs_batch):
+        assert set(module._ERRORS) == names
+    with pytest.raises(MalformedInputError, match="row 1 is not a Klondike observation"):
+        klondike_actions_batch(np.r_[np.zeros((1, 190), np.int64), np.full((1, 190), 60, np.int64)],
+                               np.zeros((2, 590), np.int8))
+
+
+def test_the_native_counters_are_read_by_their_names() -> None:
+    """Each game's native counters (``*Buffers.counter_names``) are arrays of its batch, and the vector
+    envs' infos name them (``counters``); a step's buffers take them by name, and refuse a wrong set
+    or an array of another type (it would be written through a copy)."""
+    import numpy as np
+
+    from solitaire_rl.envs.spec import GAME_SPECS
+
+    fixed = ("obs", "mask", "reward", "terminated", "truncated", "refusal", "outcome", "was_reset",
+             "final_obs", "final_mask")
+    for spec in GAME_SPECS.values():
+        batch = spec.make_batch(2)
+        buffers, names = type(batch.buffers), type(batch.buffers).counter_names
+        assert names and set(names) <= set(batch.counters.values())
+        counters = {name: getattr(batch, name) for name in names}
+        assert all(c.dtype == np.int32 and c.shape == (2,) for c in counters.values())
+        arrays = {k: getattr(batch, k) for k in fixed}
+        with pytest.raises(ValueError, match=f"counters has no {names[-1]}"):
+            buffers(**arrays, counters={n: counters[n] for n in names[:-1]})
+        with pytest.raises(ValueError, match="names a counter this game does not keep"):
+            buffers(**arrays, counters={**counters, "x": batch.pending})
+        with pytest.raises(ValueError, match=f"counter {names[0]} is not a C-contiguous int32 column"):
+            buffers(**arrays, counters=dict.fromkeys(names, batch.reward))
+        with pytest.raises(TypeError):
+            buffers(**{**arrays, "reward": batch.pending}, counters=counters)

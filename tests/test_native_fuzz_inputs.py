@@ -456,25 +456,31 @@ def test_deal_texts_reach_the_solver_or_are_refused_with_a_clear_error(text: str
 
 def test_a_step_refuses_buffers_of_the_wrong_shape_and_changes_nothing() -> None:
     """Each of a step's 12 arrays one row too long, and each row array one column too wide: a
-    ValueError naming the row array (the columns together) before any game changes."""
+    ValueError naming the array before any game changes."""
     zeros = np.zeros(3, np.int64)
-    for batch, names, buffers in (
-        (klondike_batch(), ("cards_up", "recycles"), solitaire_native.KlondikeBuffers),
-        (pyramid_batch(), ("pass_number", "cards_left"), solitaire_native.PyramidBuffers),
-    ):
+    for batch, buffers in ((klondike_batch(), solitaire_native.KlondikeBuffers),
+                           (pyramid_batch(), solitaire_native.PyramidBuffers)):
+        names = buffers.counter_names
         fields = ["obs", "mask", "reward", "terminated", "truncated", "refusal", "outcome", *names,
                   "was_reset", "final_obs", "final_mask"]
         arrays = [getattr(batch, f) for f in fields]
+
+        def made(given: list[np.ndarray], names: tuple[str, ...] = names, fields: list[str] = fields,
+                 buffers: type = buffers) -> object:
+            named = dict(zip(fields, given, strict=True))
+            return buffers(**{f: a for f, a in named.items() if f not in names},
+                           counters={n: named[n] for n in names})
+
         before = batch.obs.copy()
         for i, (name, array) in enumerate(zip(fields, arrays, strict=True)):
             rows = array.ndim == 2
             shapes = [(len(array) + 1, *array.shape[1:])]
             if rows:
                 shapes.append((len(array), array.shape[1] + 1))
-            words = f"{name} has the wrong shape" if rows else "an output column has the wrong length"
+            words = f"{name} has the wrong shape" if rows else f"{name} has the wrong length"
             for shape in shapes:
                 bad = [np.zeros(shape, a.dtype) if k == i else a.copy() for k, a in enumerate(arrays)]
                 with pytest.raises(ValueError, match=words):
-                    batch.core.step(zeros, zeros, 0, buffers(*bad))
+                    batch.core.step(zeros, zeros, 0, made(bad))
         np.testing.assert_array_equal(batch.obs, before)
-        batch.core.step(zeros, zeros, 0, buffers(*arrays))  # the right arrays play
+        batch.core.step(zeros, zeros, 0, made(arrays))  # the right arrays play

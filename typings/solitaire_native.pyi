@@ -589,7 +589,9 @@ class PyramidOutcome(enum.Enum):
     dead_end = 2
 
 class PyramidBuffers:
-    def __init__(self, obs: Annotated[NDArray[numpy.float32], dict(shape=(None, None), order='C', device='cpu')], mask: Annotated[NDArray[numpy.int8], dict(shape=(None, None), order='C', device='cpu')], reward: Annotated[NDArray[numpy.float64], dict(shape=(None,), order='C', device='cpu')], terminated: Annotated[NDArray[numpy.bool_], dict(shape=(None,), order='C', device='cpu')], truncated: Annotated[NDArray[numpy.bool_], dict(shape=(None,), order='C', device='cpu')], refusal: Annotated[NDArray[numpy.uint8], dict(shape=(None,), order='C', device='cpu')], outcome: Annotated[NDArray[numpy.uint8], dict(shape=(None,), order='C', device='cpu')], pass_: Annotated[NDArray[numpy.int32], dict(shape=(None,), order='C', device='cpu')], cards_left: Annotated[NDArray[numpy.int32], dict(shape=(None,), order='C', device='cpu')], was_reset: Annotated[NDArray[numpy.bool_], dict(shape=(None,), order='C', device='cpu')], final_obs: Annotated[NDArray[numpy.float32], dict(shape=(None, None), order='C', device='cpu')], final_mask: Annotated[NDArray[numpy.int8], dict(shape=(None, None), order='C', device='cpu')]) -> None: ...
+    def __init__(self, *, obs: Annotated[NDArray[numpy.float32], dict(shape=(None, None), order='C', device='cpu')], mask: Annotated[NDArray[numpy.int8], dict(shape=(None, None), order='C', device='cpu')], reward: Annotated[NDArray[numpy.float64], dict(shape=(None,), order='C', device='cpu')], terminated: Annotated[NDArray[numpy.bool_], dict(shape=(None,), order='C', device='cpu')], truncated: Annotated[NDArray[numpy.bool_], dict(shape=(None,), order='C', device='cpu')], refusal: Annotated[NDArray[numpy.uint8], dict(shape=(None,), order='C', device='cpu')], outcome: Annotated[NDArray[numpy.uint8], dict(shape=(None,), order='C', device='cpu')], was_reset: Annotated[NDArray[numpy.bool_], dict(shape=(None,), order='C', device='cpu')], final_obs: Annotated[NDArray[numpy.float32], dict(shape=(None, None), order='C', device='cpu')], final_mask: Annotated[NDArray[numpy.int8], dict(shape=(None, None), order='C', device='cpu')], counters: dict) -> None: ...
+
+    counter_names: tuple = ('pass_number', 'cards_left')
 
 class PyramidBatch:
     def __init__(self, num_envs: int, stock_top_playable: bool, reward_shaping: bool, max_episode_steps: int, num_threads: int = 1) -> None: ...
@@ -610,7 +612,9 @@ class PyramidBatch:
 def random_deal(game: str, number: int) -> list[int]: ...
 
 class KlondikeBuffers:
-    def __init__(self, obs: Annotated[NDArray[numpy.int64], dict(shape=(None, None), order='C', device='cpu')], mask: Annotated[NDArray[numpy.int8], dict(shape=(None, None), order='C', device='cpu')], reward: Annotated[NDArray[numpy.float64], dict(shape=(None,), order='C', device='cpu')], terminated: Annotated[NDArray[numpy.bool_], dict(shape=(None,), order='C', device='cpu')], truncated: Annotated[NDArray[numpy.bool_], dict(shape=(None,), order='C', device='cpu')], refusal: Annotated[NDArray[numpy.uint8], dict(shape=(None,), order='C', device='cpu')], outcome: Annotated[NDArray[numpy.uint8], dict(shape=(None,), order='C', device='cpu')], cards_up: Annotated[NDArray[numpy.int32], dict(shape=(None,), order='C', device='cpu')], recycles: Annotated[NDArray[numpy.int32], dict(shape=(None,), order='C', device='cpu')], was_reset: Annotated[NDArray[numpy.bool_], dict(shape=(None,), order='C', device='cpu')], final_obs: Annotated[NDArray[numpy.int64], dict(shape=(None, None), order='C', device='cpu')], final_mask: Annotated[NDArray[numpy.int8], dict(shape=(None, None), order='C', device='cpu')]) -> None: ...
+    def __init__(self, *, obs: Annotated[NDArray[numpy.int64], dict(shape=(None, None), order='C', device='cpu')], mask: Annotated[NDArray[numpy.int8], dict(shape=(None, None), order='C', device='cpu')], reward: Annotated[NDArray[numpy.float64], dict(shape=(None,), order='C', device='cpu')], terminated: Annotated[NDArray[numpy.bool_], dict(shape=(None,), order='C', device='cpu')], truncated: Annotated[NDArray[numpy.bool_], dict(shape=(None,), order='C', device='cpu')], refusal: Annotated[NDArray[numpy.uint8], dict(shape=(None,), order='C', device='cpu')], outcome: Annotated[NDArray[numpy.uint8], dict(shape=(None,), order='C', device='cpu')], was_reset: Annotated[NDArray[numpy.bool_], dict(shape=(None,), order='C', device='cpu')], final_obs: Annotated[NDArray[numpy.int64], dict(shape=(None, None), order='C', device='cpu')], final_mask: Annotated[NDArray[numpy.int8], dict(shape=(None, None), order='C', device='cpu')], counters: dict) -> None: ...
+
+    counter_names: tuple = ('cards_up', 'recycles')
 
 class KlondikeBatch:
     def __init__(self, num_envs: int, draw_count: int, reward_shaping: bool, max_episode_steps: int, num_threads: int = 1) -> None: ...
@@ -629,6 +633,15 @@ class KlondikeBatch:
     def get_state(self, index: int) -> dict: ...
 
     def set_state(self, index: int, columns: Sequence[Sequence[int]], hidden: Sequence[int], stock: Sequence[int], waste: Sequence[int], foundations: Sequence[int], best: Sequence[int], seen: int, recycles: int, draw_count: int, elapsed: int, ended: bool, needs_reset: bool, buffers: KlondikeBuffers) -> None: ...
+
+class InputError(enum.Enum):
+    none = 0
+
+    bad_observation = 1
+
+    too_many_actions = 2
+
+    bad_mask = 3
 
 def klondike_policy_inputs(obs: Annotated[NDArray[numpy.int64], dict(shape=(None, None), order='C', device='cpu', writable=False)], mask: Annotated[NDArray[numpy.int8], dict(shape=(None, None), order='C', device='cpu', writable=False)] | None, out: Annotated[NDArray[numpy.float32], dict(shape=(None, None), order='C', device='cpu')]) -> object: ...
 

@@ -5,7 +5,6 @@
 
 #include <array>
 #include <cstdint>
-#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -66,73 +65,98 @@ void check_step(const Column<const std::int64_t>& actions, const Column<const st
   if (autoreset < 0 || autoreset > 2) throw nb::value_error("autoreset is 0 (next step), 1 (same step) or 2 (disabled)");
 }
 
-// The arrays of one step of either game, checked against the batch's size before any game changes:
-// obs and final_obs n x obs_width, mask and final_mask n x num_actions, every column n long.
-template <typename Obs>
-void check_step_shapes(std::size_t n, const Rows<Obs>& obs, const Rows<Obs>& final_obs, std::size_t obs_width,
-                       const Rows<std::int8_t>& mask, const Rows<std::int8_t>& final_mask,
-                       std::size_t num_actions, std::initializer_list<std::size_t> column_lengths) {
-  auto rows = [n](std::size_t r, std::size_t width, std::size_t want, const char* name) {
-    if (r != n || width != want) throw nb::value_error((std::string(name) + " has the wrong shape").c_str());
-  };
-  rows(obs.shape(0), obs.shape(1), obs_width, "obs");
-  rows(final_obs.shape(0), final_obs.shape(1), obs_width, "final_obs");
-  rows(mask.shape(0), mask.shape(1), num_actions, "mask");
-  rows(final_mask.shape(0), final_mask.shape(1), num_actions, "final_mask");
-  for (std::size_t len : column_lengths) {
-    if (len != n) throw nb::value_error("an output column has the wrong length");
+// The arrays of one call of either game's batch as Python hands them over, each by name
+// (common/step_buffer.hpp; `Out` is the game's Outputs): obs and final_obs n x ObsWidth, mask and
+// final_mask n x NumActions, every column n long, checked against the batch's size before any game
+// changes. The game's counters come in a dict keyed by its kCounterNames.
+template <class Out, std::size_t ObsWidth, std::size_t NumActions>
+struct Buffers {
+  using Obs = typename Out::ObsType;
+
+  Rows<Obs> obs;
+  Rows<std::int8_t> mask;
+  Column<double> reward;
+  Column<bool> terminated;
+  Column<bool> truncated;
+  Column<std::uint8_t> refusal;
+  Column<std::uint8_t> outcome;
+  Column<bool> was_reset;
+  Rows<Obs> final_obs;
+  Rows<std::int8_t> final_mask;
+  std::array<Column<std::int32_t>, Out::kNumCounters> counters;
+  std::array<const char*, Out::kNumCounters> counter_names;
+
+  Out outputs(std::size_t n) const {
+    auto rows = [n](std::size_t r, std::size_t width, std::size_t want, const char* name) {
+      if (r != n || width != want) throw nb::value_error((std::string(name) + " has the wrong shape").c_str());
+    };
+    rows(obs.shape(0), obs.shape(1), ObsWidth, "obs");
+    rows(final_obs.shape(0), final_obs.shape(1), ObsWidth, "final_obs");
+    rows(mask.shape(0), mask.shape(1), NumActions, "mask");
+    rows(final_mask.shape(0), final_mask.shape(1), NumActions, "final_mask");
+    auto column = [n](std::size_t len, const char* name) {
+      if (len != n) throw nb::value_error((std::string(name) + " has the wrong length").c_str());
+    };
+    column(reward.shape(0), "reward");
+    column(terminated.shape(0), "terminated");
+    column(truncated.shape(0), "truncated");
+    column(refusal.shape(0), "refusal");
+    column(outcome.shape(0), "outcome");
+    column(was_reset.shape(0), "was_reset");
+    Out out;
+    for (std::size_t k = 0; k < Out::kNumCounters; ++k) {
+      column(counters[k].shape(0), counter_names[k]);
+      out.counters[k] = counters[k].data();
+    }
+    out.obs = obs.data();
+    out.mask = mask.data();
+    out.reward = reward.data();
+    out.terminated = terminated.data();
+    out.truncated = truncated.data();
+    out.refusal = refusal.data();
+    out.outcome = outcome.data();
+    out.was_reset = was_reset.data();
+    out.final_obs = final_obs.data();
+    out.final_mask = final_mask.data();
+    return out;
   }
+};
+
+using PyramidBuffers = Buffers<pyrenv::Outputs, pyrenv::kObservationSize, pyrenv::kNumActions>;
+using KlondikeBuffers = Buffers<klenv::Outputs, klenv::kObservationSize, klenv::kNumActions>;
+
+// Binds a game's Buffers as `name`: made by keyword (obs=..., counters={name: column}), the counters'
+// names in the class attribute `counter_names` (the Python batch allocates one int32 column for each).
+template <class B, std::size_t N>
+void bind_buffers(nb::module_& m, const char* name, const std::array<const char*, N>& names) {
+  using Obs = typename B::Obs;
+  nb::class_<B> cls(m, name);
+  cls.def(
+      "__init__",
+      [names](B* self, Rows<Obs> obs, Rows<std::int8_t> mask, Column<double> reward, Column<bool> terminated,
+              Column<bool> truncated, Column<std::uint8_t> refusal, Column<std::uint8_t> outcome,
+              Column<bool> was_reset, Rows<Obs> final_obs, Rows<std::int8_t> final_mask, nb::dict counters) {
+        std::array<Column<std::int32_t>, N> columns;
+        for (std::size_t k = 0; k < N; ++k) {
+          if (!counters.contains(names[k])) {
+            throw nb::value_error((std::string("counters has no ") + names[k]).c_str());
+          }
+          if (!nb::try_cast(counters[names[k]], columns[k], /*convert=*/false)) {
+            throw nb::value_error((std::string("counter ") + names[k] + " is not a C-contiguous int32 column").c_str());
+          }
+        }
+        if (counters.size() != N) throw nb::value_error("counters names a counter this game does not keep");
+        new (self) B{obs, mask, reward, terminated, truncated, refusal, outcome, was_reset, final_obs, final_mask,
+                     columns, names};
+      },
+      // no conversion: a converted copy would take the writes meant for the caller's array
+      nb::kw_only(), "obs"_a.noconvert(), "mask"_a.noconvert(), "reward"_a.noconvert(), "terminated"_a.noconvert(),
+      "truncated"_a.noconvert(), "refusal"_a.noconvert(), "outcome"_a.noconvert(), "was_reset"_a.noconvert(),
+      "final_obs"_a.noconvert(), "final_mask"_a.noconvert(), "counters"_a);
+  nb::list counter_names;
+  for (const char* n : names) counter_names.append(nb::str(n));
+  cls.attr("counter_names") = nb::tuple(counter_names);
 }
-
-// The arrays of one step, checked against the batch's size before any game changes.
-struct PyramidBuffers {
-  Rows<float> obs;
-  Rows<std::int8_t> mask;
-  Column<double> reward;
-  Column<bool> terminated;
-  Column<bool> truncated;
-  Column<std::uint8_t> refusal;
-  Column<std::uint8_t> outcome;
-  Column<std::int32_t> pass;
-  Column<std::int32_t> cards_left;
-  Column<bool> was_reset;
-  Rows<float> final_obs;
-  Rows<std::int8_t> final_mask;
-
-  pyrenv::Outputs outputs(std::size_t n) const {
-    check_step_shapes(n, obs, final_obs, pyrenv::kObservationSize, mask, final_mask, pyrenv::kNumActions,
-                      {reward.shape(0), terminated.shape(0), truncated.shape(0), refusal.shape(0),
-                       outcome.shape(0), pass.shape(0), cards_left.shape(0), was_reset.shape(0)});
-    return {obs.data(),     mask.data(),    reward.data(),     terminated.data(),
-            truncated.data(), refusal.data(), outcome.data(),  pass.data(),
-            cards_left.data(), was_reset.data(), final_obs.data(), final_mask.data()};
-  }
-};
-
-// The arrays of one step, checked against the batch's size before any game changes.
-struct KlondikeBuffers {
-  Rows<std::int64_t> obs;
-  Rows<std::int8_t> mask;
-  Column<double> reward;
-  Column<bool> terminated;
-  Column<bool> truncated;
-  Column<std::uint8_t> refusal;
-  Column<std::uint8_t> outcome;
-  Column<std::int32_t> cards_up;
-  Column<std::int32_t> recycles;
-  Column<bool> was_reset;
-  Rows<std::int64_t> final_obs;
-  Rows<std::int8_t> final_mask;
-
-  klenv::Outputs outputs(std::size_t n) const {
-    check_step_shapes(n, obs, final_obs, klenv::kObservationSize, mask, final_mask, klenv::kNumActions,
-                      {reward.shape(0), terminated.shape(0), truncated.shape(0), refusal.shape(0),
-                       outcome.shape(0), cards_up.shape(0), recycles.shape(0), was_reset.shape(0)});
-    return {obs.data(),      mask.data(),     reward.data(),   terminated.data(),
-            truncated.data(), refusal.data(),  outcome.data(),  cards_up.data(),
-            recycles.data(),  was_reset.data(), final_obs.data(), final_mask.data()};
-  }
-};
 
 // A position as solitaire_rl.envs.klondike.game.KlondikeGame holds it, checked again here (the binding is public):
 // every card once (the foundations' too), at most 6 face-down cards a column under a face-up run
@@ -279,12 +303,7 @@ nb::dict klondike_saved_dict(const klenv::Saved& saved) {
 }
 
 void bind_pyramid_batch(nb::module_& m) {
-  nb::class_<PyramidBuffers>(m, "PyramidBuffers")
-      .def(nb::init<Rows<float>, Rows<std::int8_t>, Column<double>, Column<bool>, Column<bool>,
-                    Column<std::uint8_t>, Column<std::uint8_t>, Column<std::int32_t>, Column<std::int32_t>,
-                    Column<bool>, Rows<float>, Rows<std::int8_t>>(),
-           "obs"_a, "mask"_a, "reward"_a, "terminated"_a, "truncated"_a, "refusal"_a, "outcome"_a, "pass_"_a,
-           "cards_left"_a, "was_reset"_a, "final_obs"_a, "final_mask"_a);
+  bind_buffers<PyramidBuffers>(m, "PyramidBuffers", pyrenv::kCounterNames);
 
   nb::class_<pyrenv::Batch>(m, "PyramidBatch")
       .def("__init__",
@@ -356,12 +375,7 @@ void bind_pyramid_batch(nb::module_& m) {
 }
 
 void bind_klondike_batch(nb::module_& m) {
-  nb::class_<KlondikeBuffers>(m, "KlondikeBuffers")
-      .def(nb::init<Rows<std::int64_t>, Rows<std::int8_t>, Column<double>, Column<bool>, Column<bool>,
-                    Column<std::uint8_t>, Column<std::uint8_t>, Column<std::int32_t>, Column<std::int32_t>,
-                    Column<bool>, Rows<std::int64_t>, Rows<std::int8_t>>(),
-           "obs"_a, "mask"_a, "reward"_a, "terminated"_a, "truncated"_a, "refusal"_a, "outcome"_a, "cards_up"_a,
-           "recycles"_a, "was_reset"_a, "final_obs"_a, "final_mask"_a);
+  bind_buffers<KlondikeBuffers>(m, "KlondikeBuffers", klenv::kCounterNames);
 
   nb::class_<klenv::Batch>(m, "KlondikeBatch")
       .def("__init__",

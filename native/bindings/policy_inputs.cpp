@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 
+#include "common/input_error.hpp"
 #include "klondike/env.hpp"
 #include "klondike/policy_inputs.hpp"
 #include "pyramid/policy_inputs.hpp"
@@ -17,24 +18,25 @@ using namespace nb::literals;
 namespace klenv = solitaire::klondike::env;
 namespace klin = solitaire::klondike::inputs;
 namespace pyin = solitaire::pyramid::inputs;
+using solitaire::InputError;
 
 namespace {
 
-// Runs `encode(row)` (an error code, 0 when the row was written) on rows 0..n-1 with the GIL
-// released, stopping at the first row that could not be encoded; returns (row, error) of that
+// Runs `encode(row)` (InputError::none when the row was written) on rows 0..n-1 with the GIL
+// released, stopping at the first row that could not be encoded; returns (row, InputError) of that
 // row, or None. Both games' policy inputs below.
 template <class Encode>
 nb::object encode_rows(std::size_t n, const Encode& encode) {
   std::size_t row = 0;
-  int error = 0;
+  InputError error = InputError::none;
   {
     nb::gil_scoped_release release;
     for (; row < n; ++row) {
       error = encode(row);
-      if (error != 0) break;
+      if (error != InputError::none) break;
     }
   }
-  if (error == 0) return nb::none();
+  if (error == InputError::none) return nb::none();
   return nb::make_tuple(row, error);
 }
 
@@ -52,8 +54,7 @@ nb::object klondike_policy_inputs(Rows<const std::int64_t> obs, std::optional<Ro
   return encode_rows(n, [&](std::size_t row) {
     const std::int64_t* o = obs.data() + row * klenv::kObservationSize;
     float* dst = out.data() + row * width;
-    return static_cast<int>(mask ? klin::actions(o, mask->data() + row * klenv::kNumActions, dst)
-                                 : klin::compact(o, dst));
+    return mask ? klin::actions(o, mask->data() + row * klenv::kNumActions, dst) : klin::compact(o, dst);
   });
 }
 
@@ -69,14 +70,20 @@ nb::object pyramid_policy_inputs(Rows<const float> obs, Rows<const std::int8_t> 
   }
   if (out.shape(0) != n || out.shape(1) != width) throw nb::value_error("out has the wrong shape");
   return encode_rows(n, [&](std::size_t row) {
-    return static_cast<int>(pyin::actions(obs.data() + row * pyin::kObservationSize,
-                                          mask.data() + row * pyin::kNumActions, relaxed, out.data() + row * width));
+    return pyin::actions(obs.data() + row * pyin::kObservationSize, mask.data() + row * pyin::kNumActions, relaxed,
+                         out.data() + row * width);
   });
 }
 
 }  // namespace
 
 void bind_policy_inputs(nb::module_& m) {
+  // Why a row could not be encoded (common/input_error.hpp): the Python encoders word each by name.
+  nb::enum_<InputError>(m, "InputError")
+      .value("none", InputError::none)
+      .value("bad_observation", InputError::bad_observation)
+      .value("too_many_actions", InputError::too_many_actions)
+      .value("bad_mask", InputError::bad_mask);
   m.def("klondike_policy_inputs", &klondike_policy_inputs, "obs"_a, "mask"_a.none(), "out"_a);
   m.def("pyramid_policy_inputs", &pyramid_policy_inputs, "obs"_a, "mask"_a, "relaxed"_a, "out"_a);
 }

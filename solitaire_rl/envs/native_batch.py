@@ -29,6 +29,8 @@ from solitaire_rl.envs.wrappers import TRUNCATED
 
 T = TypeVar("T")
 
+NONE_CODE = "none"
+"""The name of every native code enum's 0: a step's refusal or outcome column holds 0 where there is none."""
 AUTORESET_CODES = {AutoresetMode.NEXT_STEP: 0, AutoresetMode.SAME_STEP: 1, AutoresetMode.DISABLED: 2}
 """The native cores' codes for Gymnasium's autoreset modes."""
 
@@ -133,6 +135,8 @@ def codes_by_name(members: Iterable[Any], table: Mapping[str, T]) -> tuple[T, ..
     named = {int(m.value): m.name for m in members}
     if sorted(named) != list(range(len(named))):
         raise RuntimeError(f"native codes are not 0..{len(named) - 1}: {sorted(named)}")
+    if named[0] != NONE_CODE:  # the arrays' 0 ("nothing to say") is read as such below
+        raise RuntimeError(f"native code 0 is {named[0]!r}, not {NONE_CODE!r}")
     missing = sorted(set(named.values()) - set(table))
     if missing:
         raise RuntimeError(f"the native module names codes this Python does not know: {missing}")
@@ -140,8 +144,9 @@ def codes_by_name(members: Iterable[Any], table: Mapping[str, T]) -> tuple[T, ..
 
 
 class NativeBatch(DealStreams):
-    """The stepping both games' batches share; a subclass sets the class attributes and makes
-    the arrays (``obs``, ``mask``, ``refusal``, ``outcome``, ``was_reset``, ...) and ``core``."""
+    """The stepping both games' batches share; a subclass sets the class attributes, makes ``core``
+    and the arrays (:meth:`_init_arrays`: ``obs``, ``mask``, ``refusal``, ``outcome``, ``was_reset``,
+    ..., and the native counters by their native names)."""
 
     num_actions: int
     deal_prefix: str
@@ -176,6 +181,28 @@ class NativeBatch(DealStreams):
     outcome: np.ndarray
     deal_number: np.ndarray
     deal_label: np.ndarray
+
+    def _init_arrays(self, buffers_type: Any, n: int, obs_size: int, obs_dtype: Any) -> None:
+        """Allocate the arrays one native call writes, each an attribute named as the native
+        buffers name it (``obs``, ``mask``, ..., and every name of ``buffers_type.counter_names``, an
+        ``int32`` column each), and hand them to the core by name as :attr:`buffers`."""
+        self.obs = np.zeros((n, obs_size), obs_dtype)
+        self.mask = np.zeros((n, self.num_actions), np.int8)
+        self.reward = np.zeros(n, np.float64)
+        self.terminated = np.zeros(n, np.bool_)
+        self.truncated = np.zeros(n, np.bool_)
+        self.refusal = np.zeros(n, np.uint8)
+        self.outcome = np.zeros(n, np.uint8)
+        self.was_reset = np.zeros(n, np.bool_)
+        self.final_obs = np.zeros((n, obs_size), obs_dtype)
+        self.final_mask = np.zeros((n, self.num_actions), np.int8)
+        counters = {name: np.zeros(n, np.int32) for name in buffers_type.counter_names}
+        for name, column in counters.items():
+            setattr(self, name, column)
+        self.buffers = buffers_type(
+            obs=self.obs, mask=self.mask, reward=self.reward, terminated=self.terminated,
+            truncated=self.truncated, refusal=self.refusal, outcome=self.outcome, was_reset=self.was_reset,
+            final_obs=self.final_obs, final_mask=self.final_mask, counters=counters)
 
     def reset(self, indices: Sequence[int], seeds: Sequence[StreamSeed] | None,
               deals: Sequence[object | None] | None) -> None:

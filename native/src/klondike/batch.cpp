@@ -21,8 +21,13 @@ void Batch::write_row(int i, const Outputs& out) const {
   const Game& g = games_[i];
   g.write_observation(out.obs + static_cast<std::ptrdiff_t>(i) * kObservationSize);
   g.write_mask(out.mask + static_cast<std::ptrdiff_t>(i) * kNumActions);
-  out.cards_up[i] = g.cards_up();
-  out.recycles[i] = g.recycles();
+  write_counters(i, out);
+}
+
+void Batch::write_counters(int i, const Outputs& out) const {
+  const Game& g = games_[i];
+  out.counter(Counter::cards_up)[i] = g.cards_up();
+  out.counter(Counter::recycles)[i] = g.recycles();
 }
 
 void Batch::reset_cards(int i, const std::uint8_t* cards, const Outputs& out) {

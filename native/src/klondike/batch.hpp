@@ -11,30 +11,26 @@
 // TimeLimit, and pyramid/batch.hpp, do the same).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
+#include "common/step_buffer.hpp"
 #include "klondike/env_game.hpp"
 
 namespace solitaire::klondike::env {
 
 enum class Autoreset : std::uint8_t { next_step = 0, same_step = 1, disabled = 2 };
 
-// Row-major output arrays of one call, each with num_envs rows (caller-owned, preallocated).
-struct Outputs {
-  std::int64_t* obs;         // num_envs x 190
-  std::int8_t* mask;         // num_envs x 590
-  double* reward;            // num_envs
-  bool* terminated;          // num_envs
-  bool* truncated;           // num_envs
-  std::uint8_t* refusal;     // num_envs: Refusal of an illegal action, else 0
-  std::uint8_t* outcome;     // num_envs: Outcome of a game that ended this step, else 0
-  std::int32_t* cards_up;    // num_envs: cards on the foundations (of the game after any reset)
-  std::int32_t* recycles;    // num_envs: times the waste was turned over (likewise)
-  bool* was_reset;           // num_envs: the game was reset (and took its pending deal) in this call
-  std::int64_t* final_obs;   // num_envs x 190, same_step only: the last observation of a game that ended
-  std::int8_t* final_mask;   // num_envs x 590, same_step only: its last mask (encodings read it)
-};
+// The per-game counters a call writes beside the observation and the mask (of the game after any
+// reset): its cards on the foundations and the times its waste was turned over. Python reads them by
+// these names.
+enum class Counter : std::uint8_t { cards_up, recycles };
+inline constexpr std::array<const char*, 2> kCounterNames{"cards_up", "recycles"};
+
+// The arrays of one call (common/step_buffer.hpp): obs and final_obs num_envs x 190, mask and final_mask
+// num_envs x 590.
+using Outputs = StepBuffer<std::int64_t, Counter, kCounterNames.size()>;
 
 // One game of a batch as get_state/set_state carry it: its position and the batch's counters for it
 // (the no-progress memo is not carried: it only speeds answers up).
@@ -51,7 +47,7 @@ class Batch {
 
   int num_envs() const { return static_cast<int>(games_.size()); }
 
-  // Deals 52 cards (Klondike deal order) to game i and writes its row of obs, mask, cards_up, recycles.
+  // Deals 52 cards (Klondike deal order) to game i and writes its row of obs, mask and counters.
   void reset_cards(int i, const std::uint8_t* cards, const Outputs& out);
   // Puts game i in a given position (checked by the caller); the same writes.
   void reset_state(int i, const State& state, const Outputs& out);
@@ -68,6 +64,7 @@ class Batch {
   void step_range(int begin, int end, const std::int64_t* actions, const std::int64_t* pending,
                   Autoreset mode, const Outputs& out);
   void write_row(int i, const Outputs& out) const;
+  void write_counters(int i, const Outputs& out) const;
   void deal(int i, std::int64_t number);
 
   std::vector<Game> games_;

@@ -26,8 +26,13 @@ void Batch::write_row(int i, const Outputs& out) const {
   const Game& g = games_[i];
   g.write_observation(out.obs + static_cast<std::ptrdiff_t>(i) * kObservationSize);
   g.write_mask(out.mask + static_cast<std::ptrdiff_t>(i) * kNumActions);
-  out.pass[i] = g.pass_number();
-  out.cards_left[i] = g.cards_left();
+  write_counters(i, out);
+}
+
+void Batch::write_counters(int i, const Outputs& out) const {
+  const Game& g = games_[i];
+  out.counter(Counter::pass_number)[i] = g.pass_number();
+  out.counter(Counter::cards_left)[i] = g.cards_left();
 }
 
 void Batch::reset_one(int i, const std::uint8_t* cards, const Outputs& out) {
@@ -96,8 +101,7 @@ void Batch::step_range(int begin, int end, const std::int64_t* actions, const st
       }
       out.reward[i] = reward;
     }
-    out.pass[i] = g.pass_number();
-    out.cards_left[i] = g.cards_left();
+    write_counters(i, out);
     const bool truncated = max_episode_steps_ > 0 && elapsed_[i] >= max_episode_steps_;
     out.terminated[i] = terminated;
     out.truncated[i] = truncated;

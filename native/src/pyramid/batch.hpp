@@ -9,30 +9,25 @@
 // nothing is reset by a step (a game that ended refuses every action, as the Python env does).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
+#include "common/step_buffer.hpp"
 #include "pyramid/env.hpp"
 
 namespace solitaire::pyramid::env {
 
 enum class Autoreset : std::uint8_t { next_step = 0, same_step = 1, disabled = 2 };
 
-// Row-major output arrays of one call, each with num_envs rows (caller-owned, preallocated).
-struct Outputs {
-  float* obs;                // num_envs x 883
-  std::int8_t* mask;         // num_envs x 467
-  double* reward;            // num_envs
-  bool* terminated;          // num_envs
-  bool* truncated;           // num_envs
-  std::uint8_t* refusal;     // num_envs: Refusal of an illegal action, else 0
-  std::uint8_t* outcome;     // num_envs: Outcome of a game that ended this step, else 0
-  std::int32_t* pass;        // num_envs: pass 1..3 (of the game after any reset)
-  std::int32_t* cards_left;  // num_envs: pyramid cards left (likewise)
-  bool* was_reset;           // num_envs: the game was reset (and took its pending deal) in this call
-  float* final_obs;          // num_envs x 883, same_step only: the last observation of a game that ended
-  std::int8_t* final_mask;   // num_envs x 467, same_step only: its last mask (encodings read it)
-};
+// The per-game counters a call writes beside the observation and the mask (of the game after any
+// reset): its pass 1..3 and its pyramid cards left. Python reads them by these names.
+enum class Counter : std::uint8_t { pass_number, cards_left };
+inline constexpr std::array<const char*, 2> kCounterNames{"pass_number", "cards_left"};
+
+// The arrays of one call (common/step_buffer.hpp): obs and final_obs num_envs x 883, mask and final_mask
+// num_envs x 467.
+using Outputs = StepBuffer<float, Counter, kCounterNames.size()>;
 
 // One game of a batch as get_state/set_state carry it: its state and the batch's counters for it.
 struct Saved {
@@ -47,7 +42,7 @@ class Batch {
 
   int num_envs() const { return static_cast<int>(games_.size()); }
 
-  // Deals 52 cards (Pyramid deal order) to game i and writes its row of obs, mask, pass, cards_left.
+  // Deals 52 cards (Pyramid deal order) to game i and writes its row of obs, mask and counters.
   void reset_one(int i, const std::uint8_t* cards, const Outputs& out);
   // Deals pyramid-random-v1-{numbers[k]} to game indices[k], k < count (the same writes).
   void reset_random(const std::int64_t* indices, const std::int64_t* numbers, int count, const Outputs& out);
@@ -62,6 +57,7 @@ class Batch {
   void step_range(int begin, int end, const std::int64_t* actions, const std::int64_t* pending,
                   Autoreset mode, const Outputs& out);
   void write_row(int i, const Outputs& out) const;
+  void write_counters(int i, const Outputs& out) const;
   void deal(int i, std::int64_t number);
 
   std::vector<Game> games_;

@@ -21,10 +21,11 @@ from solitaire_rl.envs.klondike.observer import OBS_SIZE
 from solitaire_rl.envs.native_batch import require_native_core
 
 _ERRORS = {
-    1: "is not a Klondike observation (a value out of its range or out of order)",
-    2: f"has more than {SLOTS} legal actions",
-    3: "marks an action legal that its observation cannot play",
+    "bad_observation": "is not a Klondike observation (a value out of its range or out of order)",
+    "too_many_actions": f"has more than {SLOTS} legal actions",
+    "bad_mask": "marks an action legal that its observation cannot play",
 }
+"""What a row the native encoder refused is, by the name of its ``solitaire_native.InputError``."""
 
 
 def _encode(observations: np.ndarray, masks: np.ndarray | None, width: int) -> np.ndarray:

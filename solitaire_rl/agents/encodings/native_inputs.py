@@ -14,10 +14,11 @@ from solitaire_rl.envs.errors import MalformedInputError
 
 
 def encode_rows(native: Callable[..., Any], observations: np.ndarray, obs_dtype: type, obs_size: int,
-                masks: np.ndarray | None, num_actions: int, width: int, errors: Mapping[int, str],
+                masks: np.ndarray | None, num_actions: int, width: int, errors: Mapping[str, str],
                 *options: object) -> np.ndarray:
     """``native(obs, mask, *options, out)`` over stacked observations (and masks: ``None`` for an
-    encoding that reads none); ``errors`` words each refusal code after "row N"."""
+    encoding that reads none); ``errors`` words each refusal after "row N", by the name of its
+    ``solitaire_native.InputError`` (``native/src/common/input_error.hpp``)."""
     obs: np.ndarray = np.ascontiguousarray(observations, dtype=obs_dtype)
     if obs.ndim != 2 or obs.shape[1] != obs_size:
         raise MalformedInputError(f"observations must be rows of {obs_size} values, not {obs.shape}")
@@ -30,7 +31,7 @@ def encode_rows(native: Callable[..., Any], observations: np.ndarray, obs_dtype:
     failed = native(obs, mask, *options, out)
     if failed is not None:
         row, error = failed
-        raise MalformedInputError(f"row {row} {errors[error]}")
+        raise MalformedInputError(f"row {row} {errors[error.name]}")
     return out
 
 

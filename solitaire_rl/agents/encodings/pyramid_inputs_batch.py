@@ -24,10 +24,12 @@ from solitaire_rl.envs.pyramid.actions import NUM_ACTIONS
 from solitaire_rl.envs.pyramid.observation import OBSERVATION_SIZE
 
 _ERRORS = {
-    1: "is not a Pyramid observation (a value that is not a rank or a flag, or cards that cannot be)",
-    2: f"has more than {SLOTS} legal actions",
-    3: "marks an action legal that its observation cannot play",
+    "bad_observation": ("is not a Pyramid observation (a value that is not a rank or a flag, or cards that "
+                        "cannot be)"),
+    "too_many_actions": f"has more than {SLOTS} legal actions",
+    "bad_mask": "marks an action legal that its observation cannot play",
 }
+"""What a row the native encoder refused is, by the name of its ``solitaire_native.InputError``."""
 
 
 def _encode(observations: np.ndarray, masks: np.ndarray | None, relaxed: bool) -> np.ndarray:

@@ -110,6 +110,10 @@ class KlondikeBatch(NativeBatch):
     counters: ClassVar[dict[str, str]] = {"cards_cleared": "cards_cleared", "cards_up": "cards_up",
                                           "recycles": "recycles"}
     """``info`` key -> the array (an attribute) of that per-game counter."""
+    cards_up: np.ndarray
+    """Each game's cards on the foundations (a native counter, ``KlondikeBuffers.counter_names``)."""
+    recycles: np.ndarray
+    """Times each game's waste was turned over (a native counter)."""
     deal_prefix = "klondike-random-v1-"
 
     def __init__(self, num_envs: int, *, draw_count: int = 3, reward_shaping: bool = False,
@@ -141,23 +145,7 @@ class KlondikeBatch(NativeBatch):
         self.refusal_texts = codes_by_name(KlondikeRefusal, REFUSAL_TEXTS)
         self.outcome_names = codes_by_name(KlondikeOutcome, OUTCOME_NAMES)
         self.core = KlondikeBatch(n, self.draw_count, bool(reward_shaping), steps or 0, num_threads)
-        self.obs = np.zeros((n, OBS_SIZE), OBS_DTYPE)
-        self.mask = np.zeros((n, NUM_ACTIONS), np.int8)
-        self.reward = np.zeros(n, np.float64)
-        self.terminated = np.zeros(n, np.bool_)
-        self.truncated = np.zeros(n, np.bool_)
-        self.refusal = np.zeros(n, np.uint8)
-        self.outcome = np.zeros(n, np.uint8)
-        self.cards_up = np.zeros(n, np.int32)
-        self.recycles = np.zeros(n, np.int32)
-        self.was_reset = np.zeros(n, np.bool_)
-        self.final_obs = np.zeros((n, OBS_SIZE), OBS_DTYPE)
-        """Same-step autoreset: the last observation of each game that ended at the last step."""
-        self.final_mask = np.zeros((n, NUM_ACTIONS), np.int8)
-        """Same-step autoreset: the last mask of each game that ended at the last step."""
-        self.buffers = KlondikeBuffers(
-            self.obs, self.mask, self.reward, self.terminated, self.truncated, self.refusal, self.outcome,
-            self.cards_up, self.recycles, self.was_reset, self.final_obs, self.final_mask)
+        self._init_arrays(KlondikeBuffers, n, OBS_SIZE, OBS_DTYPE)
         self.deal_number = np.full(n, -1, np.int64)
         """The deal number each game is playing (-1: a deal given by its cards or a position)."""
         self.deal_label = np.empty(n, object)

@@ -82,6 +82,10 @@ class PyramidBatch(NativeBatch):
     counters: ClassVar[dict[str, str]] = {"pass": "pass_number", "recycles": "recycles",
                                           "cards_cleared": "cards_cleared", "cards_left": "cards_left"}
     """``info`` key -> the array (an attribute) of that per-game counter."""
+    pass_number: np.ndarray
+    """Each game's pass 1..3 (a native counter, ``PyramidBuffers.counter_names``)."""
+    cards_left: np.ndarray
+    """Each game's pyramid cards left (a native counter)."""
     deal_prefix = "pyramid-random-v1-"
 
     def __init__(self, num_envs: int, *, stock_top_playable: bool, reward_shaping: bool,
@@ -105,23 +109,7 @@ class PyramidBatch(NativeBatch):
         self.refusal_texts = codes_by_name(PyramidRefusal, REFUSAL_TEXTS)
         self.outcome_names = codes_by_name(PyramidOutcome, OUTCOME_NAMES)
         self.core = PyramidBatch(n, self.stock_top_playable, bool(reward_shaping), steps or 0, num_threads)
-        self.obs = np.zeros((n, OBSERVATION_SIZE), np.float32)
-        self.mask = np.zeros((n, NUM_ACTIONS), np.int8)
-        self.reward = np.zeros(n, np.float64)
-        self.terminated = np.zeros(n, np.bool_)
-        self.truncated = np.zeros(n, np.bool_)
-        self.refusal = np.zeros(n, np.uint8)
-        self.outcome = np.zeros(n, np.uint8)
-        self.pass_number = np.ones(n, np.int32)
-        self.cards_left = np.full(n, 28, np.int32)
-        self.was_reset = np.zeros(n, np.bool_)
-        self.final_obs = np.zeros((n, OBSERVATION_SIZE), np.float32)
-        """Same-step autoreset: the last observation of each game that ended at the last step."""
-        self.final_mask = np.zeros((n, NUM_ACTIONS), np.int8)
-        """Same-step autoreset: the last action mask of each game that ended (the encodings read it)."""
-        self.buffers = PyramidBuffers(
-            self.obs, self.mask, self.reward, self.terminated, self.truncated, self.refusal, self.outcome,
-            self.pass_number, self.cards_left, self.was_reset, self.final_obs, self.final_mask)
+        self._init_arrays(PyramidBuffers, n, OBSERVATION_SIZE, np.float32)
         self.deal_number = np.full(n, -1, np.int64)
         """The deal number each game is playing (-1: a deal given by its cards)."""
         self.deal_label = np.empty(n, object)
