@@ -104,6 +104,7 @@ SMALL: dict[str, dict[str, str | Default | First]] = {
         "--batch-size": "64",
     },
     "benchmarks/follow_hints.py": {"--deals": First(1), "--max-moves": "10"},
+    "benchmarks/follow_daily_hints.py": {"--days": Default("1"), "--games": Default("pyramid")},
     "benchmarks/commitment_planner_tune.py": {"--deals": First(1)},
     "benchmarks/commitment_planner_speed.py": {
         "--deals": First(1),

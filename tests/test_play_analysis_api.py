@@ -88,3 +88,33 @@ def test_a_replay_of_a_benchmark_row_and_bad_requests(client: TestClient) -> Non
         assert client.post("/api/analysis", json=body).status_code == 400, body
     assert client.post("/api/analysis", json={"game": "spider", "deal": DEAL, "moves": []}).status_code == 422
     assert client.post("/api/analysis", json={"game": "pyramid", "session": "nope"}).status_code == 404
+
+
+def test_the_waste_fan_shows_each_cards_corner_whole(client: TestClient) -> None:
+    """Issue 51 (defect 8): the analysis viewer's waste fan clipped a 10's corner. In the frame of a waste
+    Q, 10, A (klondike-random-v1-199 after 8 draws) the 10's corner, rank and suit, is drawn as on a card
+    alone: the next card starts past it."""
+    from solitaire_rl.envs.card_art import draw_face, new_table
+    from solitaire_rl.envs.cards import card_name
+    from solitaire_rl.envs.klondike import KlondikeGame, Move
+    from solitaire_rl.envs.klondike.picture import CARD_H, CARD_W, FAN, LEFT, PITCH, TOP
+
+    game = KlondikeGame("klondike-random-v1-199")
+    moves = ["draw"] * 8
+    for move in moves:
+        game.push(Move.parse(move))
+    assert [card_name(c) for c in game.waste[-3:]] == ["QD", "10D", "AD"]
+    data = client.post("/api/analysis", json={"game": "klondike", "deal": "klondike-random-v1-199",
+                                              "moves": moves}).json()
+    png = client.get(f"/api/analysis/{data['id']}/frames/8.png").content
+    frame = Image.open(io.BytesIO(png)).convert("RGB")
+    alone = new_table(CARD_W + 10, CARD_H + 10)
+    draw_face(alone, (0, 0, CARD_W, CARD_H), game.waste[-2])
+    band = CARD_W // 3  # the corner's height
+    corner = (6, 0, FAN, band)  # past the rounded corner, up to where the next card begins
+    x = LEFT + PITCH + FAN  # the 10's left edge in the fan
+    shown = frame.crop((x + 6, TOP, x + FAN, TOP + band))
+    assert list(shown.getdata()) == list(alone.crop(corner).getdata())
+    red = [i % CARD_W for i, p in enumerate(alone.crop((0, 0, CARD_W, band)).getdata())
+           if p[0] > 150 and p[1] < 80]
+    assert red and max(red) < FAN - 1, "the corner's rank and suit end before the next card"

@@ -52,7 +52,8 @@ def test_the_chance_is_the_best_moves_share_of_its_samples_and_changes_nothing(c
     assert answer.share == pytest.approx((answer.won + 0.5 * answer.unknown) / answer.samples)
     percent = 5 * round(answer.share * 20)
     assert f"at most about {percent}%" in answer.en
-    assert f"a winning line exists in {answer.won} of {answer.samples} samples" in answer.en
+    assert f"of {answer.samples} guesses at where the hidden cards lie, {answer.won} can be won" in answer.en
+    assert "sample" not in answer.en and "counted half" not in answer.en and "undecided" not in answer.en
     assert f"約 {percent}%" in answer.ja and f"{answer.samples} 通り" in answer.ja
     assert client.get(url).json() == before, "asking the chance changes nothing in the game"
     assert API.chance(client, state) == answer, "the same position, the same estimate"
@@ -114,3 +115,16 @@ def test_a_busy_server_answers_503_as_for_a_hint_and_changes_nothing(client: Tes
 def test_an_unknown_game_is_404(client: TestClient) -> None:
     r = client.post(f"{API.games}/no-such-game/chance")
     assert r.status_code == 404 and r.json()["error"] == "UNKNOWN_GAME"
+
+
+def test_guesses_not_worked_out_in_time_are_said_in_a_players_words() -> None:
+    """Issue 51: the chance line says what it rests on without the engine's "sampled ... counted half"."""
+    from solitaire_rl.play.server.klondike_advice import sampled_chance
+
+    answer = sampled_chance(0.5, 14, 4, 32)
+    assert answer["en"] == (
+        "Chance of winning from here: at most about 50% (of 32 guesses at where the hidden cards lie, 14 can "
+        "be won; 4 more could not be worked out in time and count as even chances)")
+    assert answer["ja"] == (
+        "ここから勝てる見込み：多くて約 50%（見えない札の並びを 32 通り想像すると、14 通りで勝てます。"
+        "時間内に読み切れなかった 4 通りは五分五分と数えました）")

@@ -35,11 +35,16 @@ GLITCH = re.compile(f"[{JA}] [{JA}]|[{JA}][0-9A-Za-z]|[0-9A-Za-z][{JA}]")
     ("the network's pick (80% likely; win chance 40%)",
      "the network's pick (preference 80%; its win estimate 40%)",
      "ネットワークの手（推す度合い 80%、ネットワークの見積もる勝てる見込み 40%）"),
-    ("wins in 26 of 32 sampled deals", "wins in 26 of 32 sampled deals",
+    ("wins in 26 of 32 sampled deals", "wins in 26 of 32 guesses at the cards you have not seen",
      "見えていない札の並びを 32 通り試して 26 通りで勝てる手です"),
+    ("wins in 21 of 24 sampled stocks (2 more undecided)",
+     "wins in 21 of 24 guesses at the cards you have not seen (2 more could not be worked out in time)",
+     "見えていない札の並びを 24 通り試して 21 通りで勝てる手です"
+     "（ほかに時間内に読み切れなかったものが 2 通り）"),
 ])
 def test_reasons_say_what_they_are(reason: str, en: str, ja: str) -> None:
     assert (reason_en(reason), reason_ja(reason)) == (en, ja)
+    assert "sampled" not in en and "undecided" not in en  # issue 51: no engine words on the main screen
     assert "0 of" not in en and "won" not in en  # issue 51: no guess at unseen cards reads as a loss
     assert "likely" not in reason_en(reason) and "確率" not in reason_ja(reason)
 

@@ -49,9 +49,10 @@ def test_the_chance_is_the_best_moves_share_of_its_samples_and_changes_nothing(c
     assert 0.0 < answer.share < 1.0
     percent = 5 * round(answer.share * 20)
     assert answer.en.startswith(f"Chance of clearing the pyramid from here: at most about {percent}% ")
-    assert f"a line that clears it exists in {answer.won} of 32 sampled orders of the stock" in answer.en
-    assert f"多くて約 {percent}%" in answer.ja and "32 通り試し" in answer.ja
-    assert f"{answer.won} 通りで全消しの手順あり" in answer.ja
+    assert f"of 32 guesses at the order of the stock cards you have not seen, {answer.won} can" in answer.en
+    assert "sample" not in answer.en and "counted half" not in answer.en and "undecided" not in answer.en
+    assert f"多くて約 {percent}%" in answer.ja and "32 通り想像すると" in answer.ja
+    assert f"{answer.won} 通りで全消しできます" in answer.ja
     assert client.get(url).json() == before, "asking the chance changes nothing in the game"
     assert API.chance(client, state) == answer, "the same position, the same estimate"
 
@@ -151,3 +152,17 @@ def test_after_a_proved_loss_the_hint_says_so_before_its_move() -> None:
     assert lost is not None and lost["en"].startswith(LOST_HINT[0]) and lost["ja"].startswith(LOST_HINT[1])
     unseen = advisor.hint(PyramidGame(PROVED_LOST_001))  # 000 at its start: 23 stock cards unseen
     assert unseen is not None and LOST_HINT[0] not in unseen["en"]
+
+
+def test_guesses_not_worked_out_in_time_are_said_in_a_players_words() -> None:
+    """Issue 51: the chance line says what it rests on without the engine's "sampled ... counted half"."""
+    from solitaire_rl.play.server.pyramid_chance import sampled_chance
+
+    answer = sampled_chance(0.75, 22, 4, 32)
+    assert answer["en"] == (
+        "Chance of clearing the pyramid from here: at most about 75% (of 32 guesses at the order of the "
+        "stock cards you have not seen, 22 can be cleared; 4 more could not be worked out in time and count "
+        "as even chances)")
+    assert answer["ja"] == (
+        "ここから全消しできる見込み：多くて約 75%（まだ見ていない山札の並びを 32 通り想像すると、22 通りで"
+        "全消しできます。時間内に読み切れなかった 4 通りは五分五分と数えました）")

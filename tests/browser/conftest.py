@@ -128,8 +128,8 @@ def settle(page: Any, app: str = "pyramidApp") -> None:
 def ask_chance(page: Any, touch: bool, line: re.Pattern[str], lang: str, where: str,
                wait: Callable[[Any], None]) -> tuple[int, int, int, str]:
     """Ask the chance as a player does (a tap on a phone, C on a desktop), ``wait`` for it, and read
-    the message line with ``line``: its percent, samples and samples won (the Japanese line names
-    the won ones first), and the line itself."""
+    the message line with ``line`` (named groups ``percent``, ``samples`` and ``won``): its percent,
+    samples and samples won, and the line itself."""
     if touch:
         page.tap("#chance")
     else:
@@ -138,9 +138,7 @@ def ask_chance(page: Any, touch: bool, line: re.Pattern[str], lang: str, where: 
     text = page.inner_text("#message")
     found = line.match(text)
     assert found, f"{where}: {text!r}"
-    percent, a, b = (int(g) for g in found.groups())
-    samples, won = (b, a) if lang == "en" else (a, b)
-    return percent, samples, won, text
+    return int(found["percent"]), int(found["samples"]), int(found["won"]), text
 
 
 def answer_chances(page: Any, answers: list[dict[str, Any] | None], then: dict[str, Any]) -> list[str]:

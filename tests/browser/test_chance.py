@@ -21,10 +21,11 @@ from tests.browser.test_layout import check_axe, check_layout, check_words
 
 Page = Any
 WARN_KEY = "solitaire-rl.klondike.warn-drop"
-LINE = {"en": re.compile(r"^Chance of winning from here: at most about (\d+)% "
-                        r"\(a winning line exists in (\d+) of (\d+) samples of the hidden cards"),
-        "ja": re.compile(r"^ここから勝てる見込み：多くて約 (\d+)%"
-                        r"（見えない札を (\d+) 通り試し、(\d+) 通りで勝つ手順あり")}
+LINE = {"en": re.compile(r"^Chance of winning from here: at most about (?P<percent>\d+)% "
+                        r"\(of (?P<samples>\d+) guesses at where the hidden cards lie, "
+                        r"(?P<won>\d+) can be won"),
+        "ja": re.compile(r"^ここから勝てる見込み：多くて約 (?P<percent>\d+)%"
+                        r"（見えない札の並びを (?P<samples>\d+) 通り想像すると、(?P<won>\d+) 通りで勝てます")}
 WARNING = {"en": "That move lowered your chance from about 60% to about 30%; Undo takes it back.",
            "ja": "今の手で勝てる見込みが約 60% から約 30% に下がりました。「取り消し」で戻せます"}
 SEEN = [*MUST_SEE, "#chance", "#message"]
@@ -39,10 +40,10 @@ INSIDE = """(sel) => { const el = document.querySelector(sel), r = el.getBoundin
 def fixed(share: float) -> dict[str, Any]:
     pct = round(share * 100)
     return {"share": share, "won": round(share * 32), "unknown": 0, "samples": 32, "basis": "sampled",
-            "en": f"Chance of winning from here: at most about {pct}% (a winning line exists in "
-                  f"{round(share * 32)} of 32 samples of the hidden cards)",
-            "ja": f"ここから勝てる見込み：多くて約 {pct}%（見えない札を 32 通り試し、"
-                  f"{round(share * 32)} 通りで勝つ手順あり）"}
+            "en": f"Chance of winning from here: at most about {pct}% (of 32 guesses at where the hidden "
+                  f"cards lie, {round(share * 32)} can be won)",
+            "ja": f"ここから勝てる見込み：多くて約 {pct}%（見えない札の並びを 32 通り想像すると、"
+                  f"{round(share * 32)} 通りで勝てます）"}
 
 
 @pytest.fixture

@@ -20,11 +20,12 @@ from tests.browser.test_pyramid_page import open_menu, state
 Page = Any
 DEAL = "pyramid-random-v1-28"
 """In variant 001 from its start: about 80%, neither certain nor hopeless."""
-LINE = {"en": re.compile(r"^Chance of clearing the pyramid from here: at most about (\d+)% \(a line that "
-                         r"clears it exists in (\d+) of (\d+) sampled orders of the stock cards you have "
-                         r"not seen"),
-        "ja": re.compile(r"^ここから全消しできる見込み：多くて約 (\d+)%（まだ見ていない山札の並びを "
-                         r"(\d+) 通り試し、(\d+) 通りで全消しの手順あり")}
+LINE = {"en": re.compile(r"^Chance of clearing the pyramid from here: at most about (?P<percent>\d+)% \(of "
+                         r"(?P<samples>\d+) guesses at the order of the stock cards you have not seen, "
+                         r"(?P<won>\d+) can be cleared"),
+        "ja": re.compile(r"^ここから全消しできる見込み：多くて約 (?P<percent>\d+)%"
+                         r"（まだ見ていない山札の並びを (?P<samples>\d+) 通り想像すると、"
+                         r"(?P<won>\d+) 通りで全消しできます")}
 LABEL = {"en": ("Chance", "Chance of clearing the pyramid from here"),
          "ja": ("見込み", "ここから全消しできる見込み")}
 FITS = """() => { const b = document.getElementById("chance");

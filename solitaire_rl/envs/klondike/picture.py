@@ -47,7 +47,7 @@ LEFT, TOP = 20, 14
 COLUMNS_TOP = TOP + CARD_H + 18
 STATUS_Y = HEIGHT - 24
 DOWN_STEP, UP_STEP = 10, 24
-FAN = 20
+FAN = 40
 """Step of the waste's fanned cards."""
 SUIT_LABELS = ("♣", "♦", "♥", "♠")
 

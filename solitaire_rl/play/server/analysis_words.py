@@ -38,10 +38,6 @@ TITLE_WORDS: dict[str, Words] = {
 WON_WORDS: Words = {"en": "has been won", "ja": "勝ちました"}
 """The position after the winning move: won, not "can still be won" (issue 51, defect 8)."""
 
-HINT_MOVE_WORDS: Words = {"en": "the hint's move", "ja": "ヒントの手"}
-"""Beside a move the player played as the hint named it."""
-
-
 def verdict_words(verdict: str, start_verdict: str, *, won: bool = False) -> Words:
     """A position's verdict in words; in a deal lost from its start, "cannot be won" (never "no longer");
     a won position "has been won"."""
@@ -149,6 +145,6 @@ def hint_judgement_words(h: Hindsight, played: int, best: int, n: int) -> Words:
             "ja": f"{ja}見て取れたかどうかは判定できませんでした（上限内に読み切れませんでした）。"}
 
 
-__all__ = ["HINT_MOVE_FIRST", "HINT_MOVE_WORDS", "NEVER_WINNABLE_WORDS", "TITLE_WORDS", "VERDICT_WORDS",
+__all__ = ["HINT_MOVE_FIRST", "NEVER_WINNABLE_WORDS", "TITLE_WORDS", "VERDICT_WORDS",
            "WON_WORDS", "hint_judgement_words", "judgement_words", "move_words", "outcome_words",
            "title_words", "verdict_words"]

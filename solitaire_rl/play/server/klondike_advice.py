@@ -622,16 +622,19 @@ CHANCE_STATES = DEFAULT_DECISION_STATES
 
 
 def sampled_chance(share: float, won: int, unknown: int, samples: int) -> dict[str, Any]:
-    """The estimate in words, honest about its samples and about what they measure: each sample
-    is solved with every card known, so the share is an upper bound on a real player's chance
-    ("at most about 60% (a winning line exists in 19 of 32 samples of the hidden cards)")."""
+    """The estimate in a player's words, honest about what it rests on: guesses at where the hidden
+    cards lie, each solved with every card known, so the share is an upper bound on a real player's
+    chance ("at most about 60% (of 32 guesses at where the hidden cards lie, 19 can be won)"); guesses
+    the search could not settle in time count as even chances (issue 51: not "sampled ... counted
+    half")."""
     pct = rounded_percent(share)
-    en = (f"Chance of winning from here: at most about {pct}% (a winning line exists in {won} of "
-          f"{samples} samples of the hidden cards")
-    ja = f"ここから勝てる見込み：多くて約 {pct}%（見えない札を {samples} 通り試し、{won} 通りで勝つ手順あり"
+    en = (f"Chance of winning from here: at most about {pct}% (of {samples} guesses at where the hidden "
+          f"cards lie, {won} can be won")
+    ja = (f"ここから勝てる見込み：多くて約 {pct}%（見えない札の並びを {samples} 通り想像すると、"
+          f"{won} 通りで勝てます")
     if unknown:
-        en += f", {unknown} undecided, counted half"
-        ja += f"、{unknown} 回は判定できず半分に数えました"
+        en += f"; {unknown} more could not be worked out in time and count as even chances"
+        ja += f"。時間内に読み切れなかった {unknown} 通りは五分五分と数えました"
     return chance_json(share, won, unknown, samples, "sampled", en + ")", ja + "）")
 
 

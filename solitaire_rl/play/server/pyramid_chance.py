@@ -55,15 +55,17 @@ CHANCE_TEXT = {
 
 
 def sampled_chance(share: float, won: int, unknown: int, samples: int) -> dict[str, Any]:
-    """The estimate in words, honest about its samples and what they measure (an upper bound)."""
+    """The estimate in a player's words, honest about what it rests on (guesses at the order of the
+    stock cards not seen, each solved knowing it: an upper bound); guesses the search could not settle
+    in time count as even chances (issue 51: not "sampled ... counted half")."""
     pct = rounded_percent(share)
-    en = (f"Chance of clearing the pyramid from here: at most about {pct}% (a line that clears it exists "
-          f"in {won} of {samples} sampled orders of the stock cards you have not seen")
-    ja = (f"ここから全消しできる見込み：多くて約 {pct}%（まだ見ていない山札の並びを {samples} 通り試し、"
-          f"{won} 通りで全消しの手順あり")
+    en = (f"Chance of clearing the pyramid from here: at most about {pct}% (of {samples} guesses at the "
+          f"order of the stock cards you have not seen, {won} can be cleared")
+    ja = (f"ここから全消しできる見込み：多くて約 {pct}%（まだ見ていない山札の並びを {samples} 通り"
+          f"想像すると、{won} 通りで全消しできます")
     if unknown:
-        en += f", {unknown} undecided, counted half"
-        ja += f"、{unknown} 通りは判定できず半分に数えました"
+        en += f"; {unknown} more could not be worked out in time and count as even chances"
+        ja += f"。時間内に読み切れなかった {unknown} 通りは五分五分と数えました"
     return chance_json(share, won, unknown, samples, "sampled", en + ")", ja + "）")
 
 

@@ -53,10 +53,13 @@ _REASONS: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
         (r"^wins in 0 of (\d+) sampled (?:deal|stock)s(?: \((\d+) more undecided\))?$",
          f"{_NONE_WON} (the cards you have not seen will decide; this is no verdict on the deal)",
          "経験則で選んだ手です（まだ見ていない札しだいです。勝てないという判定ではありません）"),
-        (r"^wins in (\d+) of (\d+) sampled (?:deals|stocks) \((\d+) more undecided\)$", None,
+        # a player's words for the planners' "sampled" (issue 51: engine words off the main screen)
+        (r"^wins in (\d+) of (\d+) sampled (?:deals|stocks) \((\d+) more undecided\)$",
+         r"wins in \1 of \2 guesses at the cards you have not seen (\3 more could not be worked out in time)",
          r"見えていない札の並びを \2 通り試して \1 通りで勝てる手です"
-         r"（ほかに判定できなかったものが \3 通り）"),
-        (r"^wins in (\d+) of (\d+) sampled (?:deals|stocks)$", None,
+         r"（ほかに時間内に読み切れなかったものが \3 通り）"),
+        (r"^wins in (\d+) of (\d+) sampled (?:deals|stocks)$",
+         r"wins in \1 of \2 guesses at the cards you have not seen",
          r"見えていない札の並びを \2 通り試して \1 通りで勝てる手です"),
         (r"^safe to put up: no card can need it any more$", None, "組札に上げても困る札はもうありません"),
         # the commitment planner's (world-bandit's) reasons (issue 51)

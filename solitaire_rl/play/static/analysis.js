@@ -23,6 +23,7 @@ const WORDS = {
     noLosing: "No move lost the game: there is no alternative to show.",
     agentGame: (agent) => `The ${agent} agent's game.`,
     playerVerdict: (v) => v,
+    hintMove: "the hint's move", hintMoveAlt: " It was the hint's move.",
   },
   ja: {
     colon: "：", title: "局の振り返り", pageTitle: "局の振り返り — solitaire-rl", lang: "English",
@@ -41,6 +42,7 @@ const WORDS = {
     noLosing: "負けの原因になった手はないので、示す別の手はありません。",
     agentGame: (agent) => `${agent} エージェントの対局です。`,
     playerVerdict: (v) => v,
+    hintMove: "ヒントの手", hintMoveAlt: "ヒントの手でした。",
   },
 };
 
@@ -114,12 +116,16 @@ function analyse(body) {
 function moveList() {
   const d = view.data, list = $("moves");
   list.replaceChildren();
-  const item = (pos, text, verdict, verdictText, losing) => {
+  const item = (pos, text, verdict, verdictText, losing, hinted) => {
     const li = document.createElement("li");
     const b = document.createElement("button");
     b.type = "button"; b.dataset.pos = String(pos); b.dataset.verdict = verdict;
     if (losing) b.classList.add("losing");
     const main = document.createElement("span"); main.textContent = text;
+    if (hinted) {  // the player played the move the hint gave (issue 51): the analysis never blames them for it
+      const mark = document.createElement("span"); mark.className = "hint-mark"; mark.textContent = w("hintMove");
+      main.append(" ", mark);
+    }
     const word = document.createElement("span"); word.className = "verdict-word"; word.textContent = tx(verdictText);
     b.append(main, word);
     b.addEventListener("click", () => go(pos));
@@ -128,7 +134,7 @@ function moveList() {
     list.append(li);
   };
   item(0, w("deal"), d.start_verdict, d.start_text, false);
-  for (const m of d.moves) item(m.index + 1, tx(m.text), m.verdict, m.verdict_text, m.losing);
+  for (const m of d.moves) item(m.index + 1, tx(m.text), m.verdict, m.verdict_text, m.losing, m.hint);
 }
 
 function render(rebuild = false) {
@@ -145,9 +151,9 @@ function render(rebuild = false) {
   img.src = `/api/analysis/${d.id}/frames/${pos}.png${showAlt ? "?show=alternative" : ""}`;
   img.width = d.game === "klondike" ? 560 : 640;
   img.height = d.game === "klondike" ? 560 : 384;
-  img.alt = w("boardAlt", where, tx(verdictText));
+  img.alt = w("boardAlt", where, tx(verdictText)) + (pos > 0 && d.moves[pos - 1].hint ? w("hintMoveAlt") : "");
   $("caption").textContent = showAlt ? w("instead", d.losing.index + 1, tx(d.losing.alternative), d.losing.line_length)
-    : `${where} — ${tx(verdictText)}`;
+    : `${where}${pos > 0 && d.moves[pos - 1].hint ? ` (${w("hintMove")})` : ""} — ${tx(verdictText)}`;
   for (const b of $("moves").querySelectorAll("button")) {
     if (Number(b.dataset.pos) === pos) b.setAttribute("aria-current", "step"); else b.removeAttribute("aria-current");
   }

@@ -8,6 +8,7 @@
 //   t(key, ...args)          its words (the messages about the game come from the server: tx)
 //   GAMES                    its API's games URL (/api/games, /api/klondike/games)
 //   WARN_KEY, chanceDrop(a, b)   where the chance warning's setting is kept; the warning's {en, ja}
+//   chanceLost()             the chance line's {en, ja} beside a verdict that proves the loss
 //   wire, applyLanguage, render, setState, message, showError, renderVerdict, resume, save, act,
 //   newDeal, onKey, recordGroup(r), recordsTable(items)   its own versions of these
 //   behindPanel(), refocus(el)   what the open panel makes inert, and how focus goes back
@@ -283,6 +284,7 @@ async function pollVerdict(games) {  // asks games (the API's games URL) for app
     if (poll === app.verdictPoll && app.state && app.state.session === s.session) {
       app.state.verdict = verdict;
       renderVerdict();
+      chanceMeetsVerdict();
     }
   } catch (e) { /* a verdict is advice: play goes on without it */ }
 }
@@ -396,8 +398,38 @@ function askChance(s) {  // the estimate for s's position, after the queue's las
 function keepChance(s, answer) {  // the estimate of s's position becomes the last one; the previous one
   if (answer.basis === "none") return null;  // no sample finished in time: nothing to compare, nothing kept
   const key = positionKey(s), before = app.lastChance;
-  app.lastChance = {key, share: answer.share, session: s.session};
-  return before && before.session === s.session && before.key !== key ? before : null;
+  const previous = before && before.session === s.session && before.key !== key ? before : null;
+  app.lastChance = {key, share: answer.share, session: s.session, previous: previous ? previous.share : null};
+  return previous;
+}
+
+// One honest policy (issue 51): a chance is never above 0 beside a proved loss, and the drop warning reads
+// the same numbers. The server's chance already says "none" where it proves the loss itself; the verdict's
+// own search may prove it later (a longer budget), and then the chance line and the warning follow it.
+function provedLost(s) { return !!(s && s.verdict && s.verdict.status === "not_winnable"); }
+
+function honestAnswer(s, answer) {  // the estimate as shown beside s's verdict
+  return provedLost(s) && answer.share > 0 ? {...answer, share: 0, basis: "certain", ...chanceLost()} : answer;
+}
+
+function chanceMeetsVerdict() {  // a verdict that proves the loss after the estimate came: the estimate follows
+  const s = app.state, key = positionKey(s);
+  if (!provedLost(s)) return;
+  const last = app.lastChance;
+  let changed = false;
+  if (last && last.key === key && last.share > 0) {
+    last.share = 0;
+    if (app.warnDrop && last.previous !== null && last.previous >= SHARP_DROP - 1e-9) {
+      app.chanceNote = {key, kind: "warning", share: 0, ...chanceDrop(chancePercent(last.previous), 0)};
+      changed = true;
+    }
+  }
+  const note = app.chanceNote;
+  if (note && note.key === key && note.kind === "info" && note.share > 0) {
+    app.chanceNote = {key, kind: "info", share: 0, ...chanceLost()};
+    changed = true;
+  }
+  if (changed) render();
 }
 
 function chance() {
@@ -407,11 +439,12 @@ function chance() {
   render();
   app.chancing = (async () => {
     try {
-      const answer = await askChance(s);
-      if (ask !== app.chanceAsk || !answer || positionKey(app.state) !== key) return;
+      const asked = await askChance(s);
+      if (ask !== app.chanceAsk || !asked || positionKey(app.state) !== key) return;
+      const answer = honestAnswer(app.state, asked);
       app.chancePending = false;
       keepChance(s, answer);
-      app.chanceNote = {key, en: answer.en, ja: answer.ja, kind: "info"};
+      app.chanceNote = {key, en: answer.en, ja: answer.ja, kind: "info", share: answer.share};
       render();
     } catch (e) {
       if (ask === app.chanceAsk) { app.chancePending = false; render(); showError(e); }
@@ -426,9 +459,11 @@ function watchChance() {  // the warning's quiet estimate of the position just r
     let answer;
     try { answer = await askChance(s); } catch (e) { return; }  // busy or offline: no warning this time
     if (!answer || positionKey(app.state) !== key) return;
+    answer = honestAnswer(app.state, answer);
     const before = keepChance(s, answer);
     if (before && before.share - answer.share >= SHARP_DROP - 1e-9) {
-      app.chanceNote = {key, kind: "warning", ...chanceDrop(chancePercent(before.share), chancePercent(answer.share))};
+      app.chanceNote = {key, kind: "warning", share: answer.share,
+                        ...chanceDrop(chancePercent(before.share), chancePercent(answer.share))};
       render();
     }
   })();

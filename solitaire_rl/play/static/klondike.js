@@ -959,6 +959,10 @@ function recordsTable(items) {
 }
 
 function chanceDrop(a, b) { return {en: WORDS.en.chanceDrop(a, b), ja: WORDS.ja.chanceDrop(a, b)}; }  // the warning
+function chanceLost() {  // the chance beside a verdict that proves the loss (the server's words for it)
+  return {en: "Chance of winning from here: none, every card is known and no winning line exists.",
+          ja: "ここから勝てる見込み：ありません（すべての札が見えていて、勝つ手順がありません）"};
+}
 
 // ------------------------------------------------------------------ draw 1
 // The menu's draw (1 or 3) beside the deal type: it shows the game in play's draw, a change deals a

@@ -352,6 +352,10 @@ function replayDeal() {
 function hintArrived() { if (app.chanceNote) { app.chanceNote = null; render(); } }  // the hint's line shows
 
 function chanceDrop(a, b) { return {en: TEXT.en.chanceDrop(a, b), ja: TEXT.ja.chanceDrop(a, b)}; }  // the warning
+function chanceLost() {  // the chance beside a verdict that proves the loss (the server's words for it)
+  return {en: "Chance of clearing the pyramid from here: none, the solver proved that no line clears it.",
+          ja: "ここから全消しできる見込み：ありません（全消しの手順がないことをソルバーが確かめました）"};
+}
 
 // ------------------------------------------------------------------ pause
 function resume() {
