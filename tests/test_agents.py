@@ -201,14 +201,15 @@ def test_registry_names_and_errors() -> None:
 def test_importing_agents_loads_neither_torch_nor_the_native_solver() -> None:
     code = (
         "import sys, solitaire_rl.agents, solitaire_rl.agents.registry, solitaire_rl.agents.greedy,"
-        " solitaire_rl.agents.ppo, solitaire_rl.agents.base;"
+        " solitaire_rl.agents.ppo, solitaire_rl.agents.base, solitaire_rl.agents.games,"
+        " solitaire_rl.envs.spec;"
         "print([m for m in ('torch', 'sb3_contrib', 'solitaire_native') if m in sys.modules])"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
 
 
-def test_find_variant_accepts_games_and_keys() -> None:
+def test_find_game_accepts_games_and_keys() -> None:
     assert find_game("pyramid").key == "pyramid-000"
     assert find_game("Pyramid", "001").key == "pyramid-001"
     assert find_game("klondike").key == "klondike-draw3"
