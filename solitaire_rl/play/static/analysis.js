@@ -23,7 +23,7 @@ const WORDS = {
     noLosing: "No move lost the game: there is no alternative to show.",
     agentGame: (agent) => `The ${agent} agent's game.`,
     playerVerdict: (v) => v,
-    hintMove: "the hint's move", hintMoveAlt: " It was the hint's move.",
+    hintMove: "the hint's move", hintMoveAlt: " It was the hint's move.", hintMoveCaption: " (the hint's move)",
   },
   ja: {
     colon: "：", title: "局の振り返り", pageTitle: "局の振り返り — solitaire-rl", lang: "English",
@@ -42,7 +42,7 @@ const WORDS = {
     noLosing: "負けの原因になった手はないので、示す別の手はありません。",
     agentGame: (agent) => `${agent} エージェントの対局です。`,
     playerVerdict: (v) => v,
-    hintMove: "ヒントの手", hintMoveAlt: "ヒントの手でした。",
+    hintMove: "ヒントの手", hintMoveAlt: "ヒントの手でした。", hintMoveCaption: "（ヒントの手）",
   },
 };
 
@@ -153,7 +153,7 @@ function render(rebuild = false) {
   img.height = d.game === "klondike" ? 560 : 384;
   img.alt = w("boardAlt", where, tx(verdictText)) + (pos > 0 && d.moves[pos - 1].hint ? w("hintMoveAlt") : "");
   $("caption").textContent = showAlt ? w("instead", d.losing.index + 1, tx(d.losing.alternative), d.losing.line_length)
-    : `${where}${pos > 0 && d.moves[pos - 1].hint ? ` (${w("hintMove")})` : ""} — ${tx(verdictText)}`;
+    : `${where}${pos > 0 && d.moves[pos - 1].hint ? w("hintMoveCaption") : ""} — ${tx(verdictText)}`;
   for (const b of $("moves").querySelectorAll("button")) {
     if (Number(b.dataset.pos) === pos) b.setAttribute("aria-current", "step"); else b.removeAttribute("aria-current");
   }

@@ -399,7 +399,9 @@ function keepChance(s, answer) {  // the estimate of s's position becomes the la
   if (answer.basis === "none") return null;  // no sample finished in time: nothing to compare, nothing kept
   const key = positionKey(s), before = app.lastChance;
   const previous = before && before.session === s.session && before.key !== key ? before : null;
-  app.lastChance = {key, share: answer.share, session: s.session, previous: previous ? previous.share : null};
+  const again = before && before.session === s.session && before.key === key;  // asked again: the same previous
+  app.lastChance = {key, share: answer.share, session: s.session,
+                    previous: previous ? previous.share : again ? before.previous : null};
   return previous;
 }
 

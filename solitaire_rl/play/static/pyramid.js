@@ -193,7 +193,7 @@ function render() {
   $("status-left").textContent = t("left", s.cards_left);
   $("status-pass").textContent = t("pass", s.pass, s.passes, s.recycles_left);
   $("status-stock").textContent = t("stock", s.stock.count);
-  $("status-counts").textContent = t("counts", s.operations, s.hints);
+  $("status-counts").textContent = t("counts", s.moves, s.hints);  // operations: in the result (issue 51)
   $("copy-deal").textContent = s.deal.label.length > 40 ? ct("codeChip", s.deal.label.slice(0, 12)) : s.deal.label;
   $("copy-deal").title = ct("copyTitle", s.deal.label);
   $("variant").value = s.variant;

@@ -5,8 +5,8 @@
 
 const TEXT = {
   en: {
-    title: "Pyramid", toKlondike: "Klondike", variant: "Variant", dealType: "Deal type", v000: "000: stock top and waste top usable",
-    v001: "001: waste top only", random: "random", winnable: "winnable (001)", copyDeal: "Copy deal ID",
+    title: "Pyramid", toKlondike: "Klondike", variant: "Variant", dealType: "Deal type", v000: "stock top and waste top usable",
+    v001: "waste top only", random: "random", winnable: "winnable (waste top only)", copyDeal: "Copy deal ID",
     dealInput: "deal ID or code", openDeal: "Open deal", draw: "Draw", recycle: "Recycle", undo: "Undo",
     redo: "Redo", hint: "Hint", chance: "Chance", chanceLabel: "Chance of clearing the pyramid from here",
     chanceAsking: "Estimating your chance of clearing the pyramid from here…",
@@ -21,7 +21,7 @@ const TEXT = {
     left: (n) => `${n} of 28 cards left`,
     pass: (p, n, k) => `Pass ${p}/${n} (${k} recycle${k === 1 ? "" : "s"} left)`,
     stock: (n) => `Stock ${n}`, passShort: (p, n) => `pass ${p}/${n}`,
-    counts: (o, h) => `Operations ${o} · Hints ${h}`,
+    counts: (m, h) => `Moves ${m} · Hints ${h}`,
     where: (row, col) => `row ${row}, position ${col}`,
     covered: "covered", availableWord: "available",
     selectedNeeds: (r) => `, selected, needs ${r}`, partnerOfSelected: ", partner of the selected card",
@@ -52,8 +52,8 @@ const TEXT = {
     noPath: (why) => `No path to show yet: ${why} Ask for a hint (H) instead.`,
   },
   ja: {
-    title: "ピラミッド", toKlondike: "クロンダイク", variant: "遊び方", dealType: "配布の種類", v000: "000：山札と捨て札の一番上が使える",
-    v001: "001：捨て札の一番上だけ", random: "ランダム配布", winnable: "全消し手順つき（001）",
+    title: "ピラミッド", toKlondike: "クロンダイク", variant: "遊び方", dealType: "配布の種類", v000: "山札と捨て札の一番上が使える",
+    v001: "捨て札の一番上だけ", random: "ランダム配布", winnable: "全消し手順つき（捨て札の一番上だけ）",
     copyDeal: "配りの識別子をコピー", dealInput: "配りの識別子か盤面コード", openDeal: "この配りで遊ぶ",
     draw: "1 枚めくる", recycle: "再利用", undo: "戻す", redo: "やり直す", hint: "ヒント", chance: "見込み",
     chanceLabel: "ここから全消しできる見込み", chanceAsking: "ここから全消しできる見込みを計算中…",
@@ -68,7 +68,7 @@ const TEXT = {
     left: (n) => `28 枚中 ${n} 枚`,
     pass: (p, n, k) => `${p}/${n} 巡目（再利用 残り ${k} 回）`,
     stock: (n) => `山札 ${n} 枚`, passShort: (p, n) => `${p}/${n} 巡目`,
-    counts: (o, h) => `操作 ${o} 回 · ヒント ${h} 回`,
+    counts: (m, h) => `手数 ${m} · ヒント ${h} 回`,
     where: (row, col) => `${row} 段目の ${col} 枚目`,
     covered: "重なっています", availableWord: "選べます",
     selectedNeeds: (r) => `、選択中、相手の数字は ${r}`, partnerOfSelected: "、選択中の札の相手",
