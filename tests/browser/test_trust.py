@@ -168,3 +168,29 @@ def test_pyramids_status_and_variants_are_in_a_players_words(
                            ".map((o) => o.textContent)")
     assert labels and not any(re.search(r"\b00[01]\b", label) for label in labels), labels
     assert not page.errors
+
+
+PILES = """() => { const area = document.querySelector('.play-area').getBoundingClientRect();
+  return ['#recycle-reason', '#stock-label', '#draw', '#recycle', '#stock', '#waste'].map((s) => {
+    const el = document.querySelector(s), r = el.getBoundingClientRect();
+    const shown = getComputedStyle(el).display !== 'none' && r.height > 0;
+    return {s, shown, cut: shown && (r.bottom > area.bottom + .5 || r.right > innerWidth + .5)}; }); }"""
+
+
+@pytest.mark.parametrize(("width", "height"), [(360, 640), (640, 360)])
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_on_a_small_phone_nothing_of_the_piles_is_cut_and_recycle_says_why(
+        new_page: Callable[..., Page], width: int, height: int, lang: str) -> None:
+    """Defect 8's small screens: at 360x640 (and sideways) the recycle reason was cut by the dock; it gives
+    way there, every pile, button and caption shows whole, and pressing the grey Recycle says why."""
+    page = new_page(storage={"solitaire-rl.lang": lang}, viewport={"width": width, "height": height},
+                    has_touch=True, is_mobile=True)
+    piles = page.evaluate(PILES)
+    assert [p["s"] for p in piles if p["cut"]] == [], piles
+    assert all(p["shown"] for p in piles if p["s"] != "#recycle-reason"), piles
+    page.tap("#recycle", force=True)  # grey (aria-disabled), and still answers a tap
+    settle(page)
+    why = {"en": "You can recycle once the stock has been drawn to the end.",
+           "ja": "山札をめくり終えると再利用できます"}[lang]
+    assert why in page.inner_text("#message")
+    assert not page.errors
