@@ -194,3 +194,24 @@ def test_on_a_small_phone_nothing_of_the_piles_is_cut_and_recycle_says_why(
            "ja": "山札をめくり終えると再利用できます"}[lang]
     assert why in page.inner_text("#message")
     assert not page.errors
+
+
+JA = "ぁ-んァ-ヶ一-龥、。「」（）：・"
+STRAY = re.compile(f"[{JA}] +[{JA}]")
+
+
+@pytest.mark.parametrize("path", ["/", "/klondike"])
+def test_the_japanese_rules_have_no_space_between_japanese_words(
+        new_page: Callable[..., Page], path: str) -> None:
+    """Defect 8: 「だけで 単独で」: a line break in the page's source showed as a space between two Japanese
+    words. Each paragraph of the rules, as the browser lays it out, has none (the key list's 「スペース」
+    names the key before its action)."""
+    page = new_page(storage={"solitaire-rl.lang": "ja"}, path=path,
+                    ready="#pyramid .card" if path == "/" else "#col-1 .card")
+    page.evaluate("() => { for (const el of document.querySelectorAll('#rules, #rules-ja')) "
+                  "el.hidden = false; }")
+    paragraphs = page.evaluate("() => [...document.querySelectorAll('#rules-ja p')].map((p) => p.innerText)")
+    assert paragraphs
+    texts = [text.replace("スペース ", "スペース:") for text in paragraphs]
+    stray = [m.group(0) for text in texts for m in STRAY.finditer(text)]
+    assert stray == [], stray
