@@ -217,9 +217,10 @@ def test_concurrent_hints_from_many_players_are_a_hint_or_a_503_never_a_500(
     for advisor in (server.hints, klondike.hints):  # each hint holds its place a while: they overlap
         real = advisor.hint
 
-        def slow(game: object, source: str = "planner", real: Callable[..., object] = real) -> object:
+        def slow(game: object, source: str = "planner", real: Callable[..., object] = real,
+                 **options: object) -> object:  # options: Klondike's owner of the commitment bot
             time.sleep(0.3)
-            return real(game, source)
+            return real(game, source, **options)
 
         monkeypatch.setattr(advisor, "hint", slow)
     games = [(PYRAMID, PYRAMID.new_game(client)) for _ in range(3)]
