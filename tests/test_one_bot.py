@@ -90,3 +90,29 @@ def test_draw_1_hints_come_from_the_same_bot(client: TestClient) -> None:
             assert hint["move"] == expected[number], (number, hint, expected[number])
         state = API.act(client, state, type="move", move=hint["move"])
     assert state["outcome"] == "win" and state["draw_count"] == 1
+
+
+def test_every_kind_of_decision_is_worded_in_both_languages() -> None:
+    """The hint's words come from the bot's typed decision, in English and Japanese, for every kind
+    (nothing parsed back from English)."""
+    import re
+    from typing import get_args
+
+    from solitaire_rl.agents.planner.commitment import CandidateReport, Decision, DecisionKind
+    from solitaire_rl.envs.klondike import DRAW_MOVE
+    from solitaire_rl.envs.klondike.actions import ACTION_INDEX
+    from solitaire_rl.play.server.klondike_advice import commitment_words
+
+    japanese = re.compile("[\u3040-\u30ff\u4e00-\u9fff]")
+    seen = set()
+    for kind in get_args(DecisionKind):
+        candidates = (CandidateReport((DRAW_MOVE,), False, 7, 2, 3),) if kind == "planned" else ()
+        decision = Decision(DRAW_MOVE, ACTION_INDEX[DRAW_MOVE], kind, (DRAW_MOVE,), candidates,
+                            0 if candidates else None, 12, 600)
+        en, ja = commitment_words(decision)
+        assert en and japanese.search(ja) and not japanese.search(en), (kind, en, ja)
+        assert "planner's move" not in en, kind  # every kind has its own words
+        seen.add(en)
+        if kind == "planned":
+            assert "7 of 12" in en and "12 通り" in ja and "7 通り" in ja
+    assert len(seen) >= len(get_args(DecisionKind)) - 1  # forced and only-move may share words

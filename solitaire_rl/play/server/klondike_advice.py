@@ -259,22 +259,30 @@ class KeptBot:
     """Moves of the game the bot has been told of (-1: not yet taken up)."""
 
 
-COMMITMENT_REASONS = {
-    "following": "the next move of the line it planned",
-    "stock-pass": "a free look through the stock: it costs nothing",
-    "endgame-solved": "every card is known: the solver's winning line",
-    "forced": "the only useful move",
-    "only-move": "the only legal move",
-    "no-progress": "no commitment wins in the worlds it tried: a move that can still make progress",
+COMMITMENT_REASONS: dict[str, tuple[str, str]] = {
+    "following": ("the next move of the line it planned", "計画した手順の次の一手です"),
+    "stock-pass": ("a free look through the stock: it costs nothing",
+                   "山札をひと通り見ておきます（損はありません）"),
+    "endgame-solved": ("every card is known: the solver's winning line",
+                       "すべての札が見えています：ソルバーの勝ち筋です"),
+    "forced": ("the only useful move", "できる手はこれだけです"),
+    "only-move": ("the only legal move", "できる手はこれだけです"),
+    "no-progress": ("no commitment wins in the worlds it tried: a move that can still make progress",
+                    "試した札の並びでは勝ち筋が見つからないため、まだ前に進める手を選びました"),
 }
+"""The bot's reason for each kind of :class:`~solitaire_rl.agents.planner.commitment.Decision` but
+``planned`` (whose words carry its worlds), in English and Japanese."""
 
 
-def commitment_reason(decision: Any) -> str:
-    """The bot's reason in the wording the page knows: a planned commitment's worlds won, else its kind."""
+def commitment_words(decision: Any) -> tuple[str, str]:
+    """The bot's reason in both languages, written from its typed decision (issue 49: nothing parsed
+    back): a planned commitment's worlds won, else its kind's words."""
     chosen = decision.chosen_candidate
     if decision.kind == "planned" and chosen is not None and chosen.worlds:
-        return f"wins in {chosen.won} of {chosen.worlds} sampled deals"
-    return COMMITMENT_REASONS.get(decision.kind, "the commitment planner's move")
+        return (f"wins in {chosen.won} of {chosen.worlds} guesses at the cards you have not seen",
+                f"見えていない札の並びを {chosen.worlds} 通り試して {chosen.won} 通りで勝てる手です")
+    return COMMITMENT_REASONS.get(decision.kind,
+                                  ("the commitment planner's move", "コミットメント・プランナーの手です"))
 
 
 LOOPING = Choice(-1, "looping")
@@ -501,8 +509,9 @@ class KlondikeHintAdvisor:
             except SolitaireError:
                 return None
             kept.expected, kept.seen = decision.move, len(game.history)
-        return self.move_hint(game, Choice(decision.action, commitment_reason(decision)), COMMITMENT_AGENT,
-                              COMMITMENT, None)
+        en, ja = commitment_words(decision)
+        hint = self.move_hint(game, Choice(decision.action, en), COMMITMENT_AGENT, COMMITMENT, None)
+        return {**hint, "reason_en": en, "reason_ja": ja}
 
     def commitment_bot(self, game: KlondikeGame, owner: KlondikeGame | None = None) -> KeptBot:
         """The bot kept for ``owner`` (a session's game object; default ``game``, which may be a copy of
