@@ -55,7 +55,8 @@ def test_a_won_game_is_titled_as_won(client: TestClient) -> None:
     assert data["title"] == {"en": "How the game was won", "ja": "勝った局の振り返り"}
     assert "lost" not in data["title"]["en"] and "逃" not in data["title"]["ja"]
     assert set(texts(data, "en")[:-1]) == {"can still be won"}
-    assert texts(data, "en")[-1] == "has been won" and texts(data, "ja")[-1] == "勝ちました"  # issue 51, defect 8
+    # issue 51, defect 8: the last frame says the game has been won
+    assert texts(data, "en")[-1] == "has been won" and texts(data, "ja")[-1] == "勝ちました"
 
 
 def test_a_deal_never_winnable_cannot_be_won_from_its_first_move(client: TestClient) -> None:
