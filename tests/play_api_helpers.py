@@ -131,3 +131,20 @@ LOCAL = "http://127.0.0.1"
 """The base URL of the test clients: the play server serves only this machine's names."""
 
 __all__ = ["LOCAL", "GameApi", "save_tiny_ppo", "server_fixture"]
+
+
+def random_pyramid_game(deal: str, seed: int = 5) -> list[str]:
+    """Moves of Pyramid 001 on ``deal`` chosen at random (``random.Random(seed)``) until none is legal:
+    a game played to its dead end, whose losing move the analysis has to find."""
+    import random
+
+    from solitaire_rl.envs.pyramid import PyramidGame
+
+    game = PyramidGame(deal, stock_top_playable=False)
+    rng = random.Random(seed)
+    moves = []
+    while game.legal_moves():
+        move = rng.choice(game.legal_moves())
+        game.push(move)
+        moves.append(str(move))
+    return moves

@@ -5,16 +5,14 @@ from __future__ import annotations
 
 import io
 import json
-import random
 
 import pytest
 from fastapi.testclient import TestClient
 from PIL import Image
 
 from solitaire_rl.agents.analysis import analyse_game
-from solitaire_rl.envs.pyramid import PyramidGame
 from solitaire_rl.play.server.app import create_app
-from tests.play_api_helpers import LOCAL, engine_codes
+from tests.play_api_helpers import LOCAL, engine_codes, random_pyramid_game
 
 DEAL = "pyramid-random-v1-5"
 
@@ -25,14 +23,7 @@ def client() -> TestClient:
 
 
 def random_moves() -> list[str]:
-    game = PyramidGame(DEAL, stock_top_playable=False)
-    rng = random.Random(5)
-    moves = []
-    while game.legal_moves():
-        move = rng.choice(game.legal_moves())
-        game.push(move)
-        moves.append(str(move))
-    return moves
+    return random_pyramid_game(DEAL)
 
 
 def test_a_finished_session_is_analysed_in_words_with_pictures(client: TestClient) -> None:

@@ -4,8 +4,6 @@ blaming the player for it."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
 from fastapi.testclient import TestClient
 
@@ -13,7 +11,7 @@ from solitaire_rl.agents.analysis import analyse_game
 from solitaire_rl.envs.pyramid import PyramidGame
 from solitaire_rl.play.server.app import create_app
 from solitaire_rl.play.server.session import line_digests
-from tests.play_api_helpers import LOCAL
+from tests.play_api_helpers import LOCAL, random_pyramid_game
 
 DEAL = "pyramid-random-v1-5"
 
@@ -25,13 +23,7 @@ def client() -> TestClient:
 
 def losing_game() -> tuple[list[str], int]:
     """Random moves of variant 001 on :data:`DEAL` to its end, and the index of the move that lost it."""
-    game = PyramidGame(DEAL, stock_top_playable=False)
-    rng = random.Random(5)
-    moves = []
-    while game.legal_moves():
-        move = rng.choice(game.legal_moves())
-        game.push(move)
-        moves.append(str(move))
+    moves = random_pyramid_game(DEAL)
     report = analyse_game("pyramid-001", DEAL, moves)
     assert report.first_losing_move is not None
     return moves, report.first_losing_move

@@ -7,7 +7,6 @@ from a benchmark JSON file."""
 from __future__ import annotations
 
 import json
-import random
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -15,10 +14,10 @@ from typing import Any
 import pytest
 
 from solitaire_rl.agents.analysis import analyse_game
-from solitaire_rl.envs.pyramid import PyramidGame
 from solitaire_rl.training.benchmark import Args, main
 from tests.browser.test_layout import SIZES, check_axe, check_words
 from tests.browser.test_pyramid_page import resume, saved_game, with_save
+from tests.play_api_helpers import random_pyramid_game
 
 Page = Any
 DEAL = "pyramid-random-v1-5"
@@ -41,14 +40,7 @@ GEOMETRY = """(sel) => {
 
 def random_game() -> list[str]:
     """A random game of variant 001 to its dead end (its losing move is the analysis's to find)."""
-    game = PyramidGame(DEAL, stock_top_playable=False)
-    rng = random.Random(5)
-    moves = []
-    while game.legal_moves():
-        move = rng.choice(game.legal_moves())
-        game.push(move)
-        moves.append(str(move))
-    return moves
+    return random_pyramid_game(DEAL)
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,6 @@ English and Japanese:
 
 from __future__ import annotations
 
-import random
 import re
 from collections.abc import Callable
 from typing import Any
@@ -23,6 +22,7 @@ from solitaire_rl.agents.analysis import analyse_game
 from solitaire_rl.agents.solver import solve_pyramid
 from solitaire_rl.envs.pyramid import PyramidGame
 from tests.browser.conftest import answer_chances, settle
+from tests.play_api_helpers import random_pyramid_game
 
 Page = Any
 SIZES = {"desktop": {"viewport": {"width": 1280, "height": 800}},
@@ -43,13 +43,7 @@ ROW = """(sel) => { const b = document.querySelector(sel), m = b.querySelector('
 
 
 def lost_moves() -> tuple[list[str], int]:
-    game = PyramidGame(LOST_DEAL, stock_top_playable=False)
-    rng = random.Random(5)
-    moves = []
-    while game.legal_moves():
-        move = rng.choice(game.legal_moves())
-        game.push(move)
-        moves.append(str(move))
+    moves = random_pyramid_game(LOST_DEAL)
     k = analyse_game("pyramid-001", LOST_DEAL, moves).first_losing_move
     assert k is not None
     return moves, k
