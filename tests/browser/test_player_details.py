@@ -46,7 +46,7 @@ def test_a_hint_says_checking_play_goes_on_and_an_old_positions_hint_is_dropped(
         with page.expect_response(HINT):
             release.set()  # the answer to a request made before the draw: dropped
         page.evaluate("() => window.pyramidApp.hinting")
-        assert state(page)["hint"] is None and not message(page).startswith("Hint (")
+        assert state(page)["hint"] is None and not message(page).startswith("Hint")
     finally:
         release.set()
         monkeypatch.setattr(advisor, "hint", answer)

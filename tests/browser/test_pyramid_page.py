@@ -208,7 +208,7 @@ def test_keyboard_only_play_with_visible_focus(new_page: Callable[..., Page]) ->
     assert state(page)["stock"]["count"] == 24 and state(page)["history"] == ["r7c1+r7c2"]
     page.keyboard.press("h")
     settle(page)
-    assert message(page).startswith("Hint (") and state(page)["hints"] == 1
+    assert message(page).startswith("Hint: ") and state(page)["hints"] == 1  # the page's own source: unnamed
     assert page.locator(".hinted").count() >= 1  # shown on the table
     page.keyboard.press("Escape")
     settle(page)

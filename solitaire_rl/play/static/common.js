@@ -19,8 +19,10 @@ const SAVE_FORMAT = 1;
 const MAX_RECORDS = 1000;
 const LANG_KEY = "solitaire-rl.lang";  // the language choice, shared by both pages
 const HINT_SOURCE_KEY = "solitaire-rl.hint-source";  // "planner", "agent", ...: shared by both pages
-// The hint sources this page offers: its "Hints from" options (planner, agent, network, guided).
+// The hint sources this page offers: its "Hints from" options (planner, agent, network, guided); the
+// first is the page's own (Klondike: the commitment planner; Pyramid: the planner).
 function hintSources() { return [...$("hint-source").options].map((o) => o.value); }
+function defaultHintSource() { return hintSources()[0]; }
 
 const $ = (id) => document.getElementById(id);
 const tabId = Math.random().toString(36).slice(2) + Date.now().toString(36);
@@ -76,6 +78,7 @@ const COMMON_WORDS = {
     fromCommitment: "the commitment planner", byCommitment: "commitment planner",
     klondikeOnly: ", the commitment planner plays Klondike only",
     fromNetwork: "the expert network", fromGuided: "the network-guided search",
+    hint: "Hint: ", quickAnswer: " (the planner ran out of time; a quicker player answered)",
     hintBy: (who) => `Hint (${who}): `, byPlanner: "planner", byAgent: "trained agent", bySimple: "simple player",
     byNetwork: "expert network", byGuided: "network-guided search",
     agentDown: ", the trained agent is unavailable",
@@ -118,6 +121,7 @@ const COMMON_WORDS = {
     fromCommitment: "コミットメント・プランナー", byCommitment: "コミットメント・プランナー",
     klondikeOnly: "、コミットメント・プランナーはクロンダイク専用です",
     fromNetwork: "エキスパートネットワーク", fromGuided: "ネットワークが導く探索",
+    hint: "ヒント：", quickAnswer: "（考える時間が足りず、手早く答える相手のヒントです）",
     hintBy: (who) => `ヒント（${who}）：`, byPlanner: "プランナー", byAgent: "学習済みエージェント", bySimple: "簡単なプレイヤー",
     agentDown: "、学習済みエージェントは使えません",
     byNetwork: "エキスパートネットワーク", byGuided: "ネットワークが導く探索",
@@ -306,7 +310,7 @@ function hint() {  // asks for a hint beside the request queue: taps and draws g
   const s = app.state, key = positionKey(s), ask = ++app.hintAsk;
   app.hintPending = true;
   render();
-  const source = hintSources().includes(app.hintSource) ? app.hintSource : "planner";
+  const source = hintSources().includes(app.hintSource) ? app.hintSource : defaultHintSource();
   app.hinting = (async () => {
     try {
       await app.busy;  // the queue's last action first: the hint is for the position the player sees
@@ -347,10 +351,17 @@ function hintReason(h) {  // the server's words for a player (0 wins said plainl
   return (app.lang === "ja" ? h.reason_ja : h.reason_en) || "";  // reason_ja is null for a reason it cannot say
 }
 
-function hintLine(h) {  // "Hint (planner): Move the 8 of clubs ... — why"
+// The hint's line: "Hint: Move the 8 of clubs onto ... — why" from the page's own source, which is
+// never named (issue 51: no engine words on the main screen); when it ran out of time and another
+// answered, the line ends saying so in a player's words. A source chosen under Advanced is named, with
+// why another answered for it: "Hint (trained agent): ...".
+function hintLine(h) {
   const reason = hintReason(h);
-  const who = hintWho(h) + fallbackNote(h);
-  return `${ct("hintBy", who)}${tx(h)}${reason ? ct("reasonJoin") + reason : ""}`;
+  const move = `${tx(h)}${reason ? ct("reasonJoin") + reason : ""}`;
+  if ((h.requested || app.hintSource) !== defaultHintSource()) {
+    return `${ct("hintBy", hintWho(h) + fallbackNote(h))}${move}`;
+  }
+  return `${ct("hint")}${move}${(h.fallbacks || []).length ? ct("quickAnswer") : ""}`;
 }
 
 // ------------------------------------------------------------------ clock
@@ -562,7 +573,7 @@ function wireMenu() {
   const sourceBox = $("hint-source");
   sourceBox.value = app.hintSource;
   sourceBox.addEventListener("change", () => {
-    app.hintSource = hintSources().includes(sourceBox.value) ? sourceBox.value : "planner";
+    app.hintSource = hintSources().includes(sourceBox.value) ? sourceBox.value : defaultHintSource();
     try { if (app.storage) app.storage.setItem(HINT_SOURCE_KEY, app.hintSource); } catch (e) { /* not kept */ }
   });
 }
