@@ -7,7 +7,9 @@ searches through them: each candidate is a commitment with the shortest line of 
 leading to it. Each candidate is scored over sampled worlds (the unknown cards dealt at random
 over their places) by the exact solver capped at a few hundred states per world, a win counting
 only if found within the cap; a UCB1 bandit spends the worlds and the most sampled candidate is
-played (:func:`solitaire_native.klondike_commit_plan`, native/src/klondike/commit_planner.hpp).
+played (:func:`solitaire_native.klondike_commit_plan`, native/src/klondike/commit_planner.hpp). The
+budget is fixed: escalating the cap where no candidate wins any world was tried and changed no game
+(docs/planners.md: such positions are lost).
 
 The bot follows the chosen line move by move and plans again after the commitment, when a new
 card may be known. Before anything else it takes the free pass through the stock (draw until no
