@@ -14,7 +14,9 @@ budget is fixed: escalating the cap where no candidate wins any world was tried 
 The bot follows the chosen line move by move and plans again after the commitment, when a new
 card may be known. Before anything else it takes the free pass through the stock (draw until no
 stock card is unseen: with unlimited recycles in the same order this costs nothing and shows
-every stock card). Once no card is unknown the exact solver's winning line is followed.
+every stock card). Once no card is unknown the exact solver's winning line is followed, with every
+stretch that comes back to a table cut out and never back to a position the bot has met while
+another first move wins (:mod:`solitaire_rl.agents.planner.endgame`; issue 37).
 
 On OpenSpiel's ``Bot`` model: :meth:`CommitmentBot.restart_at` (a new game or a position to take
 up), :meth:`CommitmentBot.inform` (a move someone else played), :meth:`CommitmentBot.step`
@@ -286,19 +288,21 @@ class CommitmentBot(Player):
             return Decision(DRAW_MOVE, ACTION_INDEX[DRAW_MOVE], "stock-pass", (DRAW_MOVE,))
         start = time.perf_counter()
         if knowledge.all_known:
-            line = self._solve(knowledge)
+            line = self._solve(knowledge, cancel)
             if line and mask[ACTION_INDEX[line[0]]]:
                 return Decision(line[0], ACTION_INDEX[line[0]], "endgame-solved", line,
                                 seconds=time.perf_counter() - start)
         return self._plan_commitment(knowledge, mask, legal, cancel, time_limit, start)
 
-    def _solve(self, knowledge: KlondikeKnowledge) -> tuple[Move, ...]:
-        """The solver's winning line when every card is known (empty when none was found)."""
-        from solitaire_rl.agents.solver.klondike import solve_klondike
+    def _solve(self, knowledge: KlondikeKnowledge, cancel: Any = None) -> tuple[Move, ...]:
+        """The solver's winning line when every card is known, with its loops cut out and never
+        back to a position the bot has met while another first move wins
+        (:func:`~solitaire_rl.agents.planner.endgame.endgame_line`, within ``endgame_states`` states
+        and no time limit: the same line on the page and in the benchmark); empty when none was found."""
+        from solitaire_rl.agents.planner.endgame import endgame_line
 
-        result = solve_klondike(knowledge.position, draw_count=self.draw_count, time_limit=None,
-                                max_states=self.endgame_states)
-        return tuple(result.line or ())
+        line = endgame_line(knowledge.game, self.visits, max_states=self.endgame_states, cancel=cancel)
+        return line or ()
 
     def _plan_commitment(self, knowledge: KlondikeKnowledge, mask: np.ndarray, legal: np.ndarray, cancel: Any,
                          time_limit: float | None, start: float) -> Decision:

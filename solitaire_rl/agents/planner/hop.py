@@ -25,7 +25,7 @@ whose key names each part), to the move that
    ``ppo`` policy's probability (``prior="ppo"``) or the expert network's (``prior="expert"``:
    the ``guided-ismcts`` player), then the higher value.
 A position met :data:`LOOP_VISITS` times means play goes round in circles: progress comes first
-then, and :attr:`HopPlayer.looping` says so (the page's hint reports it instead of a move).
+then, and :attr:`HopPlayer.looping` says so.
 
 The player keeps its own state: its generator (:meth:`HopPlayer.reseed`), the line it follows
 (:attr:`HopPlayer.planned_line`, an immutable :class:`PlannedLine` that another player of the same
@@ -33,8 +33,19 @@ game takes up with :meth:`HopPlayer.resume`), the positions met.
 
 Two cases need no sampling: a safe move to a foundation (the solver's own forced step, which
 loses no win whatever the unknown cards are; not while a line is followed, nor right after that
-card came down from its foundation) and, once no card is unknown, the solver's winning
-line, which is then followed to the end.
+card came down from its foundation) and, once no card is unknown, the solver's winning line with
+its loops cut out and never back to a position met while another first move wins
+(:func:`~solitaire_rl.agents.planner.endgame.endgame_line`), which is then followed to the end.
+
+**As a bot** (OpenSpiel's ``Bot`` model, as the play page's hints drive it, one player kept per
+game): :meth:`HopPlayer.restart_at` takes up a game where it stands (every position of its line
+met, as the player saw it), and :meth:`HopPlayer.step` answers a typed :class:`HopStep` and
+assumes its move is played. ``step`` also finds the way out of a loop: at a position met
+:data:`LOOP_VISITS` times, the planner's move if it makes progress, else the first move of the
+shortest line of known-card moves that ends in progress
+(:func:`~solitaire_rl.agents.planner.escape.way_to_progress`, whose rest is then followed), and
+``looping`` (no move) only when there is none. :meth:`HopPlayer.choose` (the benchmark's
+:class:`~solitaire_rl.agents.base.Player` protocol) plays as before, without the way out.
 
 It never reads a hidden card: everything comes from the observation
 (:mod:`solitaire_rl.agents.planner.knowledge`).
@@ -43,11 +54,12 @@ It never reads a hidden card: everything comes from the observation
 from __future__ import annotations
 
 import time
+import zlib
 from collections import Counter
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import gymnasium
 import numpy as np
@@ -55,6 +67,8 @@ import numpy as np
 from solitaire_rl.agents.base import Choice, Player, game_of, legal_actions
 from solitaire_rl.agents.greedy.klondike import KlondikeGreedy, KlondikeView, score_klondike_action
 from solitaire_rl.agents.planner import NO_SAMPLE, SearchRecord
+from solitaire_rl.agents.planner.endgame import endgame_line
+from solitaire_rl.agents.planner.escape import way_to_progress
 from solitaire_rl.agents.planner.guide import DEFAULT_GUIDE_SAMPLES, klondike_afterstate_win_chances
 from solitaire_rl.agents.planner.knowledge import (
     KlondikeKnowledge,
@@ -83,7 +97,24 @@ from solitaire_rl.envs.klondike.observer import observe
 from solitaire_rl.envs.spec import GameSpec
 
 ENDGAME_STATES = 500_000
-"""Budget of the one exact solve once every card is known."""
+"""Budget of the exact solves of the endgame line once every card is known."""
+ENDGAME_REASON = "every card is known: the solver's winning line"
+WAY_OUT = "this position has come up before: this move leads on to something new"
+"""The reason of a way out of a loop (:meth:`HopPlayer.step`)."""
+ESCAPE_TIME = 0.5
+"""Seconds the search for a way out of a loop may take (besides its bound on positions)."""
+HopKind = Literal["only-move", "endgame-solved", "safe-step", "planned", "late", "way-out", "looping"]
+"""What kind of answer a :class:`HopStep` is:
+
+* ``only-move``: one legal move;
+* ``endgame-solved``: the next move of the solver's winning line (every card known);
+* ``safe-step``: a card put up that no card can need any more (no sampling);
+* ``planned``: the move that won most samples, after the tie-breaks;
+* ``late``: no sample finished in time: the move is only the tie-break player's;
+* ``way-out``: play keeps coming back here: a move that leads on to progress;
+* ``looping``: play keeps coming back here and no line of known-card moves leads to progress
+  (no move).
+"""
 TREE_NEAR = 0.7
 """With the tree search, moves visited at least this share of the most visited one's count tie."""
 
@@ -101,6 +132,15 @@ class PlannedLine:
             raise MalformedInputError("a planned line is a non-empty tuple of moves")
         if not isinstance(self.at, bytes):
             raise MalformedInputError("a planned line's place is what the player sees there, as bytes")
+
+
+@dataclass(frozen=True)
+class HopStep:
+    """The player's answer at one position (:meth:`HopPlayer.step`)."""
+
+    kind: HopKind
+    choice: Choice | None
+    """The move and the planner's reason for it; ``None`` for ``looping``."""
 
 
 @dataclass(frozen=True)
@@ -158,7 +198,10 @@ class HopPlayer(Player):
                  tree_states_per_solve: int = 1_000, tree_depth: int = 8,
                  expert_checkpoint: str | Path | None = None, guide: str = "policy", guide_rank: str = "late",
                  guide_samples: int = DEFAULT_GUIDE_SAMPLES, stock_known: bool = False,
-                 expert_network: Any = None) -> None:
+                 expert_network: Any = None, position_seeded: bool = False) -> None:
+        """``position_seeded``: every decision draws its samples from a generator seeded by the
+        observation (``zlib.crc32``), so the same position gets the same answer whatever was
+        played before (the play page's hints); else from the game's generator (:meth:`reseed`)."""
         require_game(self.name, variant)
         if states_per_solve < 1 or max_samples < 1 or threads < 1:
             raise MalformedInputError("states_per_solve, max_samples and threads must be positive")
@@ -181,6 +224,7 @@ class HopPlayer(Player):
         self.variant = variant
         self._rng = new_generator(seed)
         """Draws each decision's sampling seed (:meth:`reseed`: the benchmark seeds it per deal)."""
+        self.position_seeded = bool(position_seeded)
         self.states_per_solve, self.max_samples = states_per_solve, max_samples
         self.max_states, self.time_limit, self.threads = max_states, time_limit, threads
         self.draw_count = int(variant.env_kwargs.get("draw_count", 3))
@@ -233,6 +277,8 @@ class HopPlayer(Player):
         """The position (as the player knows it) of the last :meth:`plan`."""
         self.looping = False
         """Whether the last position planned for had been met :data:`LOOP_VISITS` times."""
+        self._kind: HopKind = "planned"
+        """What kind of answer the last decision was."""
         self.decision_seconds: list[float] = []
         self.last_search: SearchRecord | None = None
         """What the last :meth:`plan`'s search said (``None`` when it decided without one)."""
@@ -275,6 +321,53 @@ class HopPlayer(Player):
             walk.push(move)
             self._last_move = move
 
+    # ------------------------------------------------------------------ OpenSpiel's Bot model
+    def restart_at(self, game: KlondikeGame) -> None:
+        """Take up ``game`` where it stands, as if this player had played its line (:meth:`recall`:
+        only the moves and what they showed are read). The line being followed, and the endgame
+        line, are kept when they go on from where the game stands."""
+        if not isinstance(game, KlondikeGame):
+            raise MalformedInputError(f"restart_at takes a KlondikeGame, not {type(game).__name__}")
+        if game.draw_count != self.draw_count:
+            raise MalformedInputError(
+                f"the player plays draw {self.draw_count}, the game draw {game.draw_count}")
+        here = visible_key(observe(game))
+        planned = self._planned if self._planned is not None and self._planned.at == here else None
+        endgame = list(self._endgame_line) if self._endgame_at == here else []
+        self.recall(game)
+        self._planned = planned
+        if endgame:
+            self._endgame_line, self._endgame_at = endgame, here
+
+    def step(self, observation: np.ndarray, mask: np.ndarray, *, cancel: Any = None,
+             time_limit: float | None = None) -> HopStep:
+        """The answer for the position of ``observation`` (``mask``: the legal actions), counted as
+        met; the player then assumes its move is played. Where play keeps coming back
+        (:data:`LOOP_VISITS`), the way out of the loop (module docstring). ``time_limit``
+        overrides the player's own for this decision."""
+        start = time.perf_counter()
+        now = self.decision(observation, mask, meet=True)
+        choice = self._decide(now, cancel, time_limit)
+        kind = self._kind
+        if self.looping and kind != "endgame-solved":
+            if kind != "late" and now.game.is_progress(move_of(now.game, choice.action)):
+                choice, kind = Choice(choice.action, WAY_OUT), "way-out"
+            else:
+                line = way_to_progress(now.game, time_limit=ESCAPE_TIME)
+                if not line:
+                    self._planned = None
+                    self.decision_seconds.append(time.perf_counter() - start)
+                    return HopStep("looping", None)
+                after = visible_after(now.game, line[0]) if len(line) > 1 else None
+                self._planned = PlannedLine(tuple(line[1:]), after) if after is not None else None
+                choice, kind = Choice(ACTION_INDEX[line[0]], WAY_OUT), "way-out"
+        self._greedy.look(now.view)
+        self._greedy.played(choice.action)
+        self._last_move = move_of(now.game, choice.action)
+        self.decision_seconds.append(time.perf_counter() - start)
+        return HopStep(kind, choice)
+
+    # ------------------------------------------------------------------ the Player protocol
     def choose(self, observation: np.ndarray, mask: np.ndarray, info: dict[str, Any]) -> Choice:
         start = time.perf_counter()
         now = self.decision(observation, mask, meet=True)
@@ -304,6 +397,8 @@ class HopPlayer(Player):
         """The move for the position ``now``."""
         self.last_search = None
         self.looping = now.met >= LOOP_VISITS
+        if self.position_seeded:
+            self._rng = new_generator(zlib.crc32(now.observation.tobytes()))
         game = self._decided_in = now.game
         line = self._planned
         planned = line.moves[0] if line is not None and line.at == now.here else None
@@ -314,15 +409,18 @@ class HopPlayer(Player):
         legal = now.legal
         if legal.size == 1:
             self.follow(game, int(legal[0]), ())
+            self._kind = "only-move"
             return Choice(int(legal[0]), "the only legal move")
         if now.knowledge.all_known:
-            line_choice = self._endgame(now)
+            line_choice = self._endgame(now, time_limit)
             if line_choice is not None:
+                self._kind = "endgame-solved"
                 return line_choice
         safe = safe_step(now.knowledge)
         if (safe is not None and now.mask[ACTION_INDEX[safe]] and planned in (None, safe)
                 and not self._just_came_down(safe)):
             self.follow(game, ACTION_INDEX[safe], ())
+            self._kind = "safe-step"
             return Choice(ACTION_INDEX[safe], "safe to put up: no card can need it any more")
         limit = self.time_limit if time_limit is None else time_limit
         values = hop_values(
@@ -348,6 +446,7 @@ class HopPlayer(Player):
         self.last_search = SearchRecord(legal, values.won, values.lost, values.unknown, values.first, visits,
                                         values.samples)
         self.follow(game, choice.action, values.lines)
+        self._kind = "planned" if values.samples else "late"
         return choice
 
     def follow(self, game: KlondikeGame, action: int, lines: tuple[tuple[Move, ...], ...]) -> None:
@@ -409,21 +508,21 @@ class HopPlayer(Player):
             reason += f" ({unknown} more undecided)"
         return Choice(action, reason)
 
-    def _endgame(self, now: Decision) -> Choice | None:
-        """Every card known: follow the solver's winning line (found once, then kept)."""
-        from solitaire_rl.agents.solver.klondike import solve_klondike
-
+    def _endgame(self, now: Decision, time_limit: float | None = None) -> Choice | None:
+        """Every card known: follow the solver's winning line with no way back to a position met
+        (:func:`~solitaire_rl.agents.planner.endgame.endgame_line`; found once, then kept)."""
         game = now.game
         if not self._endgame_line or self._endgame_at != now.here:
-            result = solve_klondike(now.knowledge.position, draw_count=game.draw_count, time_limit=None,
-                                    max_states=ENDGAME_STATES)
-            self._endgame_line = list(result.line or ())
+            limit = self.time_limit if time_limit is None else time_limit
+            line = endgame_line(game, set(self.visits) | {now.here}, max_states=ENDGAME_STATES,
+                                time_limit=limit)
+            self._endgame_line = list(line or ())
         if not self._endgame_line or not now.mask[ACTION_INDEX[self._endgame_line[0]]]:
             self._endgame_line = []
             return None
         move = self._endgame_line.pop(0)
         self._endgame_at = visible_after(game, move)
-        return Choice(ACTION_INDEX[move], "every card is known: the solver's winning line")
+        return Choice(ACTION_INDEX[move], ENDGAME_REASON)
 
     def priors(self, now: Decision, actions: np.ndarray) -> list[float]:
         """The tie-break player's preference for each of ``actions``: greedy's score, or the ``ppo``
@@ -441,6 +540,6 @@ class HopPlayer(Player):
         return [score_klondike_action(now.view, int(a), self._greedy.stuck)[0] for a in actions]
 
 
-__all__ = ["DEFAULT_DECISION_STATES", "DEFAULT_MAX_SAMPLES", "DEFAULT_STATES_PER_SOLVE", "LOOP_VISITS",
-           "Decision", "HopPlayer", "MoveValues", "PlannedLine",
-           "TreeValues", "hop_values", "safe_step", "tie_margin", "tree_values"]
+__all__ = ["DEFAULT_DECISION_STATES", "DEFAULT_MAX_SAMPLES", "DEFAULT_STATES_PER_SOLVE", "ENDGAME_REASON",
+           "LOOP_VISITS", "WAY_OUT", "Decision", "HopKind", "HopPlayer", "HopStep", "MoveValues",
+           "PlannedLine", "TreeValues", "hop_values", "safe_step", "tie_margin", "tree_values"]
