@@ -4,6 +4,8 @@ and Japanese, at 1280x800 and 390x844 (touch).
 * At the page's own source (Klondike: the commitment planner; Pyramid: the planner) the line reads
   "Hint: <move> — <why>" and names no engine.
 * When that source ran out of time and another answered, the line ends saying so in a player's words.
+* The move's words run on into their reason: "Draw 3 cards from the stock — a free look ...", with no
+  full stop before the dash.
 * A source chosen under Advanced is named ("Hint (trained agent): ..."), and so is the planner on
   Klondike, where it is not the page's own; on Pyramid the planner is the page's own and is not named.
 """
@@ -55,7 +57,8 @@ def ask_hint(page: Page, which: str, size: str) -> dict[str, Any]:
 def words(hint: dict[str, Any], lang: str) -> str:
     """The move and its reason as the line shows them after its opening."""
     reason = hint["reason_ja"] if lang == "ja" else hint["reason_en"]
-    return (hint["ja"] if lang == "ja" else hint["en"]) + (JOIN[lang] + reason if reason else "")
+    said = hint["ja"] if lang == "ja" else hint["en"]
+    return said.removesuffix(".") + JOIN[lang] + reason if reason else said
 
 
 @pytest.mark.parametrize("lang", ["en", "ja"])

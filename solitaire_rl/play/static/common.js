@@ -357,7 +357,8 @@ function hintReason(h) {  // the server's words for a player (0 wins said plainl
 // why another answered for it: "Hint (trained agent): ...".
 function hintLine(h) {
   const reason = hintReason(h);
-  const move = `${tx(h)}${reason ? ct("reasonJoin") + reason : ""}`;
+  const said = reason ? tx(h).replace(/\.$/, "") : tx(h);  // "Draw 3 cards — why", not "cards. — why"
+  const move = `${said}${reason ? ct("reasonJoin") + reason : ""}`;
   if ((h.requested || app.hintSource) !== defaultHintSource()) {
     return `${ct("hintBy", hintWho(h) + fallbackNote(h))}${move}`;
   }
