@@ -273,6 +273,9 @@ function setState(state) {
   } else if (state.outcome === "dead_end" && (!previous || previous.outcome !== "dead_end" ||
              previous.history.join() !== state.history.join())) {
     showDeadEnd();
+  } else if (state.outcome === "no_progress" && (!previous || previous.session !== state.session ||
+             previous.outcome !== "no_progress")) {
+    showNoProgress();  // reached by a move (issue 51): said at once, not only when Hint is pressed
   }
 }
 
@@ -577,8 +580,9 @@ function showDeadEnd() {
   openPanel(t("deadTitle"), [para(tx(s.outcome_text))], exits(true), "dead-end");
 }
 
-function showNoProgress() {
-  openPanel(t("noProgressTitle"), [para(tx(app.state.hint)), para(t("noProgressBody"))],
+function showNoProgress() {  // from the no-progress hint, or the outcome a move reached
+  const s = app.state, why = s.hint && s.hint.kind === "no_progress" ? s.hint : s.outcome_text;
+  openPanel(t("noProgressTitle"), [para(tx(why)), para(t("noProgressBody"))],
     [[t("close"), () => {}], ...exits(true)], "no-progress");
 }
 
