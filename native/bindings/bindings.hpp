@@ -30,7 +30,7 @@ namespace nb = nanobind;
 void bind_common(nb::module_& m);             // memory caps, Status, StopReason, CancelToken, Limits, SampleTally
 void bind_pyramid_solver(nb::module_& m);     // the Pyramid solver, its queries and PIMC
 void bind_klondike_solver(nb::module_& m);    // the Klondike solver and its queries
-void bind_klondike_planners(nb::module_& m);  // hindsight optimisation and ISMCTS
+void bind_klondike_planners(nb::module_& m);  // HOP, ISMCTS, the commitment planner, world scores
 void bind_batch_envs(nb::module_& m);         // both games' native batched environments
 void bind_policy_inputs(nb::module_& m);      // both games' policy inputs of a batch
 

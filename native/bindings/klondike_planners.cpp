@@ -1,9 +1,12 @@
 // The Klondike planners over the unknown cards: hindsight optimisation (native/src/klondike/hop.hpp),
-// information-set MCTS (native/src/klondike/ismcts.hpp) and the commitment planner
-// (native/src/klondike/commit_planner.hpp), their options and results.
+// information-set MCTS (native/src/klondike/ismcts.hpp), the commitment planner
+// (native/src/klondike/commit_planner.hpp) and the world scores of a batch of positions
+// (native/src/klondike/world_score.hpp), their options and results.
 #include "bindings.hpp"
 
 #include <cstdint>
+#include <stdexcept>
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -12,6 +15,7 @@
 #include "klondike/hop.hpp"
 #include "klondike/ismcts.hpp"
 #include "klondike/position.hpp"
+#include "klondike/world_score.hpp"
 
 namespace solitaire::bindings {
 
@@ -230,6 +234,53 @@ void bind_klondike_planners(nb::module_& m) {
         return kl::commit_plan(own, slots, own_options);
       },
       "position"_a, "unknown"_a, "options"_a, "cancel"_a.none() = nb::none());
+
+  const kl::WorldScoreOptions scored;
+  nb::class_<kl::WorldScoreOptions>(m, "KlondikeWorldScoreOptions")
+      .def("__init__",
+           [](kl::WorldScoreOptions* self, int draw_count, std::uint64_t seed, int worlds, std::uint64_t cap,
+              bool surely_won_stops, int threads) {
+             kl::WorldScoreOptions o;
+             o.draw_count = draw_count;
+             o.seed = seed;
+             o.worlds = worlds;
+             o.cap = cap;
+             o.surely_won_stops = surely_won_stops;
+             o.threads = threads;
+             kl::check_options(o);
+             new (self) kl::WorldScoreOptions(o);
+           },
+           nb::kw_only(), "draw_count"_a = scored.draw_count, "seed"_a = scored.seed, "worlds"_a = scored.worlds,
+           "cap"_a = scored.cap, "surely_won_stops"_a = scored.surely_won_stops, "threads"_a = scored.threads)
+      .def_ro("draw_count", &kl::WorldScoreOptions::draw_count)
+      .def_ro("seed", &kl::WorldScoreOptions::seed)
+      .def_ro("worlds", &kl::WorldScoreOptions::worlds)
+      .def_ro("cap", &kl::WorldScoreOptions::cap)
+      .def_ro("surely_won_stops", &kl::WorldScoreOptions::surely_won_stops)
+      .def_ro("threads", &kl::WorldScoreOptions::threads);
+  nb::class_<kl::WorldScores>(m, "KlondikeWorldScores")
+      .def_ro("won", &kl::WorldScores::won)
+      .def_ro("lost", &kl::WorldScores::lost)
+      .def_ro("cut", &kl::WorldScores::cut)
+      .def_ro("states", &kl::WorldScores::states)
+      .def_ro("seeds", &kl::WorldScores::seeds)
+      .def_ro("searches", &kl::WorldScores::searches)
+      .def_ro("seconds", &kl::WorldScores::seconds);
+  m.def(
+      "klondike_world_scores",
+      [](const std::vector<kl::Position>& positions, const std::vector<std::vector<std::tuple<int, int>>>& unknown,
+         const kl::WorldScoreOptions& options) {
+        if (positions.size() != unknown.size()) {
+          throw std::invalid_argument("world scores: " + std::to_string(positions.size()) + " positions but " +
+                                      std::to_string(unknown.size()) + " lists of unknown places");
+        }
+        std::vector<kl::KnownPosition> known;
+        known.reserve(positions.size());
+        for (std::size_t i = 0; i < positions.size(); ++i) known.push_back({positions[i], unknown_slots(unknown[i])});
+        nb::gil_scoped_release release;
+        return kl::world_scores(known, options);
+      },
+      "positions"_a, "unknown"_a, "options"_a);
 }
 
 }  // namespace solitaire::bindings

@@ -11,10 +11,11 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "common/parallel_for.hpp"
 #include "common/planner_options.hpp"
 #include "common/sample_loop.hpp"
 #include "klondike/replay.hpp"
-#include "klondike/solver.hpp"
+#include "klondike/world_search.hpp"
 
 namespace solitaire::klondike {
 
@@ -147,26 +148,6 @@ void explore(const Position& base, CardSet unknown_cards, const CommitOptions& o
   result.closure = static_cast<int>(nodes.size());
 }
 
-enum class WorldOutcome : std::int8_t { won, lost, cut, skipped };
-
-// Runs jobs 0..count-1 over up to `threads` threads; `job(i)` must touch only its own outputs.
-template <class Job>
-void parallel_for(int count, int threads, Job job) {
-  const int workers = std::min(threads, count);
-  if (workers <= 1) {
-    for (int i = 0; i < count; ++i) job(i);
-    return;
-  }
-  std::atomic<int> next{0};
-  auto work = [&]() {
-    for (int i = next.fetch_add(1); i < count; i = next.fetch_add(1)) job(i);
-  };
-  std::vector<std::thread> pool;
-  for (int t = 1; t < workers; ++t) pool.emplace_back(work);
-  work();
-  for (std::thread& t : pool) t.join();
-}
-
 }  // namespace
 
 void check_options(const CommitOptions& options) {
@@ -210,12 +191,11 @@ CommitResult commit_plan(const Position& base, const std::vector<UnknownSlot>& u
     return result;
   }
 
-  SolveOptions solve_options;
-  solve_options.draw_count = options.draw_count;
-  solve_options.surely_won_stops = options.surely_won_stops;
-  SolveBudget per_world;
-  per_world.max_states = result.cap;
-  per_world.cancel = options.cancel;
+  CappedSearch capped;
+  capped.draw_count = options.draw_count;
+  capped.cap = result.cap;
+  capped.surely_won_stops = options.surely_won_stops;
+  capped.cancel = options.cancel;
   auto stopped = [&]() {
     if (options.cancel != nullptr && options.cancel->is_cancelled()) return StopReason::cancelled;
     if (options.time_limit_s > 0.0 &&
@@ -227,18 +207,10 @@ CommitResult commit_plan(const Position& base, const std::vector<UnknownSlot>& u
   std::atomic<std::uint64_t> states{0};
   auto world = [&](int c, int w) {
     if (stopped() != StopReason::none) return WorldOutcome::skipped;
-    Position deal = base;
-    SplitMix64 rng = sample_rng(options.seed, w);
-    deal_sample(deal, unknown, input.cards, rng);
-    ReplayGame game(deal, options.draw_count);
-    for (const Action& a : result.candidates[static_cast<std::size_t>(c)].line) game.apply(a);
-    if (game.won()) return WorldOutcome::won;
-    const SolveResult solved = solve(game.position(), solve_options, per_world);
-    states.fetch_add(solved.states, std::memory_order_relaxed);
-    if (solved.status == Status::winnable) return WorldOutcome::won;
-    if (solved.status == Status::not_winnable) return WorldOutcome::lost;
-    if (solved.stop_reason == StopReason::cancelled) return WorldOutcome::skipped;
-    return WorldOutcome::cut;
+    const WorldSearch searched = search_world(base, unknown, input.cards, sample_rng(options.seed, w),
+                                              result.candidates[static_cast<std::size_t>(c)].line, capped);
+    states.fetch_add(searched.states, std::memory_order_relaxed);
+    return searched.outcome;
   };
   // One round: each (candidate, first world) pair gets `batch` worlds from its next one on.
   std::vector<std::vector<char>> wins(static_cast<std::size_t>(n));  // per candidate, per world: won
