@@ -108,11 +108,12 @@ def test_a_bot_that_saw_the_card_come_down_wins_without_revisiting_a_position(na
     else:
         bot.restart_at(game)  # hop is taken up where the game stands (every position of its line met)
     for _ in range(200):
-        answer = bot.step(*observe_game(game))
         if isinstance(bot, CommitmentBot):
-            assert answer.kind == "endgame-solved"
-            move = answer.move
+            decision = bot.step(*observe_game(game))
+            assert decision.kind == "endgame-solved"
+            move = decision.move
         else:
+            answer = bot.step(*observe_game(game))
             assert answer.kind == "endgame-solved" and answer.choice is not None
             move = move_of(game, answer.choice.action)
         game.push(move)

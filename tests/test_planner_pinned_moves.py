@@ -14,9 +14,8 @@ import pytest
 from solitaire_rl.agents.base import Player, legal_mask
 from solitaire_rl.agents.registry import make_player
 from solitaire_rl.agents.seeding import reseed
-from solitaire_rl.envs.klondike import KlondikeGame
-from solitaire_rl.envs.klondike.actions import move_of
-from solitaire_rl.envs.klondike.env import player_view
+from solitaire_rl.envs.klondike import KlondikeGame, Move
+from solitaire_rl.envs.klondike.actions import ACTION_INDEX
 from solitaire_rl.envs.spec import find_game
 from solitaire_rl.play.server.klondike_advice import KlondikeHintAdvisor
 
@@ -113,16 +112,16 @@ HINTS = {  # (search, deal): the hint advisor's planner moves, followed from the
 
 @pytest.mark.parametrize(("search", "deal"), list(HINTS), ids=[f"{s}-{d}" for s, d in HINTS])
 def test_the_hint_planner_plays_the_pinned_moves(search: str, deal: int) -> None:
-    """The advisor keeps the followed line between requests; a generous time and a state budget
-    make its hints reproducible."""
+    """The planner kept for the game keeps the followed line between requests; a generous time and a
+    state budget make its hints reproducible."""
     advisor = KlondikeHintAdvisor(planner_time=60.0, planner_states=20_000, planner_threads=1,
                                   planner_search=search)
     game = KlondikeGame(f"klondike-random-v1-{deal}")
     played = []
     for _ in HINTS[search, deal]:
-        obs, mask, _ = player_view(game)
-        choice = advisor.planner_choice(game, obs, mask)
-        assert choice is not None
-        played.append(choice.action)
-        game.push(move_of(game, choice.action))
+        hint = advisor.hint(game, "planner")
+        assert hint is not None and (hint["kind"], hint["hint_source"]) == ("move", "planner"), hint
+        move = Move.parse(hint["move"])
+        played.append(ACTION_INDEX[move])
+        game.push(move)
     assert played == HINTS[search, deal]

@@ -15,6 +15,7 @@ import pytest
 from fastapi.testclient import TestClient
 from pydantic import ValidationError
 
+from solitaire_rl.agents.planner.hop import HopStep
 from solitaire_rl.agents.solver import SearchLimits
 from solitaire_rl.envs.klondike import KlondikeGame, Move
 from solitaire_rl.envs.pyramid import place_name
@@ -28,7 +29,7 @@ from solitaire_rl.play.server.hints import (
     PyramidMoveHint,
     klondike_hint,
 )
-from solitaire_rl.play.server.klondike_advice import LOOPING, KlondikeHintAdvisor, KlondikeVerdictService
+from solitaire_rl.play.server.klondike_advice import KlondikeHintAdvisor, KlondikeVerdictService
 from solitaire_rl.play.server.klondike_api import KlondikeServer, mount_klondike
 from solitaire_rl.play.server.klondike_session import move_source, move_target
 from solitaire_rl.play.server.pyramid_advice import PyramidHintAdvisor, PyramidVerdictService
@@ -47,7 +48,7 @@ MEMBERS = {"move": "KlondikeMoveHint", "looping": "LoopingHint", "no_progress": 
 def looping_advisor() -> KlondikeHintAdvisor:
     """A Klondike advisor whose planner always finds play going round in circles."""
     advisor = KlondikeHintAdvisor(**FAST)
-    advisor.planner_choice = lambda *args, **kwargs: LOOPING  # type: ignore[method-assign]
+    advisor.planner_step = lambda *args, **kwargs: HopStep("looping", None)  # type: ignore[method-assign]
     return advisor
 
 

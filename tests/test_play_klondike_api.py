@@ -16,6 +16,7 @@ from fastapi.testclient import TestClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from solitaire_rl.agents.planner.revisits import fresh_action, line_visits, table_key
 from solitaire_rl.agents.solver import SearchLimits
 from solitaire_rl.agents.solver.klondike import solve_klondike
 from solitaire_rl.envs.cards import card_name, parse_card
@@ -27,14 +28,9 @@ from solitaire_rl.play.server.klondike_advice import (
     KlondikeHintAdvisor,
     KlondikeVerdictService,
     all_known,
-    endgame_line,
-    fresh_action,
     klondike_verdict,
-    line_visits,
     solver_verdict,
-    table_key,
     verdict_json,
-    without_loops,
 )
 from solitaire_rl.play.server.klondike_api import KlondikeServer, mount_klondike
 from solitaire_rl.play.server.klondike_session import KlondikeSession, move_source, parse_place
@@ -609,16 +605,18 @@ def known_endgame(deal: str) -> KlondikeGame:
     return game
 
 
+@pytest.mark.parametrize("source", ["planner", "commitment"])
 @pytest.mark.parametrize("deal", ["klondike-random-v1-9", "klondike-random-v1-17"])
-def test_with_every_card_known_the_hints_win_without_ever_coming_back(server: KlondikeServer,
-                                                                      deal: str) -> None:
+def test_with_every_card_known_the_hints_win_without_ever_coming_back(server: KlondikeServer, deal: str,
+                                                                      source: str) -> None:
     """Issue 37: re-solving at every hint shuttled a card between its foundation and a column on
-    these deals (12 and 11 positions met twice). Followed now, the hints win and no visible
-    position of the game comes up twice."""
+    these deals (12 and 11 positions met twice). Followed now, the hints of the planner and of the
+    commitment bot win and no visible position of the game comes up twice (the endgame line is the
+    bots' own: tests/test_klondike_endgame.py)."""
     game = known_endgame(deal)
     met = {table_key(game)}
     for _ in range(200):
-        hint = server.hints.hint(game)
+        hint = server.hints.hint(game, source)
         assert hint is not None and hint["kind"] == "move"
         assert hint["reason"] == "every card is known: the solver's winning line" and hint["reason_ja"]
         game.push(Move.parse(hint["move"]))
@@ -627,41 +625,6 @@ def test_with_every_card_known_the_hints_win_without_ever_coming_back(server: Kl
         if game.is_won():
             break
     assert game.is_won()
-
-
-def test_an_endgame_line_never_goes_back_to_the_path_when_another_move_wins() -> None:
-    """After a card came down from its foundation, the line found does not put it straight back
-    (the position before is on the game's path) and wins in the engine."""
-    game = known_endgame("klondike-random-v1-9")
-    came_from = table_key(game)
-    game.push(next(m for m in game.legal_moves() if str(m).startswith("f")))
-    line = endgame_line(game, set(line_visits(game)))
-    assert line is not None
-    walk = game.copy()
-    for move in line:
-        walk.push(move)
-        assert table_key(walk) != came_from
-    assert walk.is_won()
-
-
-def test_without_loops_cuts_a_stretch_that_undoes_itself() -> None:
-    """A card brought down from its foundation and sent straight back, then the winning line: the
-    two moves are cut."""
-    game = known_endgame("klondike-random-v1-9")
-    line = endgame_line(game, set(line_visits(game)))
-    assert line is not None
-    down = next(m for m in game.legal_moves() if str(m).startswith("f"))
-    after = pushed(game, down)
-    back = next(m for m in after.legal_moves() if table_key(pushed(after, m)) == table_key(game))
-    assert without_loops(game, [down, back, *line], set()) == (line, False)
-    assert without_loops(game, line, {table_key(pushed(game, line[0]))}) == (line, True)
-
-
-def pushed(game: KlondikeGame, move: Move) -> KlondikeGame:
-    """A copy of ``game`` after ``move``."""
-    out = game.copy()
-    out.push(move)
-    return out
 
 
 class WholeDealVerdicts(KlondikeVerdictService):

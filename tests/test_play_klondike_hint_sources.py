@@ -19,6 +19,7 @@ pytest.importorskip("fastapi")
 pytest.importorskip("torch")
 from fastapi.testclient import TestClient
 
+from solitaire_rl.agents.planner.revisits import table_key
 from solitaire_rl.agents.solver import SearchLimits
 from solitaire_rl.envs.klondike import KlondikeGame, Move
 from solitaire_rl.envs.klondike.actions import ACTION_INDEX
@@ -28,7 +29,6 @@ from solitaire_rl.play.server.klondike_advice import (
     HINT_SOURCES,
     KlondikeHintAdvisor,
     KlondikeVerdictService,
-    table_key,
 )
 from solitaire_rl.play.server.klondike_api import KlondikeServer, mount_klondike
 from tests.play_api_helpers import LOCAL, GameApi, server_fixture
@@ -100,11 +100,9 @@ def test_without_a_network_checkpoint_the_new_sources_fall_back_and_say_so(tmp_p
         assert Move.parse(hint["move"]) in game.legal_moves()
 
 
-def test_a_guided_search_without_an_answer_in_time_gives_the_networks_move(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    advisor = KlondikeHintAdvisor()
-    monkeypatch.setattr(advisor, "planner_choice", lambda *args: None)  # no sample finished in time
-    game = KlondikeGame(DEAL_1)
+def test_a_guided_search_without_an_answer_in_time_gives_the_networks_move() -> None:
+    advisor = KlondikeHintAdvisor(planner_time=1e-9, planner_states=1)  # no sample finishes in time
+    game = KlondikeGame("klondike-random-v1-2")  # no card safe to put up: the search has to sample
     hint = advisor.hint(game, "guided")
     assert (hint["agent"], hint["hint_source"], hint["requested"]) == ("expert-net", "network", "guided")
     assert hint["fallback_reason"] == GUIDED_LATE and Move.parse(hint["move"]) in game.legal_moves()
@@ -186,12 +184,14 @@ def test_the_commitment_planner_answers_from_a_bot_kept_for_the_game() -> None:
         assert hint["requested"] == "commitment"
         assert hint["reason_en"] and hint["reason_ja"]
         game.push(Move.parse(hint["move"]))
-    kept = advisor._bots[game]
-    assert kept.seen == len(game.history) - 1
+    kept = advisor.kept_bot("commitment", game)  # one bot all along: it decided at each of the 4 positions
+    assert sum(kept.bot.visits.values()) == 4 and kept.line == tuple(game.history)
     game.pop()
     game.pop()
     again = advisor.hint(game, "commitment")
-    assert again is not None and game.is_legal(Move.parse(again["move"])) and kept.seen == len(game.history)
+    assert again is not None and game.is_legal(Move.parse(again["move"]))
+    assert advisor.kept_bot("commitment", game) is kept and kept.line == tuple(game.history)
+    assert sum(kept.bot.visits.values()) == 1  # taken up afresh after the undo
     pyramid = PyramidHintAdvisor(planner_time=2.0, planner_threads=1).hint(PyramidGame(), "commitment")
     assert pyramid is not None and pyramid["hint_source"] == "planner"
     assert pyramid["fallbacks"] == ["klondike_only"]

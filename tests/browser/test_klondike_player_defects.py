@@ -17,9 +17,10 @@ from typing import Any
 
 import pytest
 
+from solitaire_rl.agents.planner.revisits import table_key
 from solitaire_rl.agents.solver import SearchLimits
 from solitaire_rl.envs.klondike import Move
-from solitaire_rl.play.server.klondike_advice import KlondikeVerdictService, table_key
+from solitaire_rl.play.server.klondike_advice import KlondikeVerdictService
 from solitaire_rl.play.server.klondike_api import KlondikeServer, mount_klondike
 from tests.browser.test_klondike_page import selector, settle, state
 from tests.test_play_klondike_api import DEAL_1, FINISH, known_endgame

@@ -1,40 +1,49 @@
-"""Klondike hints from the planner, the trained agent or the expert network; verdicts from the solver.
+"""Klondike hints from the bots, the trained agent or the expert network; verdicts from the solver.
 
-**Hints** come by default from the ``hop`` planner (:mod:`solitaire_rl.agents.planner.hop`: samples of the
-face-down and unseen stock cards, each solved exactly, for up to
-:data:`~solitaire_rl.play.server.advice.PLANNER_TIME` s, never leading back to a position met in the game); if
-no sample finishes in time, or when the player asks for it (``source="agent"``), from the ``ppo``
-player for ``klondike-draw3`` (fallback ``greedy``, and the hint says which answered). Two more
-sources read the expert-iteration network (:mod:`solitaire_rl.agents.expert`, ``docs/expert.md``):
-``network``,
-the network alone (its most probable move by :func:`fresh_action`, as the ``ppo`` hint; a few ms),
-and ``guided``, ``guided-ismcts`` (the planner's tree search with the network's policy as its
-prior) under the planner's budget, with the planner's memory of the game (never back to a position
-met). Without a network checkpoint, ``network`` falls back to the agent and ``guided`` to the
-planner; a guided search that finds nothing in time gives the network's move; the hint says so. All
-are fed the environment's observation (:func:`solitaire_rl.envs.klondike.observer.observe`): face-down and
-unseen stock cards are absent from it, so they cannot influence a hint. When moves remain but none
-can make progress (the engine's exact check), the hint is the seed's notice instead of a move. Once
-every card is known, the planner's (and the guided search's) hint is the exact solver's winning
-line (:func:`endgame_line`), kept between hints, with every stretch that comes back to a position
-cut out, and never a move back to a position of the game's line of play while another move wins
-(issue 37: re-solving at each hint had shuttled a queen between its foundation and a column on
-deals 9 and 17).
+**Hints.** This advisor decides only which source answers, the order in which the others stand in,
+and the words; the planning is the bots' (:mod:`solitaire_rl.agents.planner`). Each game in play
+keeps one bot per planning source (:class:`KeptBot`), told the moves played since its last hint or
+taken up afresh where the game stands:
 
-**Draw 1** (a game with ``draw_count`` 1): the planner (``hop`` for
+* ``commitment`` (the Klondike page's default): the commitment planner ``world-bandit``
+  (:class:`solitaire_rl.agents.planner.commitment.CommitmentBot`, within the planner's time
+  :data:`~solitaire_rl.play.server.advice.PLANNER_TIME`): it follows the line it chose, takes the free
+  pass through the stock, and once every card is known follows the solver's winning line with no way
+  back to a position met (:mod:`solitaire_rl.agents.planner.endgame`; issue 37: re-solving at each
+  hint had shuttled a queen between its foundation and a column on deals 9 and 17). Its words come
+  from its typed decision in both languages (:func:`commitment_words`). If it fails, the planner
+  answers.
+* ``planner``: the ``hop`` planner (:class:`solitaire_rl.agents.planner.hop.HopPlayer` as a bot,
+  seeded by what the player sees, so the same position gets the same hint): samples of the
+  face-down and unseen stock cards, each solved exactly, never leading back to a position met; it
+  keeps its line between hints, the same endgame line once every card is known, and finds the way
+  out when play keeps coming back to one position (:meth:`~solitaire_rl.agents.planner.hop.HopPlayer.step`,
+  the answer ``looping`` when there is none). If no sample finishes in time, or when the player asks
+  for it (``agent``), the ``ppo`` player for ``klondike-draw3`` answers (fallback ``greedy``; the
+  hint says which answered).
+* ``network``: the expert-iteration network alone (:mod:`solitaire_rl.agents.expert`, ``docs/expert.md``;
+  its most probable move by :func:`~solitaire_rl.agents.planner.revisits.fresh_action`, as the ``ppo``
+  hint; a few ms), and ``guided``: ``guided-ismcts`` (the planner's tree search with the network's
+  policy as its prior) under the planner's budget, a bot of its own kept as the planner's. Without a
+  network checkpoint, ``network`` falls back to the agent and ``guided`` to the planner; a guided
+  search that finds nothing in time gives the network's move; the hint says so.
+
+All are fed the environment's observation (:func:`solitaire_rl.envs.klondike.observer.observe`): face-down
+and unseen stock cards are absent from it, so they cannot influence a hint. When moves remain but none
+can make progress (the engine's exact check), the hint is the seed's notice instead of a move.
+
+**Draw 1** (a game with ``draw_count`` 1): the commitment planner and ``hop`` (for
 :data:`solitaire_rl.envs.spec.KLONDIKE_DRAW1`) and the solver serve it; the trained agent and the expert
 network play draw 3 only, so a hint asked from ``agent``, ``network`` or ``guided`` is the
 planner's and says so (``fallbacks`` ``["draw3_only"]``, :data:`DRAW3_ONLY`); with no sample in
-time the ``greedy`` player answers (``planner_late``). Kept lines are keyed by the draw too
-(:func:`draw_tag`).
+time the ``greedy`` player answers (``planner_late``).
 
-A ``ppo`` hint is the policy's most probable move among those leading to the position met least
-often in the game's line of play (:func:`fresh_action`), so that a player who follows the hints
-is not led round in circles: the policy's most probable move alone can move a card back and
-forth, or tap through the stock, for ever (following it on eval deals 100,001..100,100, 73 of
-100 games were still going after 1,000 moves and 2 were won; with this rule 8 and 11:
-``python benchmarks/klondike_hints.py --deals 100001-100100``). Positions are compared as the
-player sees them (:func:`table_key`), never by a hidden card.
+A ``ppo`` or ``network`` hint is the policy's most probable move among those leading to the position
+met least often in the game's line of play (:func:`~solitaire_rl.agents.planner.revisits.fresh_action`),
+so that a player who follows the hints is not led round in circles: the policy's most probable move
+alone can move a card back and forth, or tap through the stock, for ever (following it on eval deals
+100,001..100,100, 73 of 100 games were still going after 1,000 moves and 2 were won; with this rule 8
+and 11: ``python benchmarks/klondike_hints.py --deals 100001-100100``).
 
 **Verdicts** (seed 002, issues 8 and 51): the verdict says only what follows from what the player
 knows. While a card is face down or a stock card unseen it says "not decided while cards are
@@ -51,10 +60,8 @@ discarded when the position changes.
 from __future__ import annotations
 
 import threading
-import time
 import weakref
 import zlib
-from collections import Counter, OrderedDict
 from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
@@ -63,17 +70,16 @@ from typing import Any
 import numpy as np
 
 from solitaire_rl.agents.base import Choice, Player
-from solitaire_rl.agents.planner import NO_SAMPLE
-from solitaire_rl.agents.planner.escape import way_to_progress
 from solitaire_rl.agents.planner.hop import (
     DEFAULT_DECISION_STATES,
     DEFAULT_MAX_SAMPLES,
+    ENDGAME_REASON,
     HopPlayer,
-    PlannedLine,
+    HopStep,
     hop_values,
 )
-from solitaire_rl.agents.planner.knowledge import klondike_knowledge, visible_after
-from solitaire_rl.agents.planner.knowledge import visible_key as planner_key
+from solitaire_rl.agents.planner.knowledge import klondike_knowledge
+from solitaire_rl.agents.planner.revisits import fresh_action
 from solitaire_rl.agents.ppo import PpoPlayer
 from solitaire_rl.agents.registry import make_player
 from solitaire_rl.agents.solver import SearchLimits
@@ -82,10 +88,9 @@ from solitaire_rl.agents.solver.klondike_winnable import DRAW_COUNT
 from solitaire_rl.agents.solver.result import NOT_WINNABLE, WINNABLE
 from solitaire_rl.envs.errors import SolitaireError
 from solitaire_rl.envs.klondike import DEAD_END, NO_PROGRESS, WIN, KlondikeGame, Move
-from solitaire_rl.envs.klondike.actions import ACTION_INDEX, move_of
+from solitaire_rl.envs.klondike.actions import move_of
 from solitaire_rl.envs.klondike.env import player_view
 from solitaire_rl.envs.klondike.messages import Announcement
-from solitaire_rl.envs.klondike.observer import VIEWS, observe
 from solitaire_rl.envs.spec import find_game, klondike_spec
 from solitaire_rl.play.server.advice import (
     AGENT,
@@ -112,15 +117,13 @@ from solitaire_rl.play.server.klondike_session import move_source, move_target
 from solitaire_rl.play.server.klondike_wording import describe_klondike_move
 
 VARIANT = "klondike-draw3"
-MAX_PLANS = 1024
-"""Lines kept for hints to go on with (the oldest are dropped past this many)."""
 PLANNER_SEARCH = "hop"
 """The hint planner's search: ``hop``, or ``tree`` (the information-set tree search among its ties)."""
 ENDGAME_STATES = 500_000
-"""States the solver may search for the winning line once every card is known."""
+"""States the solver may search once every card is known (the chance, and whether a hint's position is
+proved lost)."""
 ENDGAME_TIME = 1.0
-"""Seconds for that search (and as much again for the searches of another first move)."""
-ENDGAME_REASON = "every card is known: the solver's winning line"
+"""Seconds for the chance's search once every card is known."""
 DRAW3_ONLY = {
     AGENT: "the trained agent plays draw 3 only; the planner answers",
     NETWORK: "the expert network plays draw 3 only; the planner answers",
@@ -130,102 +133,6 @@ DRAW3_ONLY = {
 DRAW1_PLANNER_LATE = ("the planner found nothing within its time; the simple player answers (no trained "
                       "agent plays draw 1)")
 """Draw 1: why the ``greedy`` player answers when no planner sample finished in time."""
-
-
-def draw_tag(game: KlondikeGame) -> bytes:
-    """What the kept lines' keys start with: the observation does not say how many cards a draw
-    turns, and a line found for draw 3 is no line in draw 1."""
-    return bytes([game.draw_count])
-
-
-
-def table_key(game: KlondikeGame) -> bytes:
-    """The table as the player sees it: the columns, waste, stock and foundations of the
-    observation (not the foundation records or the recycle count, so a pass through the stock
-    that changes nothing comes back to the same key). Unlike the planner's
-    :func:`solitaire_rl.agents.planner.knowledge.visible_key`, columns are not sorted: a King moved to another
-    empty column is another table here."""
-    return observe(game)[: VIEWS["best"].start].astype(np.uint8).tobytes()
-
-
-def line_visits(game: KlondikeGame) -> Counter[bytes]:
-    """How often each visible position occurs in the game's line of play, the current one included."""
-    walk = game.copy()
-    visits = Counter([table_key(walk)])
-    while walk.moves_played:
-        walk.pop()
-        visits[table_key(walk)] += 1
-    return visits
-
-
-def fresh_action(game: KlondikeGame, legal: np.ndarray, probs: np.ndarray) -> int:
-    """The legal action leading to the position met least often in ``game``'s line of play; of
-    those, the most probable (then the lowest index)."""
-    visits = line_visits(game)
-
-    def key(action: int) -> tuple[int, float, int]:
-        after = game.copy()
-        after.push(move_of(after, action))
-        return visits[table_key(after)], -float(probs[action]), action
-
-    return min((int(a) for a in legal), key=key)
-
-
-def without_loops(game: KlondikeGame, line: list[Move], path: set[bytes]) -> tuple[list[Move], bool]:
-    """``line`` (which wins from ``game``) with every stretch that comes back to a position it
-    passed cut out, and whether what is left still comes back to a position of ``path`` (the
-    game's line of play); the line as given when the cut one does not replay to a win."""
-    walk = game.copy()
-    keys = [table_key(walk)]
-    kept: list[Move] = []
-    for move in line:
-        walk.push(move)
-        key = table_key(walk)
-        if key in keys:  # back where the line has been: the stretch in between undoes itself
-            del kept[keys.index(key):]
-            del keys[keys.index(key) + 1:]
-        else:
-            kept.append(move)
-            keys.append(key)
-    check = game.copy()
-    try:
-        for move in kept:
-            check.push(move)
-    except ValueError:
-        kept = list(line)
-    else:
-        if not check.is_won():
-            kept = list(line)
-    return kept, any(key in path for key in keys[1:])
-
-
-def endgame_line(game: KlondikeGame, path: set[bytes], time_limit: float = ENDGAME_TIME,
-                 max_states: int = ENDGAME_STATES) -> list[Move] | None:
-    """A winning line from ``game`` (every card known; the solver's, loops cut out) that never
-    comes back to a position of ``path``, the game's line of play, when one exists; ``None`` when
-    the solver finds no win. When the solver's line goes back, the other first moves are tried
-    in the engine's order (each a solve of its own, within ``time_limit`` in all)."""
-    result = solve_klondike(game, time_limit=time_limit, max_states=max_states)
-    if result.status != WINNABLE or not result.line:
-        return None
-    line, returns = without_loops(game, list(result.line), path)
-    if not returns:
-        return line
-    started = time.perf_counter()
-    for move in game.legal_moves():
-        left = time_limit - (time.perf_counter() - started)
-        if left <= 0:
-            break
-        after = game.copy()
-        after.push(move)
-        if table_key(after) in path:
-            continue
-        found = solve_klondike(after, time_limit=left, max_states=max_states)
-        if found.status == WINNABLE and found.line is not None:
-            rest, back = without_loops(after, list(found.line), path | {table_key(after)})
-            if not back:
-                return [move, *rest]
-    return line
 
 
 LOST_HINT = ("No winning line from here: every card is known and the solver found none. Undo, Restart or "
@@ -250,21 +157,45 @@ COMMITMENT_LATE = "the commitment planner found nothing; the planner answers"
 
 @dataclass
 class KeptBot:
-    """A game's commitment bot, what it last assumed played and how much of the game it has seen."""
+    """A bot kept for one game in play and one hint source, and what of the game it has been told."""
 
     bot: Any
+    """A bot on OpenSpiel's model: ``restart_at(game)``, ``step(observation, mask)``, and with
+    :attr:`told`, ``inform(move)``."""
     lock: threading.Lock
+    told: bool
+    """Whether the moves played since its last answer are told to it one by one (``inform``: the
+    commitment bot). Otherwise, unless its own move was played, it is taken up afresh where the game
+    stands (``restart_at``: the hop planner, which counts every position the line met, as moves
+    alone cannot show it)."""
+    line: tuple[Move, ...] | None = None
+    """The game's moves when it was last told of the game (``None``: not yet taken up)."""
     expected: Move | None = None
-    seen: int = -1
-    """Moves of the game the bot has been told of (-1: not yet taken up)."""
+    """The move it last answered, which it assumes played (``None``: no move, or not hinted)."""
+
+    def take_up(self, game: KlondikeGame) -> None:
+        """Bring the bot to where ``game`` stands: told the moves played since, or taken up afresh
+        when the game's line went back (undo) or elsewhere. Call with :attr:`lock` held."""
+        history = tuple(game.history)
+        known = self.line
+        if known is None or history[:len(known)] != known:
+            self.bot.restart_at(game)
+        else:
+            played = history[len(known):]
+            own = self.expected is not None and played[:1] == (self.expected,)
+            if self.told:
+                for move in played[1:] if own else played:
+                    self.bot.inform(move)
+            elif not (own and len(played) == 1):
+                self.bot.restart_at(game)
+        self.line, self.expected = history, None
 
 
 COMMITMENT_REASONS: dict[str, tuple[str, str]] = {
     "following": ("the next move of the line it planned", "計画した手順の次の一手です"),
     "stock-pass": ("a free look through the stock: it costs nothing",
                    "山札をひと通り見ておきます（損はありません）"),
-    "endgame-solved": ("every card is known: the solver's winning line",
-                       "すべての札が見えています：ソルバーの勝ち筋です"),
+    "endgame-solved": (ENDGAME_REASON, "すべての札が見えています：ソルバーの勝ち筋です"),
     "forced": ("the only useful move", "できる手はこれだけです"),
     "only-move": ("the only legal move", "できる手はこれだけです"),
     "no-progress": ("no commitment wins in the worlds it tried: a move that can still make progress",
@@ -285,11 +216,9 @@ def commitment_words(decision: Any) -> tuple[str, str]:
                                   ("the commitment planner's move", "コミットメント・プランナーの手です"))
 
 
-LOOPING = Choice(-1, "looping")
-WAY_OUT = "this position has come up before: this move leads on to something new"
-"""What the planner answers when play keeps coming back to the same position."""
-ESCAPE_TIME = 0.5
-"""Seconds the search for a way out of a loop (:func:`way_to_progress`) may take."""
+WAY_OUT_WORDS = ("this position has come up before: this move leads on to something new",
+                 "この局面は前にも出ています。この手から新しい展開につながります")
+"""The planner's reason for a way out of a loop (a ``way-out`` :class:`HopStep`), in both languages."""
 
 
 def looping_hint() -> dict[str, Any]:
@@ -314,9 +243,10 @@ NETWORK_AGENT = "expert-net"
 
 
 class KlondikeHintAdvisor:
-    """Hints from the ``hop`` planner (default), the trained agent (``ppo`` when its checkpoint
-    loads, else ``greedy``), the expert network or the network-guided search; players and the
-    network are built on first use (``expert_checkpoint``: default the shipped one)."""
+    """Which source answers a Klondike hint, who stands in for it, and the words: the commitment bot,
+    the ``hop`` planner and the network-guided search (bots kept per game), the trained agent (``ppo``
+    when its checkpoint loads, else ``greedy``) and the expert network; players and the network are
+    built on first use (``expert_checkpoint``: default the shipped one)."""
 
     def __init__(self, preferred: str = PREFERRED_AGENT, options: dict[str, Any] | None = None,
                  planner_time: float = PLANNER_TIME, planner_threads: int = PLANNER_THREADS,
@@ -334,16 +264,8 @@ class KlondikeHintAdvisor:
         self._player: tuple[Player, str | None] | None = None
         self._network: tuple[Any, str | None] | None = None
         self._lock = threading.Lock()
-        self._endgames: OrderedDict[bytes, list[Move]] = OrderedDict()
-        """The solver's winning lines being followed once every card is known, by the position
-        where the line's next move is to be played."""
-        self._plans: OrderedDict[bytes, list[Move]] = OrderedDict()
-        """The planner's line being followed, by what the player sees where it goes on (a hint
-        followed is the next request's position): hints keep to one line between reveals."""
-        self._guided_plans: OrderedDict[bytes, list[Move]] = OrderedDict()
-        """The same for the guided search."""
-        self._bots: weakref.WeakKeyDictionary[KlondikeGame, KeptBot] = weakref.WeakKeyDictionary()
-        """The commitment planner's bot of each game in play (gone with its game)."""
+        self._bots: weakref.WeakKeyDictionary[KlondikeGame, dict[str, KeptBot]] = weakref.WeakKeyDictionary()
+        """The bots of each game in play, by hint source (gone with its game)."""
 
     def player(self) -> tuple[Player, str | None]:
         """The hint player and, when it is the fallback, why the preferred one is not used."""
@@ -360,88 +282,56 @@ class KlondikeHintAdvisor:
                 self._network = expert_network(find_game(VARIANT), self.expert_checkpoint)
             return self._network
 
-    def endgame_choice(self, game: KlondikeGame) -> Choice | None:
-        """Every card known: the next move of the solver's winning line, kept between hints and
-        never one back to a position of the game's line of play while another move wins;
-        ``None`` when the solver finds no win."""
-        path = set(line_visits(game))
-        tag = draw_tag(game)
-        here = tag + table_key(game)
+    # ------------------------------------------------------------ the bots kept per game
+    def kept_bot(self, source: str, game: KlondikeGame, owner: KlondikeGame | None = None,
+                 network: Any = None) -> KeptBot:
+        """The bot of ``source`` (``commitment``, ``planner`` or ``guided``, which needs ``network``) kept
+        for ``owner`` (a session's game object; default ``game``, which may be a copy of it), brought to
+        where ``game`` stands (:meth:`KeptBot.take_up`)."""
+        owner = game if owner is None else owner
         with self._lock:
-            line = self._endgames.get(here)
-        if line and game.refusal(line[0]) is None:
-            after = game.copy()
-            after.push(line[0])
-            if table_key(after) in path:
-                line = None
+            bots = self._bots.setdefault(owner, {})
+            kept = bots.get(source)
+            if kept is None or kept.bot.draw_count != game.draw_count:
+                kept = bots[source] = self.new_bot(source, game.draw_count, network)
+        with kept.lock:
+            kept.take_up(game)
+        return kept
+
+    def new_bot(self, source: str, draw_count: int, network: Any = None) -> KeptBot:
+        """A fresh bot of ``source`` for a game of ``draw_count``, with the planner's budget."""
+        variant = klondike_spec(draw_count)
+        if source == COMMITMENT:
+            options = {"time_limit": self.planner_time, "threads": self.planner_threads,
+                       **self.commitment_options}
+            return KeptBot(make_player(COMMITMENT_AGENT, variant, **options), threading.Lock(), told=True)
+        budget: dict[str, Any] = {"time_limit": self.planner_time, "max_states": self.planner_states,
+                  "threads": self.planner_threads, "position_seeded": True}
+        if source == GUIDED:  # GuidedIsmctsPlayer's settings, with the network loaded once
+            bot = HopPlayer(variant, search="tree", prior="expert", expert_network=network, **budget)
         else:
-            line = None
-        if not line:
-            line = endgame_line(game, path)
-        if not line:
-            return None
-        move = line[0]
-        if len(line) > 1:
-            after = game.copy()
-            after.push(move)
-            with self._lock:
-                self._endgames[tag + table_key(after)] = line[1:]
-                while len(self._endgames) > MAX_PLANS:
-                    self._endgames.popitem(last=False)
-        return Choice(ACTION_INDEX[move], ENDGAME_REASON)
+            bot = HopPlayer(variant, search=self.planner_search, **budget)
+        return KeptBot(bot, threading.Lock(), told=False)
 
-    def planner_choice(self, game: KlondikeGame, obs: np.ndarray, mask: np.ndarray,
-                       network: Any = None) -> Choice | None:
-        """The planner's move within the time budget, ``None`` when no sample finished in time, or
-        :data:`LOOPING` when play keeps coming back to this position. With ``network`` (an expert
-        network) the search is ``guided-ismcts``'s: the tree search with the network's prior."""
-        variant, seed = klondike_spec(game.draw_count), zlib.crc32(obs.tobytes())
-        tag = draw_tag(game)
-        budget = {"time_limit": self.planner_time, "max_states": self.planner_states,
-                  "threads": self.planner_threads}
-        if network is None:
-            planner = HopPlayer(variant, seed=seed, search=self.planner_search, **budget)
-            plans = self._plans
-        else:  # GuidedIsmctsPlayer's settings, with the network loaded once rather than at each hint
-            planner = HopPlayer(variant, seed=seed, search="tree", prior="expert", expert_network=network,
-                                **budget)
-            plans = self._guided_plans
-        planner.recall(game)
-        planner.remember(obs)
-        here = planner_key(obs)
-        with self._lock:
-            if plans.get(tag + here):
-                planner.resume(PlannedLine(tuple(plans[tag + here]), here))
-        choice = planner.plan(obs, mask)
-        line = planner.planned_line
-        if line is not None:
-            with self._lock:
-                plans[tag + line.at] = list(line.moves)
-                plans.move_to_end(tag + line.at)
-                while len(plans) > MAX_PLANS:
-                    plans.popitem(last=False)
-        if planner.looping:  # the way out: the planner's move if it is progress, else the line to some
-            if not choice.reason.startswith(NO_SAMPLE) and game.is_progress(move_of(game, choice.action)):
-                return Choice(choice.action, WAY_OUT)
-            line = way_to_progress(klondike_knowledge(obs, game.draw_count).game, time_limit=ESCAPE_TIME)
-            if not line:
-                return LOOPING
-            if len(line) > 1:
-                after = visible_after(game, line[0])
-                if after is not None:
-                    with self._lock:
-                        plans[tag + after] = line[1:]
-            return Choice(ACTION_INDEX[line[0]], WAY_OUT)
-        return None if choice.reason.startswith(NO_SAMPLE) else choice
+    def planner_step(self, game: KlondikeGame, obs: np.ndarray, mask: np.ndarray,
+                     owner: KlondikeGame | None = None, network: Any = None) -> HopStep:
+        """The answer of the planner kept for the game (``network``: the guided search's)."""
+        kept = self.kept_bot(PLANNER if network is None else GUIDED, game, owner, network)
+        with kept.lock:
+            answer = kept.bot.step(obs, mask)
+            if answer.choice is not None and answer.kind != "late":
+                kept.expected = move_of(game, answer.choice.action)
+        return answer
 
+    # ------------------------------------------------------------ which source answers
     def hint(self, game: KlondikeGame, source: str = PLANNER, owner: KlondikeGame | None = None
              ) -> dict[str, Any] | None:
         """The move of ``source`` (one of :data:`HINT_SOURCES`) from what the player sees, the
         planner's word that play goes round in circles, or the no-progress notice, as
         :data:`solitaire_rl.play.server.hints.KlondikeHint` sends them; ``None`` if no move. The hint's
         ``requested`` is ``source``, its ``hint_source`` and ``agent`` who answered,
-        ``fallback_reason`` why another did. ``owner``: the game in play whose commitment bot answers
-        (``game`` may be a copy of it; default ``game`` itself)."""
+        ``fallback_reason`` why another did. ``owner``: the game in play whose bots answer (``game``
+        may be a copy of it; default ``game`` itself)."""
         check_source(source)
         outcome = game.outcome()
         if outcome in (WIN, DEAD_END):
@@ -463,7 +353,7 @@ class KlondikeHintAdvisor:
                 advice = self.commitment_hint(game, obs, mask, owner)
                 if advice is not None:
                     return {**advice, "requested": source}
-            return {**self.draw1_hint(game, obs, mask, info, source), "requested": source}
+            return {**self.draw1_hint(game, obs, mask, info, source, owner), "requested": source}
         late: str | None = None
         fell: list[str] = []  # the fallbacks' codes, in order
         if source == COMMITMENT:
@@ -474,7 +364,7 @@ class KlondikeHintAdvisor:
         if source in (NETWORK, GUIDED):
             network, missing = self.network()
             if network is not None:
-                advice = self.guided_hint(game, obs, mask, network) if source == GUIDED else None
+                advice = self.guided_hint(game, obs, mask, network, owner=owner) if source == GUIDED else None
                 if advice is not None:
                     return {**advice, "requested": source}
                 late, fell = (GUIDED_LATE, ["guided_late"]) if source == GUIDED else (None, [])
@@ -485,7 +375,7 @@ class KlondikeHintAdvisor:
                 return {**self.agent_hint(game, obs, mask, info, missing, fell), "requested": source}
             late = missing  # no network: the guided search's place goes to the planner
         if source in (PLANNER, GUIDED):
-            advice = self.guided_hint(game, obs, mask, None, late)
+            advice = self.guided_hint(game, obs, mask, None, late, owner)
             if advice is not None:
                 return {**advice, "fallbacks": fell, "requested": source}
             late = f"{late}; {PLANNER_LATE}" if late else PLANNER_LATE
@@ -494,60 +384,29 @@ class KlondikeHintAdvisor:
 
     def commitment_hint(self, game: KlondikeGame, obs: np.ndarray, mask: np.ndarray,
                         owner: KlondikeGame | None = None) -> dict[str, Any] | None:
-        """The commitment planner's hint (``world-bandit``, within the planner's time), from a bot kept
-        for this game (:meth:`commitment_bot`: it remembers the positions met and the line it
-        follows); once every card is known, the solver's line as for the planner; ``None`` if the bot
-        fails (the planner answers)."""
-        if all_known(game):
-            choice = self.endgame_choice(game)
-            if choice is not None:
-                return self.move_hint(game, choice, COMMITMENT_AGENT, COMMITMENT, None)
-        kept = self.commitment_bot(game, owner)
+        """The commitment planner's hint (``world-bandit``, within the planner's time) from the bot
+        kept for the game, worded from its typed decision; ``None`` if the bot fails (the planner
+        answers)."""
+        kept = self.kept_bot(COMMITMENT, game, owner)
         with kept.lock:
             try:
                 decision = kept.bot.step(obs, mask)
             except SolitaireError:
                 return None
-            kept.expected, kept.seen = decision.move, len(game.history)
-        en, ja = commitment_words(decision)
-        hint = self.move_hint(game, Choice(decision.action, en), COMMITMENT_AGENT, COMMITMENT, None)
-        return {**hint, "reason_en": en, "reason_ja": ja}
-
-    def commitment_bot(self, game: KlondikeGame, owner: KlondikeGame | None = None) -> KeptBot:
-        """The bot kept for ``owner`` (a session's game object; default ``game``, which may be a copy of
-        it), told the moves played since its last hint; a game whose line went back (undo) is taken up
-        afresh where it stands."""
-        owner = game if owner is None else owner
-        with self._lock:
-            kept = self._bots.get(owner)
-            if kept is None or kept.bot.draw_count != game.draw_count:
-                options = {"time_limit": self.planner_time, "threads": self.planner_threads,
-                           **self.commitment_options}
-                bot = make_player(COMMITMENT_AGENT, klondike_spec(game.draw_count), **options)
-                kept = KeptBot(bot, threading.Lock())
-                self._bots[owner] = kept
-        with kept.lock:
-            history = game.history
-            if kept.seen > len(history) or kept.seen < 0:
-                kept.bot.restart_at(game)
-            else:
-                played = list(history[kept.seen:])
-                if played and played[0] == kept.expected:
-                    played = played[1:]  # the hint's own move: the bot assumed it
-                for move in played:
-                    kept.bot.inform(move)
-            kept.seen = len(history)
-        return kept
+            kept.expected = decision.move
+        words = commitment_words(decision)
+        return self.move_hint(game, Choice(decision.action, words[0]), COMMITMENT_AGENT, COMMITMENT, None,
+                              words)
 
     def draw1_hint(self, game: KlondikeGame, obs: np.ndarray, mask: np.ndarray, info: dict[str, Any],
-                   source: str) -> dict[str, Any]:
+                   source: str, owner: KlondikeGame | None = None) -> dict[str, Any]:
         """A draw-1 hint: the planner (``hop`` for draw 1; the solver's line once every card is
         known) answers every source, since the trained agent and the expert network play draw 3
         only (the hint says so: ``fallbacks`` ``["draw3_only"]``); when no sample finishes in
         time, the ``greedy`` player (``planner_late``)."""
         why = DRAW3_ONLY.get(source)
         fell = ["draw3_only"] if why else []
-        advice = self.guided_hint(game, obs, mask, None, why)
+        advice = self.guided_hint(game, obs, mask, None, why, owner)
         if advice is not None:
             return {**advice, "fallback_reason": why, "fallbacks": fell}
         late = f"{why}; {DRAW1_PLANNER_LATE}" if why else DRAW1_PLANNER_LATE
@@ -559,18 +418,18 @@ class KlondikeHintAdvisor:
         return {**hint, "fallbacks": [*fell, "planner_late"]}
 
     def guided_hint(self, game: KlondikeGame, obs: np.ndarray, mask: np.ndarray, network: Any,
-                    fallback_reason: str | None = None) -> dict[str, Any] | None:
-        """The planner's hint (``network`` ``None``) or the guided search's; ``None`` when the search
-        found nothing in time. Once every card is known both give the solver's winning line."""
+                    fallback_reason: str | None = None, owner: KlondikeGame | None = None
+                    ) -> dict[str, Any] | None:
+        """The planner's hint (``network`` ``None``) or the guided search's, from the bot kept for the
+        game (:meth:`planner_step`); ``None`` when the search found nothing in time."""
         agent, hint_source = ("hop", PLANNER) if network is None else (GUIDED_AGENT, GUIDED)
-        choice = self.endgame_choice(game) if all_known(game) else None
-        if choice is None:
-            choice = self.planner_choice(game, obs, mask, network)
-        if choice is LOOPING:
+        answer = self.planner_step(game, obs, mask, owner, network)
+        if answer.kind == "looping":
             return {**looping_hint(), "agent": agent, "hint_source": hint_source}
-        if choice is None:
+        if answer.kind == "late" or answer.choice is None:
             return None
-        return self.move_hint(game, choice, agent, hint_source, fallback_reason)
+        words = WAY_OUT_WORDS if answer.kind == "way-out" else None
+        return self.move_hint(game, answer.choice, agent, hint_source, fallback_reason, words)
 
     def network_hint(self, game: KlondikeGame, obs: np.ndarray, mask: np.ndarray, network: Any,
                      fallback_reason: str | None = None) -> dict[str, Any]:
@@ -614,14 +473,17 @@ class KlondikeHintAdvisor:
 
     @staticmethod
     def move_hint(game: KlondikeGame, choice: Choice, agent: str, source: str,
-                  fallback_reason: str | None) -> dict[str, Any]:
-        """The hint of ``choice`` (a legal action) as the page shows it."""
+                  fallback_reason: str | None, words: tuple[str, str] | None = None) -> dict[str, Any]:
+        """The hint of ``choice`` (a legal action) as the page shows it; ``words``: its reason in English
+        and Japanese, from a typed decision (else the player's reason as the page words it)."""
         move = move_of(game, choice.action)
         en, ja = describe_klondike_move(game, move)
+        reason = reason_fields(choice.reason) if words is None else {
+            "reason": choice.reason, "reason_en": words[0], "reason_ja": words[1]}
         return {"kind": "move", "move": str(move), "from_place": move_source(move),
                 "to_place": move_target(move, game),
                 "agent": agent, "hint_source": source, "fallback_reason": fallback_reason,
-                **reason_fields(choice.reason), "progress": game.is_progress(move), "en": en, "ja": ja}
+                **reason, "progress": game.is_progress(move), "en": en, "ja": ja}
 
 
 CHANCE_SAMPLES = DEFAULT_MAX_SAMPLES
@@ -815,21 +677,19 @@ class KlondikeVerdictService(VerdictService):
 __all__ = [
     "HINT_SOURCES",
     "VERDICT_TEXT",
+    "WAY_OUT_WORDS",
+    "KeptBot",
     "KlondikeHintAdvisor",
     "KlondikeVerdict",
     "KlondikeVerdictService",
     "all_known",
-    "endgame_line",
-    "fresh_action",
+    "commitment_words",
     "klondike_chance",
     "klondike_verdict",
-    "line_visits",
     "no_progress_hint",
     "position_key",
     "proved_at_start",
     "proved_lost",
     "solver_verdict",
-    "table_key",
     "verdict_json",
-    "without_loops",
 ]

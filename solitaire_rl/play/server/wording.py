@@ -1,7 +1,10 @@
 """How both pages name cards and speak a hint's reason, in English and in the seeds' Japanese.
 
 Each game names its own places and moves: :mod:`solitaire_rl.play.server.pyramid_wording`,
-:mod:`solitaire_rl.play.server.klondike_wording`.
+:mod:`solitaire_rl.play.server.klondike_wording`. Reasons that come as typed decisions (Klondike's
+commitment bot, the planner's way out of a loop) are worded from their kinds by the advisor
+(:mod:`solitaire_rl.play.server.klondike_advice`), never parsed here; :func:`reason_en` and
+:func:`reason_ja` word the planners' and agents' own sentences.
 """
 
 from __future__ import annotations
@@ -45,7 +48,7 @@ _PREFERENCE = r"preference \1%, not a win chance"  # how strongly the policy pre
 _GOES_BACK = "its first choice goes back to a position met before"
 _WOULD_GO_BACK = "its first choice would go back to a position met before"
 
-_REASONS: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
+_REASONS: tuple[tuple[re.Pattern[str], str | None, str], ...] = tuple(
     (re.compile(pattern), en, ja) for pattern, en, ja in (
         # a sample count of 0 wins is no advice: said plainly, never "wins in 0 of 32"
         # (issue 51: "no sampled stock is won from here (0 of 24)" read as "this can't be won"; a guess
@@ -62,16 +65,7 @@ _REASONS: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
          r"wins in \1 of \2 guesses at the cards you have not seen",
          r"見えていない札の並びを \2 通り試して \1 通りで勝てる手です"),
         (r"^safe to put up: no card can need it any more$", None, "組札に上げても困る札はもうありません"),
-        # the commitment planner's (world-bandit's) reasons (issue 51)
-        (r"^the next move of the line it planned$", None, "計画した手順の次の一手です"),
-        (r"^a free look through the stock: it costs nothing$", None,
-         "山札をひと通り見ておきます（損はありません）"),
-        (r"^no commitment wins in the worlds it tried: a move that can still make progress$", None,
-         "試した札の並びでは勝ち筋が見つからないため、まだ前に進める手を選びました"),
-        (r"^the commitment planner's move$", None, "コミットメント・プランナーの手です"),
-        (r"^this position has come up before: this move leads on to something new$", None,
-         "この局面は前にも出ています。この手から新しい展開につながります"),
-        (r"^the only (?:legal|useful) move$", None, "できる手はこれだけです"),
+        (r"^the only legal move$", None, "できる手はこれだけです"),
         (r"^every card is known: the solver's (?:winning line|move)$", None,
          "すべての札が見えています：ソルバーの勝ち筋です"),
         (r"^every card is known and no line clears the pyramid$", None,
