@@ -185,7 +185,8 @@ def test_the_commitment_planner_answers_from_a_bot_kept_for_the_game() -> None:
         assert hint["reason_en"] and hint["reason_ja"]
         game.push(Move.parse(hint["move"]))
     kept = advisor.kept_bot("commitment", game)  # one bot all along: it decided at each of the 4 positions
-    assert sum(kept.bot.visits.values()) == 4 and kept.line == tuple(game.history)
+    assert sum(kept.bot.visits.values()) == 4
+    assert (kept.line, kept.expected) == (tuple(game.history[:-1]), game.history[-1])  # it assumed its move
     game.pop()
     game.pop()
     again = advisor.hint(game, "commitment")
@@ -195,3 +196,23 @@ def test_the_commitment_planner_answers_from_a_bot_kept_for_the_game() -> None:
     pyramid = PyramidHintAdvisor(planner_time=2.0, planner_threads=1).hint(PyramidGame(), "commitment")
     assert pyramid is not None and pyramid["hint_source"] == "planner"
     assert pyramid["fallbacks"] == ["klondike_only"]
+
+
+def test_the_planner_is_a_bot_kept_for_the_game_that_counts_each_position_once() -> None:
+    """``source="planner"``: one ``hop`` player kept for the game; asked again where nothing was
+    played, it answers the same and has met the position once; after a move it did not hint it is
+    taken up afresh, every position of the game's line met once."""
+    from solitaire_rl.agents.planner.knowledge import visible_key
+    from solitaire_rl.envs.klondike.observer import observe
+
+    advisor = KlondikeHintAdvisor(planner_time=30.0, planner_states=20_000, planner_threads=1)
+    game = KlondikeGame("klondike-random-v1-3")
+    first = advisor.hint(game, "planner")
+    again = advisor.hint(game, "planner")
+    assert first is not None and again is not None and first["move"] == again["move"]
+    kept = advisor.kept_bot("planner", game)
+    assert dict(kept.bot.visits) == {visible_key(observe(game)): 1}
+    other = next(m for m in game.legal_moves() if str(m) != first["move"])
+    game.push(other)
+    assert advisor.hint(game, "planner") is not None
+    assert advisor.kept_bot("planner", game) is kept and sum(kept.bot.visits.values()) == 2

@@ -286,16 +286,15 @@ class KlondikeHintAdvisor:
     def kept_bot(self, source: str, game: KlondikeGame, owner: KlondikeGame | None = None,
                  network: Any = None) -> KeptBot:
         """The bot of ``source`` (``commitment``, ``planner`` or ``guided``, which needs ``network``) kept
-        for ``owner`` (a session's game object; default ``game``, which may be a copy of it), brought to
-        where ``game`` stands (:meth:`KeptBot.take_up`)."""
+        for ``owner`` (a session's game object; default ``game``, which may be a copy of it); a new one
+        for a game it does not play. Bring it to where ``game`` stands (:meth:`KeptBot.take_up`) and
+        ask it under its lock."""
         owner = game if owner is None else owner
         with self._lock:
             bots = self._bots.setdefault(owner, {})
             kept = bots.get(source)
             if kept is None or kept.bot.draw_count != game.draw_count:
                 kept = bots[source] = self.new_bot(source, game.draw_count, network)
-        with kept.lock:
-            kept.take_up(game)
         return kept
 
     def new_bot(self, source: str, draw_count: int, network: Any = None) -> KeptBot:
@@ -318,6 +317,7 @@ class KlondikeHintAdvisor:
         """The answer of the planner kept for the game (``network``: the guided search's)."""
         kept = self.kept_bot(PLANNER if network is None else GUIDED, game, owner, network)
         with kept.lock:
+            kept.take_up(game)
             answer = kept.bot.step(obs, mask)
             if answer.choice is not None and answer.kind != "late":
                 kept.expected = move_of(game, answer.choice.action)
@@ -389,6 +389,7 @@ class KlondikeHintAdvisor:
         answers)."""
         kept = self.kept_bot(COMMITMENT, game, owner)
         with kept.lock:
+            kept.take_up(game)
             try:
                 decision = kept.bot.step(obs, mask)
             except SolitaireError:
