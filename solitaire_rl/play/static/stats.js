@@ -95,7 +95,10 @@ function statsKey() { return `solitaire-rl.${statsGame()}.stats`; }
 function variantOf(s) {  // Pyramid "000"/"001"; Klondike "draw3"/"draw1" (a state without draw_count: draw 3)
   return statsGame() === "pyramid" ? s.variant : `draw${s.draw_count === 1 ? 1 : 3}`;
 }
-function variantWords(v) { return v.startsWith("draw") ? ct("stDraw", v.slice(4)) : v; }
+function variantWords(v) {  // "draw 3"; a Pyramid variant in the Records' words, never its seed's number (000)
+  if (v.startsWith("draw")) return ct("stDraw", v.slice(4));
+  return typeof recordVariant === "function" ? recordVariant(v) : v;  // pyramid.js
+}
 function typeWords(type) { return ct("stTypes")[type] || type; }
 function dailyDate(s) {  // "2026-12-03" for the daily deal pyramid-daily-v1-20261203, else null
   const m = s.deal.type === "daily" && /-daily-v\d+-(\d{4})(\d{2})(\d{2})$/.exec(s.deal.id || "");
