@@ -113,6 +113,19 @@ SMALL: dict[str, dict[str, str | Default | First]] = {
         "--no-games": Default(""),
     },
     "benchmarks/chance_latency.py": {"--deals": First(1), "--every": "25"},
+    "benchmarks/world_score_speed.py": {
+        "--deals": First(1),
+        "--repeats": "1",
+        "--worlds": "20",
+        "--plan-worlds": "100",
+        "--bot-worlds": Default("100"),
+    },
+    "-m solitaire_rl.training.world_labels": {
+        "--deals": "1",
+        "--max-worlds": Default("60"),
+        "--label-worlds": Default("8"),
+        "--quiet": Default(""),
+    },
     "benchmarks/fuzz_native.py": {"--examples": "3", "-k": Default("random_deal")},
     "benchmarks/fuzz_entry_points.py": {
         "--inputs": "20",

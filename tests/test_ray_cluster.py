@@ -148,6 +148,20 @@ def test_the_benchmark_on_the_cluster_gives_the_local_rows(cluster: LoopbackClus
     assert on_disk[0]["command"] == on_disk[1]["command"]
 
 
+def test_world_labels_on_the_cluster_give_the_local_shards(cluster: LoopbackCluster, tmp_path: Path) -> None:
+    from solitaire_rl.training import world_labels
+
+    config = world_labels.LabelConfig(chunk=1, max_worlds=60, bot_options={"cap": 150, "hopeless_worlds": 30},
+                                      label_worlds=8, label_cap=100)
+    first = world_labels.TRAIN.first + 3
+    local = world_labels.run(tmp_path / "local", config, first, 2, progress=False)
+    on_ray = world_labels.run(tmp_path / "ray", config, first, 2, ray=cluster.address, progress=False)
+    assert local["shards"] == on_ray["shards"] == 2
+    names = sorted(p.name for p in (tmp_path / "local").glob("deals-*.npz"))
+    assert names == sorted(p.name for p in (tmp_path / "ray").glob("deals-*.npz"))
+    assert all((tmp_path / "local" / n).read_bytes() == (tmp_path / "ray" / n).read_bytes() for n in names)
+
+
 def test_a_checkpoint_file_travels_with_the_task(tmp_path: Path) -> None:
     """A ``--checkpoint`` only the driver has goes to the workers as bytes (in the task's function,
     which Ray's object store carries) and is written once per machine: the same rows as from the path.

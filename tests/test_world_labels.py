@@ -165,5 +165,13 @@ def test_the_command_line_runs_and_resumes(tmp_path: Path, capsys: pytest.Captur
     done = world_labels.main(args)
     assert json.loads(capsys.readouterr().out) == done and done["shards"] == 1
     assert world_labels.main(tyro.cli(Args, args=argv, prog=PROG))["skipped"] == 1
+    capsys.readouterr()
+    described = world_labels.main(tyro.cli(Args, args=[*argv, "--describe"], prog=PROG))
+    assert json.loads(capsys.readouterr().out) == described
+    rows = described["rows"]
+    assert rows == len(load(tmp_path / "cli")) and described["games"] == 1 and described["cpu_hours"] > 0
+    assert described["rows_per_cpu_second"] == pytest.approx(rows / (described["cpu_hours"] * 3600))
+    assert described["dense"] + described["zero"] + described["one"] == pytest.approx(1.0)
+    assert described["deciles"][0] >= 0 and described["deciles"][-1] <= 1 and 0 <= described["cut_share"] <= 1
     with pytest.raises(MalformedInputError, match="not JSON"):
         tyro.cli(Args, args=[*argv, "--bot-options", "{cap"], prog=PROG).config()

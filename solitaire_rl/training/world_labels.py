@@ -512,6 +512,36 @@ def game_at(labels: WorldLabels, row: int) -> KlondikeGame:
     return game
 
 
+def describe(folder: Path) -> dict[str, Any]:
+    """What a run folder holds: rows, games, wins, CPU hours and rows a CPU second (shards whose
+    seconds the manifest knows), and how the labels spread (the share of rows strictly between 0
+    and 1: dense; its deciles; the mean label in won and lost games; the share of worlds cut)."""
+    labels = load(folder)
+    manifest = read_manifest(Path(folder))
+    assert manifest is not None
+    timed = [e for e in manifest["shards"].values() if e["cpu_seconds"] is not None]
+    seconds = sum(e["cpu_seconds"] for e in timed)
+    out: dict[str, Any] = {
+        "rows": len(labels), "games": labels.games, "wins": int(labels.arrays["game_won"].sum()),
+        "cpu_hours": seconds / 3600,
+        "rows_per_cpu_second": sum(e["rows"] for e in timed) / seconds if seconds else None,
+        "label_cpu_share": sum(e["label_cpu_seconds"] for e in timed) / seconds if seconds else None,
+    }
+    if not len(labels):
+        return out
+    share = labels.share
+    won_game = labels.arrays["game_won"][labels.arrays["game"]]
+    cut = labels.arrays["label_cut"].sum() / (labels.config.label_worlds * len(labels))
+    return {
+        **out, "dense": float(np.mean((share > 0) & (share < 1))), "zero": float(np.mean(share == 0)),
+        "one": float(np.mean(share == 1)),
+        "deciles": np.quantile(share, np.linspace(0, 1, 11)).round(3).tolist(),
+        "mean_in_won_games": float(share[won_game].mean()) if won_game.any() else None,
+        "mean_in_lost_games": float(share[~won_game].mean()) if (~won_game).any() else None,
+        "cut_share": float(cut),
+    }
+
+
 # ------------------------------------------------------------------------------ command line
 @dataclass(frozen=True)
 class Args:
@@ -547,6 +577,8 @@ class Args:
     """Play the chunks on a Ray cluster (auto or HOST:PORT)."""
     quiet: bool = False
     """No progress bar."""
+    describe: bool = False
+    """Play nothing: print what the run folder holds (rows, CPU hours, how the labels spread)."""
 
     def config(self) -> LabelConfig:
         try:
@@ -565,6 +597,10 @@ PROG = "python -m solitaire_rl.training.world_labels"
 
 
 def main(args: Args) -> dict[str, Any]:
+    if args.describe:
+        described = describe(args.out)
+        print(json.dumps(described))
+        return described
     done = run(args.out, args.config(), args.first, args.deals, args.workers, args.ray, args.label_threads,
                progress=not args.quiet)
     print(json.dumps(done))
