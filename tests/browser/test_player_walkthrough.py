@@ -1,17 +1,25 @@
 """Issue 51, what a player's walk through both pages found, each fixed and pinned here (Chromium, 1280x800
 and a 390x844 phone with touch, English and Japanese):
 
-* a Klondike move that leaves no way to progress opens the "No progress possible" panel at once, as a
-  move that leaves no legal move opens "No legal move"; before, it came only when Hint was pressed.
+* a Klondike position with no way to progress left says so in the message line at once, with Hint
+  (H) for the choices; before, only the verdict line said it (following the hints through
+  klondike-daily-v1-20261205 ended so at move 256, with an empty message line);
+* Pyramid's statistics name a variant in the Records' words ("stock and waste"), not by its seed's
+  number ("000, 2026-12-06: not played yet" was the daily line);
+* the number cards carry their traditional pip layout (2 to 10 pips, inside the card, clear of one
+  another and of the corners; large print: one large suit instead), on both pages;
+* a few card backs to choose from (Settings: Card back), kept across reloads.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 
+from tests.browser.conftest import settle as settle_page
 from tests.browser.test_klondike_page import open_page, open_position, settle, state, url
 from tests.test_play_klondike_api import position
 
@@ -37,25 +45,136 @@ def test_a_move_that_leaves_no_progress_says_so_at_once(
         page.wait_for_selector("#columns .card")
         settle(page)
         assert page.inner_text("#undo").startswith("取り消し")
-    assert state(page)["outcome"] is None and page.is_hidden("#overlay")
+    press = page.tap if size == "phone" else page.click
+    assert state(page)["outcome"] is None and page.inner_text("#message") == ""
     page.evaluate("() => act({type: 'move', source: 'c2', target: 'fS'})")
     settle(page)
     assert state(page)["outcome"] == "no_progress"
+    note = {"en": "No progress possible: moves remain, but none leads anywhere new. Hint (H) shows the "
+                  "choices: Undo, Restart or New deal.",
+            "ja": "前に進む手がありません。手は残っていますが、どれも新しい展開につながりません。"
+                  "ヒント（H）で選べます：取り消し・最初から・新しい配り。"}[lang]
+    assert page.inner_text("#message") == note and page.is_hidden("#overlay")  # said; moves remain, no panel
+    box = page.evaluate("() => { const r = document.getElementById('message').getBoundingClientRect();"
+                        " return r.bottom <= innerHeight && r.right <= innerWidth && r.left >= 0; }")
+    assert box
+    press("#hint")  # the choices, as the note says
     page.wait_for_selector("#overlay[data-kind='no-progress']")
     title, why = {"en": ("No progress possible", "none of them leads anywhere new"),
                   "ja": ("前に進む手がありません", "どれを選んでも前に進みません")}[lang]
     assert page.inner_text("#panel-title") == title and why in page.inner_text("#panel-body")
     undo = {"en": "Undo", "ja": "取り消し"}[lang]
-    buttons = page.locator("#panel-buttons button").all_inner_texts()
-    assert buttons[0] == {"en": "Close", "ja": "閉じる"}[lang] and undo in buttons, buttons
-    (page.tap if size == "phone" else page.click)(f"#panel-buttons button:text('{undo}')")
+    assert undo in page.locator("#panel-buttons button").all_inner_texts()
+    press(f"#panel-buttons button:text('{undo}')")
     settle(page)
-    assert state(page)["outcome"] is None and state(page)["history"] == [] and page.is_hidden("#overlay")
-    page.evaluate("() => act({type: 'move', source: 'c2', target: 'fS'})")  # reached again: said again
+    assert state(page)["outcome"] is None and state(page)["history"] == []
+    assert page.is_hidden("#overlay") and page.inner_text("#message") != note
+    assert page.errors == []
+
+
+@pytest.mark.parametrize(("size", "lang"), [("desktop", "en"), ("phone", "ja")])
+def test_pyramids_statistics_name_the_variant_in_words(
+    new_page: Callable[..., Page], size: str, lang: str
+) -> None:
+    page = new_page(storage={"solitaire-rl.lang": lang}, **SIZES[size])
+    words = {"en": {"000": "stock and waste", "001": "waste only"},
+             "ja": {"000": "山札と捨て札", "001": "捨て札だけ"}}[lang]
+    for variant in ("000", "001"):
+        page.evaluate("(v) => queue(() => startGame({variant: v}))", variant)
+        settle_page(page)
+        page.evaluate("() => showStats()")
+        page.wait_for_selector("#overlay[data-kind='stats']")
+        text = page.inner_text("#panel")
+        daily = page.inner_text(".stats-daily li")
+        assert daily.startswith(words[variant]), daily
+        assert not re.search(r"\b00[01]\b", text), text
+        page.keyboard.press("Escape")
+    assert page.errors == []
+
+
+PIPS = """() => [...document.querySelectorAll('#table .card:not(.back)')].flatMap((c) => {
+  const pips = [...c.querySelectorAll('.pips span')];
+  const rank = c.querySelector('.corner .rank');
+  if (!rank) return [];
+  const box = c.getBoundingClientRect(), rs = pips.map((p) => p.getBoundingClientRect());
+  const corners = [...c.querySelectorAll('.corner .rank, .corner .suit')]
+    .map((e) => e.getBoundingClientRect());
+  const share = (a, b) => Math.max(0, Math.min(a.right, b.right) - Math.max(a.left, b.left)) *
+    Math.max(0, Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top)) / (a.width * a.height);
+  let clash = 0;
+  rs.forEach((a, i) => {
+    for (const b of [...rs.slice(i + 1), ...corners]) clash = Math.max(clash, share(a, b));
+  });
+  const single = c.querySelector('.pip');
+  const down = c.querySelectorAll('.pips span.down').length;
+  return [{rank: rank.textContent, pips: pips.length, clash, down,
+           inside: rs.every((r) => r.left >= box.left && r.right <= box.right && r.top >= box.top &&
+                                   r.bottom <= box.bottom),
+           shown: pips.filter((p) => p.getBoundingClientRect().width > 0).length,
+           single: single && getComputedStyle(single).display !== 'none'}];
+})"""
+NUMBER = {"2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "10": 10}
+DOWN = {2: 1, 3: 1, 4: 2, 5: 2, 6: 2, 7: 2, 8: 3, 9: 4, 10: 5}
+"""Pips below the middle, printed upside down."""
+
+
+ALL_NUMBERS = position([["2H"], ["3C"], ["4D"], ["5S"], ["6H"], ["7C"], ["TH", "9S", "8D"]],
+                       foundations=(0, 1, 1, 1))
+"""Every number card's rank face up in the columns (10, 9 and 8 built down in column 7)."""
+
+
+@pytest.mark.parametrize("size", ["desktop", "laptop", "phone"])
+@pytest.mark.parametrize("which", ["pyramid", "klondike"])
+def test_number_cards_show_their_pips_as_printed(
+    new_page: Callable[..., Page], open_page: Callable[..., Page], url: str, which: str, size: str
+) -> None:
+    sizes = {**SIZES, "laptop": {"viewport": {"width": 1024, "height": 768}}}
+    if which == "klondike":
+        page = open_position(open_page, url, {"position": ALL_NUMBERS}, **sizes[size])
+    else:
+        page = new_page(**sizes[size])
+        page.evaluate("() => queue(() => startGame({variant: '001', deal: 'pyramid-random-v1-1'}))")
+        settle_page(page)
+    cards = page.evaluate(PIPS)
+    ranks = {c["rank"] for c in cards if c["rank"] in NUMBER}
+    assert ranks == set(NUMBER) if which == "klondike" else len(ranks) >= 5, (ranks, cards)
+    for c in cards:
+        n = NUMBER.get(c["rank"], 0)
+        assert c["pips"] == n and c["shown"] == n and c["down"] == DOWN.get(n, 0), c
+        assert c["inside"] and c["clash"] <= 0.1, c
+        assert not c["single"] or not n, c  # a number card: its pips, not one large suit
+    page.evaluate("() => setSetting('largePrint', true)")
+    for c in page.evaluate(PIPS):
+        assert c["shown"] == 0 and c["single"], c  # large print: one large suit behind bigger corners
+    assert page.errors == []
+
+
+@pytest.mark.parametrize(("size", "lang"), [("desktop", "en"), ("phone", "ja")])
+def test_a_chosen_card_back_is_kept_across_reloads(
+    new_page: Callable[..., Page], size: str, lang: str
+) -> None:
+    page = new_page(path="/klondike", ready="#columns .card", storage={"solitaire-rl.lang": lang},
+                    **SIZES[size])
+    stock = "() => getComputedStyle(document.getElementById('stock')).backgroundImage"
+    blue = page.evaluate(stock)
+    assert page.get_attribute("html", "data-back") == "blue" and "gradient" in blue
+    if size == "phone":
+        page.tap("#menu-button")
+    (page.tap if size == "phone" else page.click)("#settings-button")
+    page.wait_for_selector('#overlay[data-kind="settings"]')
+    label = page.locator("label", has=page.locator("#set-back")).inner_text()
+    assert label.startswith({"en": "Card back", "ja": "札の裏の色"}[lang]), label
+    options = page.locator("#set-back option").all_inner_texts()
+    assert options == {"en": ["blue", "red", "green", "purple"], "ja": ["青", "赤", "緑", "紫"]}[lang]
+    page.select_option("#set-back", "red")
+    red = page.evaluate(stock)
+    assert red != blue and "gradient" in red
+    page.keyboard.press("Escape")
+    page.reload()
+    page.wait_for_selector("#columns .card")
     settle(page)
-    page.wait_for_selector("#overlay[data-kind='no-progress']")
-    (page.tap if size == "phone" else page.click)("#panel-buttons button >> nth=0")  # Close: play on
-    page.evaluate("() => act({type: 'move', source: 'fS', target: 'c1'})")  # a move that changes nothing
-    settle(page)
-    assert state(page)["history"][-1] == "fS>c1" and page.is_hidden("#overlay"), "said once, not at each move"
+    assert page.get_attribute("html", "data-back") == "red" and page.evaluate(stock) == red
+    face_down = page.evaluate(
+        "() => getComputedStyle(document.querySelector('#columns .card.back')).backgroundImage")
+    assert face_down == red  # the tableau's face-down cards too
     assert page.errors == []

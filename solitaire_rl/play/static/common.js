@@ -498,11 +498,39 @@ function wireChance() {  // the Chance button and the warning's box (after openP
 
 // ------------------------------------------------------------------ cards
 const FACE_RANKS = {J: "J", Q: "Q", K: "K"};
-function cardFace(el, card) {  // rank and suit in two corners, a large suit (or the face's letter) in the middle
+// The number cards' traditional pip layouts (issue 51): each pip's column (0 left, 1 middle, 2 right) and
+// height (0 top to 1 bottom) in the card's middle; pips below the middle are printed upside down.
+const PIP_LAYOUTS = {
+  2: [[1, 0], [1, 1]],
+  3: [[1, 0], [1, .5], [1, 1]],
+  4: [[0, 0], [2, 0], [0, 1], [2, 1]],
+  5: [[0, 0], [2, 0], [1, .5], [0, 1], [2, 1]],
+  6: [[0, 0], [2, 0], [0, .5], [2, .5], [0, 1], [2, 1]],
+  7: [[0, 0], [2, 0], [1, .25], [0, .5], [2, .5], [0, 1], [2, 1]],
+  8: [[0, 0], [2, 0], [1, .25], [0, .5], [2, .5], [1, .75], [0, 1], [2, 1]],
+  9: [[0, 0], [2, 0], [0, 1 / 3], [2, 1 / 3], [1, .5], [0, 2 / 3], [2, 2 / 3], [0, 1], [2, 1]],
+  10: [[0, 0], [2, 0], [1, 1 / 6], [0, 1 / 3], [2, 1 / 3], [0, 2 / 3], [2, 2 / 3], [1, 5 / 6], [0, 1], [2, 1]],
+};
+function pipsOf(rank, suit) {  // a number card's pips, laid out as printed
+  const box = document.createElement("span");
+  box.className = "pips"; box.setAttribute("aria-hidden", "true");
+  for (const [x, y] of PIP_LAYOUTS[rank]) {
+    const pip = document.createElement("span");
+    pip.textContent = suit;
+    pip.style.setProperty("--x", String(x / 2)); pip.style.setProperty("--y", String(y));
+    if (y > .5) pip.className = "down";
+    box.append(pip);
+  }
+  return box;
+}
+// Rank and suit in two corners; in the middle the face's letter, the Ace's large suit, or a number card's
+// pips (large print: one large suit instead, behind bigger corners).
+function cardFace(el, card) {
   el.textContent = "";
   const rank = card.name.slice(0, -1) === "T" ? "10" : card.name.slice(0, -1);
   const corner = (where) => {
-    const c = document.createElement("span"); c.className = `corner ${where}`; c.setAttribute("aria-hidden", "true");
+    const c = document.createElement("span"); c.className = `corner ${where}${rank === "10" ? " ten" : ""}`;
+    c.setAttribute("aria-hidden", "true");
     const r = document.createElement("span"); r.className = "rank"; r.textContent = rank;
     const s = document.createElement("span"); s.className = "suit"; s.textContent = card.suit;
     c.append(r, s);
@@ -510,9 +538,9 @@ function cardFace(el, card) {  // rank and suit in two corners, a large suit (or
   };
   const pip = document.createElement("span");
   pip.setAttribute("aria-hidden", "true");
-  pip.className = FACE_RANKS[rank] ? "pip face" : "pip";
+  pip.className = FACE_RANKS[rank] ? "pip face" : PIP_LAYOUTS[rank] ? "pip number" : "pip";
   pip.textContent = FACE_RANKS[rank] ? `${rank}${card.suit}` : card.suit;
-  el.append(corner("tl"), pip, corner("br"));
+  el.append(corner("tl"), pip, ...(PIP_LAYOUTS[rank] ? [pipsOf(rank, card.suit)] : []), corner("br"));
   el.classList.toggle("red", card.red);
   el.dataset.suit = card.suit;  // the four-colour deck's colours key on it
 }

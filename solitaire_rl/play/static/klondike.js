@@ -53,6 +53,7 @@ const WORDS = {
     newDeal: "New deal", sameDeal: "Same deal again", viewBoard: "View the board", undo: "Undo",
     code: "code", won: "You won!",
     wonNote: "You won! Hint (H) shows the result again and analyses the game; N deals a new one.",
+    noProgressNote: "No progress possible: moves remain, but none leads anywhere new. Hint (H) shows the choices: Undo, Restart or New deal.",
     resultLine: (time, moves, rec, up) => `Time ${time} · Moves ${moves} · Recycles ${rec} · Cards up ${up} of 52`,
     resultCounts: (h, o) => `Hints ${h} · Operations ${o}`,
     deadTitle: "No legal move", noProgressTitle: "No progress possible",
@@ -101,6 +102,7 @@ const WORDS = {
     newDeal: "新しい配り", sameDeal: "この配りをもう一度", viewBoard: "盤面を見る", undo: "取り消し",
     code: "コード", won: "勝ちました！",
     wonNote: "勝ちました！ヒント（H）で結果をもう一度表示し、この局を分析できます。N で新しい配りを始めます。",
+    noProgressNote: "前に進む手がありません。手は残っていますが、どれも新しい展開につながりません。ヒント（H）で選べます：取り消し・最初から・新しい配り。",
     resultLine: (time, moves, rec, up) => `時間 ${time} · 手数 ${moves} · 組み直し ${rec} 回 · 上がった枚数 52 枚中 ${up} 枚`,
     resultCounts: (h, o) => `ヒント ${h} 回 · 操作 ${o} 回`,
     deadTitle: "手詰まりです", noProgressTitle: "前に進む手がありません",
@@ -273,9 +275,6 @@ function setState(state) {
   } else if (state.outcome === "dead_end" && (!previous || previous.outcome !== "dead_end" ||
              previous.history.join() !== state.history.join())) {
     showDeadEnd();
-  } else if (state.outcome === "no_progress" && (!previous || previous.session !== state.session ||
-             previous.outcome !== "no_progress")) {
-    showNoProgress();  // reached by a move (issue 51): said at once, not only when Hint is pressed
   }
 }
 
@@ -434,6 +433,7 @@ function render() {
   } else if (s.hint && s.hint.kind === "looping") message(tx(s.hint), "info", s.hint.ja);
   else if (s.message) message(tx(s.message), s.message.kind, s.message.ja);
   else if (s.outcome === "win") message(t("wonNote"), "info");
+  else if (s.outcome === "no_progress") message(t("noProgressNote"), "warning");  // moves remain: said, not a panel
   else if (!app.keepMessage) message("");
   app.keepMessage = false;
   renderVerdict();

@@ -1,4 +1,4 @@
-// What a player keeps, on both pages (issue 51): the settings (felt, dark mode, four-colour deck, large
+// What a player keeps, on both pages (issue 51): the settings (felt, card back, dark mode, four-colour deck, large
 // print, card size, left-handed layout, sound, auto-play, the verdict and chance lines), kept in
 // localStorage and applied as classes on <html>; sound synthesised with WebAudio (no files); the win
 // celebration (the cards cascade, then the result; a tap or key ends it at once). Loaded after common.js,
@@ -8,6 +8,7 @@
 const SETTINGS_KEY = "solitaire-rl.settings";
 const SETTING_DEFAULTS = {
   felt: "green",        // green, blue, red or grey
+  back: "blue",         // the card backs: blue, red, green or purple
   dark: false,          // dark mode
   fourColour: false,    // clubs green, diamonds blue
   largePrint: false,    // bigger ranks and suits
@@ -20,12 +21,14 @@ const SETTING_DEFAULTS = {
   advancedOpen: false,  // the menu's Advanced section (the deal box, the hint source, the drop warning) open
 };
 const FELTS = ["green", "blue", "red", "grey"];
+const BACKS = ["blue", "red", "green", "purple"];
 const CARD_SIZES = ["small", "medium", "large"];
 const settings = {...SETTING_DEFAULTS};
 
 const SETTING_WORDS = {
   en: {
     title: "Settings", button: "Settings", felt: "Table colour", feltNames: {green: "green", blue: "blue", red: "red", grey: "grey"},
+    back: "Card back", backNames: {blue: "blue", red: "red", green: "green", purple: "purple"},
     dark: "Dark mode", fourColour: "Four-colour deck (clubs green, diamonds blue)", largePrint: "Large print cards",
     cardSize: "Card size", sizeNames: {small: "small", medium: "medium", large: "large"},
     leftHanded: "Left-handed layout (stock on the right)", sound: "Sound (card snap, deal, win chime)",
@@ -36,6 +39,7 @@ const SETTING_WORDS = {
   },
   ja: {
     title: "設定", button: "設定", felt: "台の色", feltNames: {green: "緑", blue: "青", red: "赤", grey: "灰"},
+    back: "札の裏の色", backNames: {blue: "青", red: "赤", green: "緑", purple: "紫"},
     dark: "ダークモード", fourColour: "4 色の札（クラブは緑、ダイヤは青）", largePrint: "大きな文字の札",
     cardSize: "札の大きさ", sizeNames: {small: "小", medium: "中", large: "大"},
     leftHanded: "左利き用の配置（山札を右に）", sound: "音（札の音、配る音、勝ちの音）",
@@ -58,6 +62,7 @@ function loadSettings() {  // the kept settings, each checked: a bad value keeps
     const v = kept[key];
     if (typeof def === "boolean" && typeof v === "boolean") settings[key] = v;
     if (key === "felt" && FELTS.includes(v)) settings.felt = v;
+    if (key === "back" && BACKS.includes(v)) settings.back = v;
     if (key === "cardSize" && CARD_SIZES.includes(v)) settings.cardSize = v;
   }
   applySettings();
@@ -70,6 +75,7 @@ function keepSettings() {
 function applySettings() {  // the settings as classes and attributes on <html>: the style sheets do the rest
   const root = document.documentElement;
   root.dataset.felt = settings.felt;
+  root.dataset.back = settings.back;
   root.dataset.cardSize = settings.cardSize;
   root.classList.toggle("dark", settings.dark);
   root.classList.toggle("four-colour", settings.fourColour);
@@ -108,7 +114,7 @@ function showSettings() {  // the settings panel: every change applies and is ke
     label.append(document.createTextNode(sw(key) + " "), select);
     return label;
   };
-  form.append(choose("felt", FELTS, sw("feltNames")), check("dark"), check("fourColour"), check("largePrint"),
+  form.append(choose("felt", FELTS, sw("feltNames")), choose("back", BACKS, sw("backNames")), check("dark"), check("fourColour"), check("largePrint"),
               choose("cardSize", CARD_SIZES, sw("sizeNames")), check("leftHanded"), check("sound"));
   if (app.state && app.state.game === "klondike") form.append(check("autoPlay"));
   form.append(check("showVerdict"), check("showChance"), para(sw("kept")));
