@@ -8,7 +8,8 @@ and a 390x844 phone with touch, English and Japanese):
   number ("000, 2026-12-06: not played yet" was the daily line);
 * the number cards carry their traditional pip layout (2 to 10 pips, inside the card, clear of one
   another and of the corners; large print: one large suit instead), on both pages;
-* a few card backs to choose from (Settings: Card back), kept across reloads.
+* a few card backs to choose from (Settings: Card back), kept across reloads;
+* the status line's clock sits on the same baseline as its Japanese neighbours (it stood 3 px higher).
 """
 
 from __future__ import annotations
@@ -177,4 +178,35 @@ def test_a_chosen_card_back_is_kept_across_reloads(
     face_down = page.evaluate(
         "() => getComputedStyle(document.querySelector('#columns .card.back')).backgroundImage")
     assert face_down == red  # the tableau's face-down cards too
+    assert page.errors == []
+
+
+BASELINES = """() => [...document.querySelectorAll('.status > span')].filter((s) => s.offsetWidth)
+  .map((s) => {
+  const mark = document.createElement('span');  // an empty inline-block's bottom is its line's baseline
+  mark.style.cssText = 'display: inline-block; width: 0; height: 0';
+  s.append(mark);
+  const baseline = mark.getBoundingClientRect().bottom, top = s.getBoundingClientRect().top;
+  mark.remove();
+  return {id: s.id, top, baseline};
+})"""
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize("size", ["laptop", "phone"])
+@pytest.mark.parametrize("path", ["/", "/klondike"])
+def test_the_status_line_reads_on_one_baseline(new_page: Callable[..., Page], path: str, size: str,
+                                               lang: str) -> None:
+    sizes = {**SIZES, "laptop": {"viewport": {"width": 1024, "height": 768}}}
+    ready = "#pyramid .card" if path == "/" else "#columns .card"
+    page = new_page(path=path, ready=ready, storage={"solitaire-rl.lang": lang}, **sizes[size])
+    items = page.evaluate(BASELINES)
+    assert len(items) >= 5, items
+    rows: dict[float, list[dict[str, Any]]] = {}
+    for item in items:  # the flex lines: items whose baselines lie within half a line of each other
+        line = next((b for b in rows if abs(b - item["baseline"]) < 6), item["baseline"])
+        rows.setdefault(line, []).append(item)
+    for row in rows.values():
+        lowest, highest = max(i["baseline"] for i in row), min(i["baseline"] for i in row)
+        assert lowest - highest <= 0.5, row
     assert page.errors == []
