@@ -9,7 +9,9 @@ and a 390x844 phone with touch, English and Japanese):
 * the number cards carry their traditional pip layout (2 to 10 pips, inside the card, clear of one
   another and of the corners; large print: one large suit instead), on both pages;
 * a few card backs to choose from (Settings: Card back), kept across reloads;
-* the status line's clock sits on the same baseline as its Japanese neighbours (it stood 3 px higher).
+* the status line's clock sits on the same baseline as its Japanese neighbours (it stood 3 px higher);
+* the rules name no hint engine but in one sentence for researchers, which points to Advanced (they
+  listed the commitment planner, the trained agent and the rest as the player's choice "in the menu").
 """
 
 from __future__ import annotations
@@ -209,4 +211,26 @@ def test_the_status_line_reads_on_one_baseline(new_page: Callable[..., Page], pa
     for row in rows.values():
         lowest, highest = max(i["baseline"] for i in row), min(i["baseline"] for i in row)
         assert lowest - highest <= 0.5, row
+    assert page.errors == []
+
+
+ENGINES = re.compile(r"planner|agent|network|commitment|"
+                     r"プランナー|エージェント|ネットワーク|コミットメント", re.I)
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize("path", ["/", "/klondike"])
+def test_the_rules_keep_the_engines_to_a_sentence_for_researchers(
+    new_page: Callable[..., Page], path: str, lang: str
+) -> None:
+    ready = "#pyramid .card" if path == "/" else "#columns .card"
+    page = new_page(path=path, ready=ready, storage={"solitaire-rl.lang": lang}, **SIZES["phone"])
+    page.tap("#rules-link")
+    assert page.is_visible("#rules")
+    text = page.inner_text("#rules")
+    sentences = re.split(r"(?<=[.。])\s*", text)
+    named = [s for s in sentences if ENGINES.search(s)]
+    assert len(named) == 1, named
+    assert ("Advanced" in named[0] and "researchers" in named[0]) if lang == "en" else \
+        ("詳細" in named[0] and "研究用" in named[0]), named
     assert page.errors == []
