@@ -183,6 +183,9 @@ def test_a_chosen_card_back_is_kept_across_reloads(
     face_down = page.evaluate(
         "() => getComputedStyle(document.querySelector('#columns .card.back')).backgroundImage")
     assert face_down == red  # the tableau's face-down cards too
+    page.evaluate("() => setSetting('dark', true)")  # dark mode dims the chosen back, keeps its pattern
+    dark = page.evaluate(stock)
+    assert dark != red and "repeating-linear-gradient" in dark and "rgb(138, 31, 44)" in dark, dark
     assert page.errors == []
 
 
