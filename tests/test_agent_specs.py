@@ -7,7 +7,12 @@ import pytest
 from solitaire_rl.agents.registry import AGENT_NAMES, AGENTS, agent_spec, make_player, unavailable_reason
 from solitaire_rl.envs.errors import MalformedInputError
 from solitaire_rl.training.benchmark import is_planner
-from solitaire_rl.training.benchmark_options import CHECKPOINT_AGENTS, DETERMINISTIC_AGENTS, EXPERT_AGENTS
+from solitaire_rl.training.benchmark_options import (
+    CHECKPOINT_AGENTS,
+    DETERMINISTIC_AGENTS,
+    EXPERT_AGENTS,
+    PPO_AGENTS,
+)
 from solitaire_rl.training.benchmark_rows import KLONDIKE_PLANNERS, information_setting
 
 
@@ -19,7 +24,8 @@ def test_every_agent_has_one_spec_under_its_name() -> None:
 
 def test_the_benchmark_reads_its_agent_sets_from_the_specs() -> None:
     assert set(EXPERT_AGENTS) == {"expert-net", "guided-ismcts", "guided-pimc"}
-    assert set(CHECKPOINT_AGENTS) == {"ppo", *EXPERT_AGENTS}
+    assert set(CHECKPOINT_AGENTS) == {"ppo", "ppo-privileged", *EXPERT_AGENTS}
+    assert set(PPO_AGENTS) == {"ppo", "ppo-privileged"}
     assert set(DETERMINISTIC_AGENTS) == {"greedy", "solver", "expert-net"}
     assert set(KLONDIKE_PLANNERS) == {"hop", "ismcts", "guided-ismcts"}
     assert {name for name in AGENT_NAMES if is_planner(name)} == {

@@ -32,6 +32,9 @@ if TYPE_CHECKING:
 METADATA_NAME = "solitaire_rl.json"
 """The checkpoint member holding the metadata record."""
 METADATA_FORMAT = 1
+PRIVILEGED_KEY = "privileged"
+"""The metadata's record of a privileged critic (the value network read the hidden cards in training:
+:mod:`solitaire_rl.agents.privileged_policy`); absent for a plain MaskablePPO checkpoint."""
 CHECKPOINT_DIR = Path(__file__).resolve().parent / "checkpoints"
 """Where the shipped checkpoints are, one per variant."""
 
@@ -44,9 +47,10 @@ class CheckpointMismatchError(CheckpointError):
     """A checkpoint trained for another game, variant, observation encoding or action space."""
 
 
-def default_checkpoint(variant: GameSpec) -> Path:
-    """The shipped checkpoint of a variant (it may not exist yet)."""
-    return CHECKPOINT_DIR / f"{variant.key}.zip"
+def default_checkpoint(variant: GameSpec, privileged: bool = False) -> Path:
+    """The shipped checkpoint of a variant (it may not exist yet); ``privileged``: the one with a
+    privileged critic (``{variant key}-privileged.zip``)."""
+    return CHECKPOINT_DIR / f"{variant.key}{'-privileged' if privileged else ''}.zip"
 
 
 def build_metadata(
@@ -116,8 +120,17 @@ def read_metadata(path: str | Path) -> dict[str, Any]:
     return metadata
 
 
-def check_metadata(metadata: dict[str, Any], variant: GameSpec, source: str = "checkpoint") -> Encoding:
-    """Check a metadata record against ``variant`` and this code; return the encoding to use."""
+def check_metadata(metadata: dict[str, Any], variant: GameSpec, source: str = "checkpoint",
+                   privileged: bool = False) -> Encoding:
+    """Check a metadata record against ``variant`` and this code; return the encoding to use.
+    ``privileged``: the checkpoint must have a privileged critic (the ``ppo-privileged`` player), else
+    it must not (``ppo``)."""
+    if (metadata.get(PRIVILEGED_KEY) is not None) != privileged:
+        raise CheckpointMismatchError(
+            f"{source} has a privileged critic (its value network read the hidden cards in training): "
+            f"play it as ppo-privileged, not ppo" if not privileged else
+            f"{source} is a plain MaskablePPO checkpoint without a privileged critic: play it as ppo, "
+            f"not ppo-privileged")
     trained = metadata.get("variant")
     if trained != variant.key:
         raise CheckpointMismatchError(
@@ -143,23 +156,31 @@ def check_metadata(metadata: dict[str, Any], variant: GameSpec, source: str = "c
     return encoding
 
 
-def load_model(path: str | Path, variant: GameSpec,
-               device: str = "cpu") -> tuple[MaskablePPO, dict[str, Any]]:
-    """Load a checkpoint for ``variant`` after checking its metadata; return it with the metadata."""
+def load_model(path: str | Path, variant: GameSpec, device: str = "cpu",
+               privileged: bool = False) -> tuple[MaskablePPO, dict[str, Any]]:
+    """Load a checkpoint for ``variant`` after checking its metadata; return it with the metadata.
+    ``privileged``: a checkpoint with a privileged critic, loaded whole (to ship or resume it; the
+    ``ppo-privileged`` player builds its actor alone)."""
     metadata = read_metadata(path)
-    encoding = check_metadata(metadata, variant, source=f"checkpoint {path}")
+    encoding = check_metadata(metadata, variant, source=f"checkpoint {path}", privileged=privileged)
     from sb3_contrib import MaskablePPO
 
     try:
         # The policy class by its current import path: checkpoints saved before the package was
         # named solitaire_rl pickled it as ``agents.action_scoring_policy``.
-        policy_class = encoding.policy_class()
+        policy_class: Any = encoding.policy_class()
+        if privileged:
+            from solitaire_rl.agents.privileged_policy import PrivilegedActionScoringPolicy
+
+            policy_class = PrivilegedActionScoringPolicy
         custom = {} if isinstance(policy_class, str) else {"policy_class": policy_class}
         model = MaskablePPO.load(path, device=device, custom_objects=custom)
     except Exception as exc:
         raise CheckpointError(f"{path} could not be loaded by MaskablePPO: {exc}") from exc
     size = int(np.prod(model.observation_space.shape or ()))
-    if size != metadata["encoding"]["size"] or getattr(model.action_space, "n", None) != variant.num_actions:
+    critic_only = int(metadata[PRIVILEGED_KEY]["size"]) if privileged else 0  # what only the critic reads
+    actions = getattr(model.action_space, "n", None)
+    if size != metadata["encoding"]["size"] + critic_only or actions != variant.num_actions:
         raise CheckpointMismatchError(
             f"checkpoint {path}: its spaces ({model.observation_space}, {model.action_space}) do not "
             f"match its metadata ({encoding.name}, {variant.num_actions} actions)"
@@ -239,7 +260,7 @@ class PpoPlayer(Player):
 
 
 __all__ = [
-    "CHECKPOINT_DIR", "METADATA_NAME", "CheckpointError", "CheckpointMismatchError", "PpoPlayer",
-    "build_metadata", "check_metadata", "default_checkpoint", "load_model", "plays_by_sampling",
+    "CHECKPOINT_DIR", "METADATA_NAME", "PRIVILEGED_KEY", "CheckpointError", "CheckpointMismatchError",
+    "PpoPlayer", "build_metadata", "check_metadata", "default_checkpoint", "load_model", "plays_by_sampling",
     "read_metadata", "save_checkpoint", "write_metadata",
 ]

@@ -25,7 +25,7 @@ from solitaire_rl.envs.errors import MalformedInputError, SolitaireError
 from solitaire_rl.envs.spec import GameSpec, find_game
 
 AGENT_NAMES = ("random", "greedy", "ppo", "solver", "pimc", "hop", "ismcts", "expert-net", "guided-ismcts",
-               "guided-pimc", "world-bandit")
+               "guided-pimc", "world-bandit", "ppo-privileged")
 """Every player name; ``solver`` sees hidden cards (an upper bound); the planners ``pimc`` (Pyramid)
 and ``hop`` (Klondike) sample the unseen cards and solve each sample natively (``pimc`` is also the
 teacher of the shipped Pyramid policies); ``ismcts`` (Klondike) is ``hop`` with an information-set
@@ -33,7 +33,9 @@ tree search among its ties; ``expert-net`` is the expert-iteration network alone
 ``guided-ismcts`` (Klondike) and ``guided-pimc`` (Pyramid) are ``ismcts`` and ``pimc`` whose ties
 go to that network; ``world-bandit`` (Klondike) decides only at commitments (a card turned up, a
 talon card played), each scored over sampled worlds by capped exact searches with a bandit
-spending the worlds (:mod:`solitaire_rl.agents.planner.commitment`)."""
+spending the worlds (:mod:`solitaire_rl.agents.planner.commitment`); ``ppo-privileged`` is a MaskablePPO
+policy whose critic read the hidden cards in training, played by its actor alone
+(:mod:`solitaire_rl.agents.ppo_privileged`)."""
 
 
 def _random(variant: GameSpec, seed: int | None = None) -> Player:
@@ -53,6 +55,13 @@ def _ppo(variant: GameSpec, checkpoint: str | Path | None = None, deterministic:
     from solitaire_rl.agents.ppo import PpoPlayer
 
     return PpoPlayer(variant, checkpoint, deterministic=deterministic, seed=seed)
+
+
+def _ppo_privileged(variant: GameSpec, checkpoint: str | Path | None = None,
+                    deterministic: bool | None = None, seed: int | None = None) -> Player:
+    from solitaire_rl.agents.ppo_privileged import PrivilegedPpoPlayer
+
+    return PrivilegedPpoPlayer(variant, checkpoint, deterministic=deterministic, seed=seed)
 
 
 def _solver(variant: GameSpec, time_limit: float | None = None) -> Player:
@@ -108,9 +117,11 @@ def _world_bandit(variant: GameSpec, seed: int | None = None, **options: Any) ->
 
 Sees = Literal["hidden cards", "every card"]
 """What an agent reads of a deal: what a player sees, or every card (the solver: an upper bound)."""
-CheckpointKind = Literal["ppo", "expert"]
-"""The checkpoint an agent loads: a MaskablePPO policy (``--checkpoint``) or an expert network
-(``--expert-checkpoint``)."""
+CheckpointKind = Literal["ppo", "ppo-privileged", "expert"]
+"""The checkpoint an agent loads: a MaskablePPO policy (``--checkpoint``), one trained with a
+privileged critic (``--checkpoint`` too) or an expert network (``--expert-checkpoint``)."""
+PPO_CHECKPOINTS: tuple[CheckpointKind, ...] = ("ppo", "ppo-privileged")
+"""The kinds of MaskablePPO checkpoint (``--checkpoint``)."""
 PYRAMID, KLONDIKE = frozenset({"pyramid"}), frozenset({"klondike"})
 BOTH = PYRAMID | KLONDIKE
 
@@ -174,13 +185,12 @@ def _type_words(kind: type | tuple[type, ...]) -> str:
 
 
 _PLANNER_OPTIONS = {"seed": SEED, "time_limit": TIME_LIMIT}
+_PPO_OPTIONS = {"checkpoint": CHECKPOINT, "seed": SEED, "deterministic": OptionSpec(
+    (bool, type(None)), None, "most probable move (True), sampled (False), as trained (None)")}
 AGENTS: dict[str, AgentSpec] = {spec.name: spec for spec in (
     AgentSpec("random", _random, BOTH, seeded=True, options={"seed": SEED}),
     AgentSpec("greedy", _greedy, BOTH),
-    AgentSpec("ppo", _ppo, BOTH, seeded=True, checkpoint="ppo", options={
-        "checkpoint": CHECKPOINT, "seed": SEED,
-        "deterministic": OptionSpec((bool, type(None)), None,
-                                    "most probable move (True), sampled (False), as trained (None)")}),
+    AgentSpec("ppo", _ppo, BOTH, seeded=True, checkpoint="ppo", options=_PPO_OPTIONS),
     AgentSpec("solver", _solver, BOTH, sees="every card", native=True, options={"time_limit": TIME_LIMIT}),
     AgentSpec("pimc", _pimc, PYRAMID, seeded=True, native=True, planner=True, options={
         **_PLANNER_OPTIONS, "samples": SAMPLES}),
@@ -195,6 +205,8 @@ AGENTS: dict[str, AgentSpec] = {spec.name: spec for spec in (
               planner=True, options={**_PLANNER_OPTIONS, "checkpoint": CHECKPOINT, "samples": SAMPLES}),
     AgentSpec("world-bandit", _world_bandit, KLONDIKE, seeded=True, native=True, planner=True,
               options=_PLANNER_OPTIONS),
+    AgentSpec("ppo-privileged", _ppo_privileged, BOTH, seeded=True, checkpoint="ppo-privileged",
+              options=_PPO_OPTIONS),
 )}
 """Every agent by name."""
 assert tuple(AGENTS) == AGENT_NAMES
@@ -252,11 +264,12 @@ def unavailable_reason(name: str, variant: GameSpec | str,
     if variant.game not in spec.games:
         return f"the {name} player plays {games_words(spec.games)} only"
     try:
-        if spec.checkpoint == "ppo":
+        if spec.checkpoint in PPO_CHECKPOINTS:
             from solitaire_rl.agents.ppo import check_metadata, default_checkpoint, read_metadata
 
-            path = Path(checkpoint) if checkpoint is not None else default_checkpoint(variant)
-            check_metadata(read_metadata(path), variant, source=f"checkpoint {path}")
+            privileged = spec.checkpoint == "ppo-privileged"
+            path = Path(checkpoint) if checkpoint is not None else default_checkpoint(variant, privileged)
+            check_metadata(read_metadata(path), variant, source=f"checkpoint {path}", privileged=privileged)
         elif spec.checkpoint == "expert":
             from solitaire_rl.agents.expert.checkpoint import (
                 check_expert_metadata,
@@ -275,5 +288,5 @@ def unavailable_reason(name: str, variant: GameSpec | str,
     return None
 
 
-__all__ = ["AGENTS", "AGENT_NAMES", "AgentSpec", "OptionSpec", "agent_spec", "games_words", "make_player",
-           "require_game", "unavailable_reason"]
+__all__ = ["AGENTS", "AGENT_NAMES", "PPO_CHECKPOINTS", "AgentSpec", "OptionSpec", "agent_spec", "games_words",
+           "make_player", "require_game", "unavailable_reason"]

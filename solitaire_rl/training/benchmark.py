@@ -64,6 +64,7 @@ from solitaire_rl.training.benchmark_options import (
     CHECKPOINT_AGENTS,
     DETERMINISTIC_AGENTS,
     EXPERT_AGENTS,
+    PPO_AGENTS,
     AgentEntry,
     PlayOptions,
     file_names,
@@ -104,12 +105,15 @@ class Args:
     agents: str = "random,greedy,ppo,solver"
     """Agents to compare, comma-separated, from random, greedy, ppo, solver and the planners pimc
     (Pyramid), hop and ismcts (Klondike); expert-net (the expert-iteration network alone) and
-    guided-ismcts and guided-pimc (ismcts and pimc whose ties go to that network). MODULE:FACTORY
+    guided-ismcts and guided-pimc (ismcts and pimc whose ties go to that network); ppo-privileged (a
+    MaskablePPO policy trained with a privileged critic, its actor alone). MODULE:FACTORY
     (or NAME=MODULE:FACTORY) plays a player from outside the package: FACTORY(variant) returns a
     Player; MODULE is on sys.path or a .py file."""
     checkpoint: Annotated[tuple[Path, ...], tyro.conf.UseAppendAction] = ()
-    """Checkpoints for the ppo agent (default: the shipped one of the variant): repeat the flag or
-    separate them with commas; each plays as its own row, named ppo:FILE (ppo alone: the shipped one)."""
+    """Checkpoints for the ppo and ppo-privileged agents (default: the shipped one of the variant): repeat
+    the flag or separate them with commas; each plays as its own row, named ppo:FILE (ppo alone: the
+    shipped one); a file of the other kind (a privileged critic's for ppo, a plain one for
+    ppo-privileged) is left out with a note."""
     expert_checkpoint: Annotated[tuple[Path, ...], tyro.conf.UseAppendAction] = ()
     """Expert networks for the expert-net, guided-ismcts and guided-pimc agents (default: the shipped
     one), as --checkpoint: one row each, named AGENT:FILE."""
@@ -220,7 +224,7 @@ def _player(entry: AgentEntry, options: PlayOptions, variant: GameSpec, seed: in
     kwargs: dict[str, Any] = {}
     if entry.agent in CHECKPOINT_AGENTS:
         kwargs["checkpoint"] = entry.checkpoint
-    if entry.agent == "ppo":
+    if entry.agent in PPO_AGENTS:
         kwargs["deterministic"] = entry.moves == "argmax"
     if entry.agent == "solver":
         kwargs["time_limit"] = options.solver_time_limit
@@ -384,10 +388,10 @@ def _ppo_moves(args: Args, path: Path) -> str:
 
 
 def _shipped_path(agent: str, variant: GameSpec) -> Path:
-    if agent == "ppo":
+    if agent in PPO_AGENTS:
         from solitaire_rl.agents.ppo import default_checkpoint
 
-        return default_checkpoint(variant)
+        return default_checkpoint(variant, privileged=AGENTS[agent].checkpoint == "ppo-privileged")
     from solitaire_rl.agents.expert.checkpoint import default_expert_checkpoint
 
     return default_expert_checkpoint(variant)
@@ -409,8 +413,8 @@ def _checkpoint_entries(agent: str, paths: list[Path], args: Args, variant: Game
         file = path if path is not None else _shipped_path(agent, variant)
         digest = sha256_of(file)
         name = agent if digest == shipped_digest else f"{agent}:{stem}"
-        moves = _ppo_moves(args, file) if agent == "ppo" else None
-        seeded = moves == "sampled" if agent == "ppo" else agent not in DETERMINISTIC_AGENTS
+        moves = _ppo_moves(args, file) if agent in PPO_AGENTS else None
+        seeded = moves == "sampled" if agent in PPO_AGENTS else agent not in DETERMINISTIC_AGENTS
         playable.append(AgentEntry(name, agent, None if path is None else str(path), digest, moves, seeded))
     named = [e for e in playable if e.checkpoint is not None and e.name != agent]
     if len(named) > 1:  # several checkpoints of one agent: their runs aggregate
@@ -442,7 +446,8 @@ def resolve_agents(args: Args, variant: GameSpec) -> tuple[list[AgentEntry], lis
         raise MalformedInputError(f"unknown agent(s) {unknown}: choose from {', '.join(AGENT_NAMES)}, or "
                                   f"give MODULE:FACTORY")
     experts = _paths(args.expert_checkpoint)
-    checkpoints = {"ppo": _paths(args.checkpoint), **{agent: experts for agent in EXPERT_AGENTS}}
+    checkpoints = {**{agent: _paths(args.checkpoint) for agent in PPO_AGENTS},
+                   **{agent: experts for agent in EXPERT_AGENTS}}
     notes: list[str] = []
     entries: list[AgentEntry] = []
     for agent in requested:

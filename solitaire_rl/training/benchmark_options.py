@@ -18,12 +18,14 @@ from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
 
-from solitaire_rl.agents.registry import AGENTS
+from solitaire_rl.agents.registry import AGENTS, PPO_CHECKPOINTS
 from solitaire_rl.envs.errors import MalformedInputError
 
 EXPERT_AGENTS = tuple(name for name, spec in AGENTS.items() if spec.checkpoint == "expert")
 """Agents that play an expert network (``--expert-checkpoint``)."""
 CHECKPOINT_AGENTS = tuple(name for name, spec in AGENTS.items() if spec.checkpoint is not None)
+PPO_AGENTS = tuple(name for name, spec in AGENTS.items() if spec.checkpoint in PPO_CHECKPOINTS)
+"""Agents that play a MaskablePPO checkpoint (``--checkpoint``: each plays the files of its kind)."""
 DETERMINISTIC_AGENTS = tuple(name for name, spec in AGENTS.items() if not spec.seeded)
 """Registry agents whose play draws no random numbers: with several seeds they play once."""
 
@@ -144,5 +146,5 @@ def parse_seeds(text: str) -> tuple[int, ...]:
     return tuple(seeds)
 
 
-__all__ = ["CHECKPOINT_AGENTS", "DETERMINISTIC_AGENTS", "EXPERT_AGENTS", "AgentEntry", "PlayOptions",
-           "file_names", "parse_seeds", "sha256_of", "split_paths"]
+__all__ = ["CHECKPOINT_AGENTS", "DETERMINISTIC_AGENTS", "EXPERT_AGENTS", "PPO_AGENTS", "AgentEntry",
+           "PlayOptions", "file_names", "parse_seeds", "sha256_of", "split_paths"]

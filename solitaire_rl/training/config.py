@@ -100,6 +100,26 @@ class Args:
     imitation_episodes: int = 0
     """Warm start (solitaire_rl.training.imitation): first fit the network to the teacher's moves on this
     many training deals (0: start from random weights)."""
+    privileged_critic: bool = False
+    """Train with a privileged critic (solitaire_rl.agents.privileged_policy): the value network also
+    reads the hidden cards (solitaire_rl.training.privileged), the policy only the observation; needs
+    an action-scoring encoding (klondike-actions, pyramid-actions, pyramid-actions-relaxed) and the
+    native batch. Its checkpoints play as the ppo-privileged agent, never as ppo."""
+    init_from: Path | None = None
+    """Start from the weights of a plain ppo checkpoint of this game, encoding and net_arch (e.g. the
+    shipped one) instead of a warm start (imitation_episodes is then not played); with
+    privileged_critic, the critic's privileged inputs start at zero weight, so the network starts
+    with the checkpoint's moves and values."""
+    world_labels: Path | None = None
+    """With privileged_critic (Klondike): a folder of world-label shards (python -m
+    solitaire_rl.training.world_labels); after each rollout the critic also fits each labelled
+    position's world score with a head of its own (solitaire_rl.training.world_score_fit)."""
+    world_label_coef: float = 0.5
+    """Weight of the world-score loss."""
+    world_label_steps: int = 4
+    """Minibatches of labelled positions fitted after each rollout."""
+    world_label_batch: int = 256
+    """Labelled positions a minibatch."""
     imitation_teacher: Literal["greedy", "pimc", "hindsight"] = "greedy"
     """Who shows the moves: the greedy heuristic, the pimc player (Pyramid only: samples of the
     unseen stock, each solved exactly; slower, stronger), or hindsight labels (Pyramid only: every
@@ -206,6 +226,33 @@ class Args:
                 f"{self.variant_spec().key}: use dummy or subproc")
         if self.time_limit_minutes is not None and self.time_limit_minutes <= 0:
             raise MalformedInputError("time_limit_minutes must be positive")
+        self._validate_privileged()
+
+    def _validate_privileged(self) -> None:
+        """Refuse --privileged-critic and --init-from settings that cannot work."""
+        if self.init_from is not None and self.resume is not None:
+            raise MalformedInputError("init_from starts a new run from a checkpoint's weights: give it or "
+                                      "resume, not both")
+        if self.world_label_coef <= 0 or self.world_label_steps < 1 or self.world_label_batch < 1:
+            raise MalformedInputError(
+                "world_label_coef, world_label_steps and world_label_batch must be positive")
+        if not self.privileged_critic:
+            if self.world_labels is not None:
+                raise MalformedInputError(
+                    "world_labels trains a privileged critic's head: add privileged_critic")
+            return
+        from solitaire_rl.agents.encodings import find_encoding
+
+        encoding = find_encoding(self.encoding_name(), self.variant_spec().game)
+        if not encoding.policy.endswith(":ActionScoringPolicy"):
+            raise MalformedInputError(
+                f"privileged_critic needs an action-scoring encoding (klondike-actions, pyramid-actions, "
+                f"pyramid-actions-relaxed), not {encoding.name}")
+        if self.vec_env_kind() != "native":
+            raise MalformedInputError(f"privileged_critic reads the native games' states: use vec_env "
+                                      f"native or auto, not {self.vec_env}")
+        if self.eval_env != "native":
+            raise MalformedInputError("privileged_critic evaluates on the native batch: use eval_env native")
 
     def to_dict(self) -> dict[str, Any]:
         """Plain values (paths as text, tuples as lists): what a run records."""
@@ -245,7 +292,7 @@ def load_config(path: str | Path) -> dict[str, Any]:
     unknown = sorted(set(data) - FIELD_NAMES)
     if unknown:
         raise MalformedInputError(f"config file {path}: unknown setting(s) {unknown}")
-    for key in ("runs_dir", "resume", "save_to"):
+    for key in ("runs_dir", "resume", "save_to", "init_from", "world_labels"):
         if isinstance(data.get(key), str):
             data[key] = Path(data[key])
     if isinstance(data.get("net_arch"), list):

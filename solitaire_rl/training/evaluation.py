@@ -59,10 +59,12 @@ def evaluation_batch(variant: GameSpec, num_envs: int, split: DealRange = EVAL) 
 
 def evaluate_on_batch(policy: MaskableActorCriticPolicy, variant: GameSpec, encoding: Encoding,
                       deals: Sequence[int], deterministic: bool = True, split: DealRange = EVAL,
-                      batch: NativeBatch | None = None) -> EvalResult:
+                      batch: NativeBatch | None = None, critic_only: int = 0) -> EvalResult:
     """Play each of ``deals`` (``{game}-random-v1-N``, numbers of ``split``) once with ``policy``, all
     at once on one native batch (``batch``: one made by :func:`evaluation_batch` to reuse, with one
-    game per deal). ``deterministic``: the most probable legal action, else a sampled one."""
+    game per deal). ``deterministic``: the most probable legal action, else a sampled one.
+    ``critic_only``: the length of a privileged critic's part of the input, which the actor never
+    reads (:mod:`solitaire_rl.agents.privileged_policy`); it is given as zeros."""
     numbers = [int(d) for d in deals]
     if not numbers:
         raise MalformedInputError("evaluation needs at least one deal")
@@ -84,6 +86,8 @@ def evaluate_on_batch(policy: MaskableActorCriticPolicy, variant: GameSpec, enco
             active = np.flatnonzero(~done)
             obs, mask = batch.obs[active], batch.mask[active]
             inputs = obs if encoding.transform is None else encoding.encode_batch(obs, mask)
+            if critic_only:
+                inputs = np.concatenate([inputs, np.zeros((len(active), critic_only), np.float32)], axis=1)
             with torch.no_grad():
                 tensor, _ = policy.obs_to_tensor(inputs)
                 distribution = policy.get_distribution(tensor, action_masks=mask.astype(np.bool_))
@@ -107,8 +111,11 @@ class NativeEvalCallback(BaseCallback):
 
     def __init__(self, variant: GameSpec, encoding: Encoding, deals: Sequence[int], eval_freq: int,
                  deterministic: bool = True, log_path: str | Path | None = None,
-                 callback_on_new_best: BaseCallback | None = None, verbose: int = 0) -> None:
+                 callback_on_new_best: BaseCallback | None = None, verbose: int = 0,
+                 critic_only: int = 0) -> None:
         super().__init__(verbose)
+        self.critic_only = critic_only
+        """The length of a privileged critic's part of the input (zeros: the actor never reads it)."""
         self.variant, self.encoding, self.deals = variant, encoding, [int(d) for d in deals]
         self.eval_freq = eval_freq
         self.deterministic = deterministic
@@ -144,7 +151,7 @@ class NativeEvalCallback(BaseCallback):
         policy = self.model.policy
         assert isinstance(policy, MaskableActorCriticPolicy)
         result = evaluate_on_batch(policy, self.variant, self.encoding, self.deals, self.deterministic,
-                                   batch=self.batch)
+                                   batch=self.batch, critic_only=self.critic_only)
         self.evaluations_timesteps.append(self.num_timesteps)
         self.evaluations_results.append(result.returns.tolist())
         self.evaluations_length.append(result.lengths.tolist())

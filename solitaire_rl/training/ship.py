@@ -18,7 +18,13 @@ import argparse
 from collections.abc import Sequence
 from pathlib import Path
 
-from solitaire_rl.agents.ppo import CheckpointError, load_model, read_metadata, save_checkpoint
+from solitaire_rl.agents.ppo import (
+    PRIVILEGED_KEY,
+    CheckpointError,
+    load_model,
+    read_metadata,
+    save_checkpoint,
+)
 from solitaire_rl.envs.spec import find_game
 
 
@@ -45,7 +51,7 @@ def ship(run_dir: Path, destination: Path, checkpoint: str | None = None) -> Pat
     if not source.is_file():
         raise CheckpointError(f"{run_dir} has no checkpoint {checkpoint}")
     metadata = read_metadata(source)
-    model, _ = load_model(source, find_game(metadata["variant"]))
+    model, _ = load_model(source, find_game(metadata["variant"]), privileged=PRIVILEGED_KEY in metadata)
     record = {key: value for key, value in metadata.items() if key != "optimizer_state"}
     record["training"] = {**record.get("training", {}), "shipped_from": source.name}
     return save_checkpoint(model, destination, record, optimizer_state=False)

@@ -17,6 +17,9 @@ Evaluation plays all its deals at once on one native batch (:mod:`solitaire_rl.t
 ``--eval-env python``: one Python env, one deal after another, as before), and the policy masks
 illegal actions with one ``masked_fill`` (:mod:`solitaire_rl.training.masking`; ``--masking sb3``:
 sb3-contrib's own distribution, the same numbers, slower).
+``--privileged-critic``: the value network also reads the hidden cards, the policy only the
+observation (:mod:`solitaire_rl.training.privileged_model`, docs/privileged-critic.md);
+``--init-from CHECKPOINT`` starts from a plain checkpoint's weights instead of a warm start.
 The same seed reproduces a run (same deals, same network, same updates) on the same machine;
 a resumed run continues the step count and learning-rate schedule, reseeded with ``seed + steps
 done`` so that it draws fresh deals.
@@ -54,7 +57,13 @@ from stable_baselines3.common.vec_env import DummyVecEnv, VecEnv
 
 from solitaire_rl.agents.encodings import Encoding, find_encoding
 from solitaire_rl.agents.greedy import GreedyPlayer
-from solitaire_rl.agents.ppo import build_metadata, check_metadata, read_metadata, save_checkpoint
+from solitaire_rl.agents.ppo import (
+    PRIVILEGED_KEY,
+    build_metadata,
+    check_metadata,
+    read_metadata,
+    save_checkpoint,
+)
 from solitaire_rl.envs.errors import MalformedInputError
 from solitaire_rl.training.config import Args, parse_args
 from solitaire_rl.training.evaluation import NativeEvalCallback
@@ -70,9 +79,19 @@ from solitaire_rl.training.imitation import (
 )
 from solitaire_rl.training.masking import use_masked_fill
 from solitaire_rl.training.native_vec_env import NativeVecEnv
+from solitaire_rl.training.privileged_model import (
+    check_critic,
+    hand_over,
+    policy_class_and_kwargs,
+    privileged_env,
+    run_view,
+    start_from_checkpoint,
+    train_env_of,
+)
 from solitaire_rl.training.ship import ship
 from solitaire_rl.training.splits import EVAL, TRAIN
 from solitaire_rl.training.vec_env import make_env_fn, make_vec_env
+from solitaire_rl.training.world_score_fit import WorldScoreFit, load_world_scores
 
 KEY_NAMES = {
     "rollout/ep_rew_mean": "charts/episodic_return",
@@ -224,12 +243,15 @@ def learning_settings(args: Args) -> dict[str, Any]:
             "max_grad_norm": args.max_grad_norm}
 
 
-def new_model(args: Args, env: VecEnv, encoding: Encoding) -> MaskablePPO:
+def new_model(args: Args, env: VecEnv, encoding: Encoding, privileged: bool | None = None) -> MaskablePPO:
+    """A fresh model on ``env``: with a privileged critic if ``privileged`` (default: as ``args`` says)."""
+    privileged = args.privileged_critic if privileged is None else privileged
     activation = {"relu": torch.nn.ReLU, "tanh": torch.nn.Tanh}[args.activation]
-    policy_kwargs = {"net_arch": list(args.net_arch), "activation_fn": activation,
-                     **(encoding.policy_kwargs() if encoding.policy_kwargs else {})}
+    policy_class, layout = policy_class_and_kwargs(encoding, run_view(privileged, encoding.game),
+                                                   world_score_head=args.world_labels is not None)
+    policy_kwargs = {"net_arch": list(args.net_arch), "activation_fn": activation, **layout}
     model = MaskablePPO(
-        encoding.policy_class(), env, **learning_settings(args), policy_kwargs=policy_kwargs, seed=args.seed,
+        policy_class, env, **learning_settings(args), policy_kwargs=policy_kwargs, seed=args.seed,
         device=args.device, verbose=args.verbose,
     )
     return use_masked_fill(model) if args.masking == "masked_fill" else model
@@ -239,7 +261,9 @@ def check_resume(args: Args) -> None:
     """Refuse a checkpoint to resume from that does not fit ``args``, before anything is made."""
     assert args.resume is not None
     metadata = read_metadata(args.resume)
-    encoding = check_metadata(metadata, args.variant_spec(), source=f"checkpoint {args.resume}")
+    source = f"checkpoint {args.resume}"
+    check_critic(metadata, args.privileged_critic, args.variant_spec().game, source)
+    encoding = check_metadata(metadata, args.variant_spec(), source=source, privileged=args.privileged_critic)
     if encoding.name != args.encoding_name():
         raise MalformedInputError(
             f"checkpoint {args.resume} uses encoding {encoding.name}, not {args.encoding_name()}"
@@ -255,7 +279,8 @@ def resumed_model(args: Args, env: VecEnv) -> MaskablePPO:
         raise MalformedInputError("resumed_model needs --resume CHECKPOINT")
     # The policy class by its current import path (checkpoints saved before the package was named
     # solitaire_rl pickled it under its old module name).
-    policy_class = find_encoding(args.encoding_name(), args.variant_spec().game).policy_class()
+    encoding = find_encoding(args.encoding_name(), args.variant_spec().game)
+    policy_class, _ = policy_class_and_kwargs(encoding, run_view(args.privileged_critic, encoding.game))
     custom = learning_settings(args)
     if not isinstance(policy_class, str):
         custom["policy_class"] = policy_class
@@ -267,7 +292,21 @@ def resumed_model(args: Args, env: VecEnv) -> MaskablePPO:
 def warm_start(model: MaskablePPO, args: Args, variant: Any, encoding: Any, run_dir: Path) -> None:
     """Fit ``model`` to the teacher's moves, then DAgger rounds (:mod:`solitaire_rl.training.imitation`);
     record how
-    each went in ``imitation.json``."""
+    each went in ``imitation.json``. A privileged model's teacher data hold no hidden cards: a plain
+    twin (the same seed, encoding and net_arch) is fitted and its weights handed over
+    (:func:`solitaire_rl.agents.privileged_policy.transfer_plain_weights`)."""
+    if args.privileged_critic:
+        env = model.get_env()
+        assert env is not None, "a new model has its training env"
+        twin = new_model(args, train_env_of(env), encoding, privileged=False)
+        warm_start_plain(twin, args, variant, encoding, run_dir)
+        hand_over(twin, model)
+        return
+    warm_start_plain(model, args, variant, encoding, run_dir)
+
+
+def warm_start_plain(model: MaskablePPO, args: Args, variant: Any, encoding: Any, run_dir: Path) -> None:
+    """:func:`warm_start` of a plain model."""
     start = time.perf_counter()
     teacher = make_teacher(variant, args.imitation_teacher, args.seed, args.pimc_samples)
 
@@ -312,8 +351,9 @@ def main(args: Args) -> RunResult:
 
     vec_env = args.vec_env_kind()
     if vec_env == "native":  # the same deals, observations and episode ends, stepped natively
-        train_env: VecEnv = NativeVecEnv(variant, args.n_envs, encoding=encoding,
-                                         reward_shaping=args.reward_shaping, split=TRAIN)
+        native = NativeVecEnv(variant, args.n_envs, encoding=encoding, reward_shaping=args.reward_shaping,
+                              split=TRAIN)
+        train_env: VecEnv = privileged_env(native) if args.privileged_critic else native
     else:
         train_env = make_vec_env(
             [make_env_fn(variant, encoding, TRAIN, args.reward_shaping) for _ in range(args.n_envs)], vec_env,
@@ -324,13 +364,23 @@ def main(args: Args) -> RunResult:
     try:
         model = resumed_model(args, train_env) if args.resume else new_model(args, train_env, encoding)
         model.set_logger(build_logger(run_dir, args))
-        if args.imitation_episodes and not args.resume:
+        if args.init_from is not None:
+            start_from_checkpoint(model, args.init_from, variant, encoding)
+        elif args.imitation_episodes and not args.resume:
             warm_start(model, args, variant, encoding, run_dir)
-        metadata = build_metadata(variant, encoding, train_env.observation_space, {
+        view = run_view(args.privileged_critic, variant.game)
+        metadata = build_metadata(variant, encoding, train_env_of(train_env).observation_space, {
             "run_name": run_name, "seed": args.seed, "args": args.to_dict(),
             "versions": {"python": platform.python_version(), "torch": torch.__version__,
                          "sb3_contrib": sb3_contrib.__version__},
         })
+        if view is not None:
+            metadata[PRIVILEGED_KEY] = view.record()
+        if args.world_labels is not None:
+            assert view is not None, "validate() asks for a privileged critic"
+            labels = load_world_scores(args.world_labels, variant, encoding, view)
+            metadata["world_labels"] = {"folder": str(args.world_labels), "rows": len(labels),
+                                        "cpu_hours": labels.cpu_hours}
         callbacks: list[BaseCallback] = []
         if args.checkpoint_freq:
             callbacks.append(
@@ -350,11 +400,15 @@ def main(args: Args) -> RunResult:
                 variant, encoding, EVAL.numbers(args.eval_deals), eval_freq,
                 deterministic=not args.eval_sample, log_path=run_dir / "eval", verbose=args.verbose,
                 callback_on_new_best=SaveCheckpoint(metadata, run_dir / "best.zip"),
+                critic_only=0 if view is None else view.size,
             )
         if evaluation is not None:
             callbacks.append(evaluation)
         if args.time_limit_minutes is not None:
             callbacks.append(WallClockLimit(args.time_limit_minutes))
+        if args.world_labels is not None:
+            callbacks.append(WorldScoreFit(labels, args.world_label_coef, args.world_label_steps,
+                                           args.world_label_batch, args.seed))
         remaining = args.total_timesteps - model.num_timesteps
         start_steps, start, cpu_start = model.num_timesteps, time.perf_counter(), time.process_time()
         if remaining > 0:
