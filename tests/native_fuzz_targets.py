@@ -323,6 +323,44 @@ def _klondike_commit_plan(rng: random.Random) -> None:
         assert -1 <= result.chosen < max(1, len(result.candidates))
 
 
+def _klondike_world_scores(rng: random.Random) -> None:
+    """World scores (the dense labels of issue 53): a batch of real or mutated positions, each with a
+    possibly mutated list of unknown slots, the lists' lengths sometimes apart, odd options."""
+    count = rng.choice((0, 1, 2, 3))
+    positions, unknowns = [], []
+    for _ in range(count):
+        _game, knowledge = rng.choice(klondike_games())
+        position = knowledge.position.to_native()
+        unknown = [tuple(u) for u in knowledge.unknown]
+        if rng.random() < 0.3:
+            unknown = [tuple(u) for u in mutate_list([list(u) for u in unknown], rng,
+                                                     lambda: [odd_int(rng, -2, 8), odd_int(rng, -2, 30)])]
+        if rng.random() < 0.1:
+            mutated, _ = klondike_position(rng)
+            if mutated is not None:
+                position = mutated
+        positions.append(position)
+        unknowns.append(unknown)
+    if rng.random() < 0.1:
+        unknowns = mutate_list(unknowns, rng, list)
+    try:
+        options = native.KlondikeWorldScoreOptions(
+            draw_count=draw_count(rng),
+            seed=rng.randrange(2**32),
+            worlds=rng.choice((1, 4, 10, odd_int(rng, -2, 12))),
+            cap=rng.choice((1, 20, 100, odd_int(rng, -2, 300))),
+            surely_won_stops=rng.random() < 0.5,
+            threads=rng.choice((1, 2, odd_int(rng, -2, 4))),
+        )
+    except CLEAR:
+        return
+    result = answered_or_refused(lambda: native.klondike_world_scores(positions, unknowns, options), None)
+    if result is not None:
+        assert len(result.won) == len(result.lost) == len(result.cut) == len(positions)
+        for won, lost, cut in zip(result.won, result.lost, result.cut, strict=True):
+            assert won >= 0 and lost >= 0 and cut >= 0 and won + lost + cut == options.worlds
+
+
 # ---------------------------------------------------------------------------- Pyramid positions
 def pyramid_position(rng: random.Random) -> Any:
     from solitaire_rl.agents.solver.pyramid import PyramidPosition
@@ -785,6 +823,7 @@ TARGETS: tuple[Target, ...] = (
     Target("klondike_hop", _klondike_planner("klondike_hop")),
     Target("klondike_ismcts", _klondike_planner("klondike_ismcts")),
     Target("klondike_commit_plan", _klondike_commit_plan),
+    Target("klondike_world_scores", _klondike_world_scores),
     *(
         Target(name, _pyramid_query(name))
         for name in (

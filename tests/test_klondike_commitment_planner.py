@@ -216,6 +216,32 @@ def test_inform_keeps_or_drops_the_line() -> None:
     assert bot._plan is None
 
 
+def test_restart_at_counts_the_positions_met_on_the_way() -> None:
+    """Taking a game up mid-way (the page after an undo) counts each earlier position of its line as
+    met, as the player saw it then, so the endgame never leads back to one; hidden cards swapped
+    change nothing."""
+    from solitaire_rl.agents.planner.knowledge import visible_key
+    from solitaire_rl.envs.klondike.observer import observe
+
+    game = after_pass()
+    game.push(game.legal_moves()[0])
+    seen = []
+    walk = game.copy()
+    while walk.moves_played:
+        walk.pop()
+        seen.append(visible_key(observe(walk)))
+    bot = CommitmentBot(KLONDIKE, **SMALL)
+    bot.restart_at(game)
+    assert sum(bot.visits.values()) == game.moves_played and set(bot.visits) == set(seen)
+    other = game.copy()
+    other.columns[1][0], other.columns[5][0] = other.columns[5][0], other.columns[1][0]
+    again = CommitmentBot(KLONDIKE, **SMALL)
+    again.restart_at(other)
+    assert again.visits == bot.visits
+    bot.restart_at(KlondikeGame(KLONDIKE.deal_id(100_003)))
+    assert not bot.visits  # a game from its start has met nothing yet
+
+
 def test_whole_games_play_to_their_end() -> None:
     env = KLONDIKE.make_env()
     bot = make_player("world-bandit", KLONDIKE, **SMALL)

@@ -205,20 +205,28 @@ class PpoPlayer(Player):
 
     ``deterministic=None`` (the default) plays as the checkpoint was chosen in training
     (:func:`plays_by_sampling`); ``True`` or ``False`` force the most probable move or sampling.
+    Subclasses load another kind of checkpoint by overriding :meth:`_load` and
+    :meth:`action_probabilities` (:class:`~solitaire_rl.agents.ppo_privileged.PrivilegedPpoPlayer`).
     """
 
     name = "ppo"
+    privileged = False
+    """Whether the checkpoint is a privileged-critic one (``{variant key}-privileged.zip`` when shipped)."""
 
     def __init__(self, variant: GameSpec | str, checkpoint: str | Path | None = None,
                  deterministic: bool | None = None, seed: int | None = None) -> None:
         self.variant = find_game(variant) if isinstance(variant, str) else variant
-        self.checkpoint = Path(checkpoint) if checkpoint is not None else default_checkpoint(self.variant)
+        shipped = default_checkpoint(self.variant, privileged=self.privileged)
+        self.checkpoint = Path(checkpoint) if checkpoint is not None else shipped
         if checkpoint is None and not self.checkpoint.is_file():
+            kind = "privileged-critic checkpoint" if self.privileged else "checkpoint"
+            flag = " --privileged-critic" if self.privileged else ""
             raise CheckpointError(
-                f"no shipped checkpoint for {self.variant.key} at {self.checkpoint}: train one with "
-                f"'python -m solitaire_rl.training.train {self.variant.game} ...' or pass a checkpoint path"
+                f"no shipped {kind} for {self.variant.key} at {self.checkpoint}: train one with "
+                f"'python -m solitaire_rl.training.train {self.variant.game}{flag} ...' or pass a "
+                "checkpoint path"
             )
-        self.model, self.metadata = load_model(self.checkpoint, self.variant)
+        self.metadata = self._load(self.checkpoint)
         import torch
 
         # Process-wide settings for playing one position at a time: a small network runs fastest
@@ -229,6 +237,11 @@ class PpoPlayer(Player):
         self.encoding = find_encoding(self.metadata["encoding"]["name"], self.variant.game)
         self.deterministic = not plays_by_sampling(self.metadata) if deterministic is None else deterministic
         self._rng = np.random.default_rng(seed)
+
+    def _load(self, checkpoint: Path) -> dict[str, Any]:
+        """Load the network from ``checkpoint`` (checked against the variant); return its metadata."""
+        self.model, metadata = load_model(checkpoint, self.variant)
+        return metadata
 
     def reseed(self, seed: Seed) -> None:
         """Sample moves from ``numpy.random.default_rng(seed)`` from now on (when not deterministic)."""

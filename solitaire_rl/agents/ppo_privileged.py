@@ -23,17 +23,14 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from solitaire_rl.agents.base import Choice, Player, legal_actions
 from solitaire_rl.agents.ppo import (
     CheckpointError,
     CheckpointMismatchError,
+    PpoPlayer,
     check_metadata,
-    default_checkpoint,
-    plays_by_sampling,
     read_metadata,
 )
-from solitaire_rl.agents.seeding import Seed, new_generator
-from solitaire_rl.envs.spec import GameSpec, find_game
+from solitaire_rl.envs.spec import GameSpec
 
 if TYPE_CHECKING:
     from solitaire_rl.agents.privileged_policy import PolicyActor
@@ -83,39 +80,19 @@ def load_actor(path: str | Path, variant: GameSpec) -> tuple[PolicyActor, dict[s
     return actor, metadata
 
 
-class PrivilegedPpoPlayer(Player):
+class PrivilegedPpoPlayer(PpoPlayer):
     """Plays the actor of a privileged-critic checkpoint: the most probable legal action, or a sample.
 
-    ``deterministic=None`` plays as the checkpoint was chosen in training (sampled for the Klondike
-    runs, :func:`solitaire_rl.agents.ppo.plays_by_sampling`); ``checkpoint=None``: the shipped one,
-    ``{variant key}-privileged.zip``.
+    As :class:`~solitaire_rl.agents.ppo.PpoPlayer` (seeding, sampling, ``deterministic``), with only
+    the actor built from the checkpoint; ``checkpoint=None``: the shipped ``{variant key}-privileged.zip``.
     """
 
     name = "ppo-privileged"
+    privileged = True
 
-    def __init__(self, variant: GameSpec | str, checkpoint: str | Path | None = None,
-                 deterministic: bool | None = None, seed: int | None = None) -> None:
-        self.variant = find_game(variant) if isinstance(variant, str) else variant
-        shipped = default_checkpoint(self.variant, privileged=True)
-        self.checkpoint = Path(checkpoint) if checkpoint is not None else shipped
-        if checkpoint is None and not self.checkpoint.is_file():
-            raise CheckpointError(
-                f"no shipped privileged-critic checkpoint for {self.variant.key} at {self.checkpoint}: "
-                f"train one with 'python -m solitaire_rl.training.train {self.variant.game} "
-                f"--privileged-critic ...'")
-        self.actor, self.metadata = load_actor(self.checkpoint, self.variant)
-        import torch
-
-        torch.set_num_threads(1)  # one position at a time: one thread is fastest
-        from solitaire_rl.agents.encodings import find_encoding
-
-        self.encoding = find_encoding(self.metadata["encoding"]["name"], self.variant.game)
-        self.deterministic = not plays_by_sampling(self.metadata) if deterministic is None else deterministic
-        self._rng = np.random.default_rng(seed)
-
-    def reseed(self, seed: Seed) -> None:
-        """Sample moves from ``numpy.random.default_rng(seed)`` from now on (when not deterministic)."""
-        self._rng = new_generator(seed)
+    def _load(self, checkpoint: Path) -> dict[str, Any]:
+        self.actor, metadata = load_actor(checkpoint, self.variant)
+        return metadata
 
     def action_probabilities(self, observation: np.ndarray, mask: np.ndarray) -> np.ndarray:
         """The policy's probability of each action, masked actions at zero."""
@@ -128,16 +105,6 @@ class PrivilegedPpoPlayer(Player):
         scores = np.where(legal, logits, -np.inf)
         probs = np.exp(scores - scores[legal].max())
         return probs / probs.sum()
-
-    def choose(self, observation: np.ndarray, mask: np.ndarray, info: dict[str, Any]) -> Choice:
-        legal = legal_actions(mask)
-        probs = self.action_probabilities(observation, mask)
-        if self.deterministic:
-            action = int(legal[np.argmax(probs[legal])])
-        else:
-            p = probs[legal] / probs[legal].sum()
-            action = int(legal[self._rng.choice(legal.size, p=p)])
-        return Choice(action, f"the trained policy's pick ({probs[action]:.0%} likely)")
 
 
 __all__ = ["POLICY_MEMBER", "PrivilegedPpoPlayer", "load_actor"]

@@ -42,6 +42,7 @@ from solitaire_rl.agents.registry import make_player
 from solitaire_rl.agents.seeding import Reseedable, reseed
 from solitaire_rl.envs.errors import MalformedInputError
 from solitaire_rl.envs.spec import GameSpec, find_game
+from solitaire_rl.training.shards import shard_bytes, shard_name, train_chunks, write_atomically
 from solitaire_rl.training.splits import TRAIN
 
 TEACHERS = {"klondike": ("ismcts", "hop"), "pyramid": ("pimc",)}
@@ -186,16 +187,10 @@ def play_chunk(config: RunConfig, deals: Sequence[int]) -> dict[str, np.ndarray]
     return pack_shard(logs, games)
 
 
-def shard_name(deals: Sequence[int]) -> str:
-    return f"deals-{deals[0]:010d}-{deals[-1]:010d}.npz"
-
-
 def write_shard(folder: Path, deals: Sequence[int], arrays: dict[str, np.ndarray]) -> Path:
     """Write a shard whole: a reader never meets half a file."""
     path = folder / shard_name(deals)
-    tmp = path.with_suffix(".tmp.npz")
-    np.savez_compressed(tmp, **arrays)  # type: ignore[arg-type]  # numpy's stub types **kwds as bool
-    os.replace(tmp, path)
+    write_atomically(path, shard_bytes(arrays))
     return path
 
 
@@ -218,9 +213,7 @@ def open_run(folder: Path, config: RunConfig) -> None:
 
 def pending_chunks(folder: Path, first: int, count: int, chunk: int) -> list[list[int]]:
     """The chunks of deals ``first .. first + count - 1`` whose shard is not written yet."""
-    if first not in TRAIN or first + count - 1 not in TRAIN:
-        raise MalformedInputError(f"self-play plays train deals only ({TRAIN.first:,}..{TRAIN.last:,})")
-    chunks = [list(range(s, min(s + chunk, first + count))) for s in range(first, first + count, chunk)]
+    chunks = train_chunks(first, count, chunk, "self-play plays")
     return [c for c in chunks if not (folder / shard_name(c)).exists()]
 
 

@@ -34,16 +34,11 @@ outputs stay out of git (``data/`` is ignored).
 
 from __future__ import annotations
 
-import contextlib
 import datetime
-import fcntl
-import hashlib
-import io
 import json
-import os
 import time
 import zipfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -62,6 +57,14 @@ from solitaire_rl.envs.klondike.actions import ACTION_INDEX, NUM_ACTIONS, move_o
 from solitaire_rl.envs.klondike.observer import OBS_SIZE
 from solitaire_rl.envs.spec import GameSpec, find_game
 from solitaire_rl.training.provenance import git_state, provenance
+from solitaire_rl.training.shards import (
+    digest,
+    locked,
+    shard_bytes,
+    shard_name,
+    train_chunks,
+    write_atomically,
+)
 from solitaire_rl.training.splits import TRAIN
 
 FORMAT = 1
@@ -78,7 +81,6 @@ ROW_KEYS = ("obs", "mask", "action", "kind", "commitment", "bot_won", "bot_world
             "label_cut", "label_states", "deal", "ply", "game")
 GAME_KEYS = ("game_deal", "game_won", "game_outcome", "game_plies", "game_cards_cleared", "game_line",
              "game_line_offsets")
-_ZIP_DATE = (1980, 1, 1, 0, 0, 0)
 
 
 class ShardError(MalformedInputError):
@@ -112,7 +114,7 @@ class LabelConfig:
     def check(self) -> None:
         """Refuse what would make the data depend on the machine, or is out of range."""
         variant = find_game(self.variant)
-        if variant.game != "klondike":
+        if variant.kind is not KlondikeGame:
             raise MalformedInputError(f"world labels are Klondike's, not {self.variant!r}'s")
         if "time_limit" in self.bot_options:
             raise MalformedInputError("the bot's budget here is worlds, never time: the data must not "
@@ -247,35 +249,6 @@ def play_chunk(config: LabelConfig, deals: Sequence[int], label_threads: int = 1
 
 
 # ------------------------------------------------------------------------------ shards on disk
-def shard_name(deals: Sequence[int]) -> str:
-    return f"deals-{deals[0]:010d}-{deals[-1]:010d}.npz"
-
-
-def shard_bytes(arrays: dict[str, np.ndarray]) -> bytes:
-    """A compressed ``.npz`` of ``arrays`` whose bytes depend on the arrays alone (entries in name
-    order, a fixed date): what ``numpy.load`` reads."""
-    out = io.BytesIO()
-    with zipfile.ZipFile(out, "w", compression=zipfile.ZIP_DEFLATED) as archive:
-        for name in sorted(arrays):
-            buffer = io.BytesIO()
-            np.lib.format.write_array(buffer, np.asarray(arrays[name]), allow_pickle=False)
-            entry = zipfile.ZipInfo(f"{name}.npy", date_time=_ZIP_DATE)
-            entry.compress_type = zipfile.ZIP_DEFLATED
-            entry.external_attr = 0o644 << 16
-            archive.writestr(entry, buffer.getvalue())
-    return out.getvalue()
-
-
-def write_atomically(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` whole: a reader never meets half a file."""
-    tmp = path.with_name(f".{path.name}.tmp")
-    with open(tmp, "wb") as f:
-        f.write(data)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
-
-
 def load_shard(path: Path) -> dict[str, np.ndarray]:
     """A shard's arrays, checked (:class:`ShardError` naming the file when it cannot be read or
     is not a shard of this format)."""
@@ -294,10 +267,6 @@ def load_shard(path: Path) -> dict[str, np.ndarray]:
             or int(arrays["game_line_offsets"][-1]) != len(arrays["game_line"]):
         raise ShardError(path, "its arrays do not have matching lengths")
     return arrays
-
-
-def digest(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def read_manifest(folder: Path) -> dict[str, Any] | None:
@@ -358,29 +327,9 @@ def open_run(folder: Path, config: LabelConfig) -> dict[str, Any]:
     return manifest
 
 
-@contextlib.contextmanager
-def locked(folder: Path) -> Iterator[None]:
-    """Hold the folder for one run at a time."""
-    folder.mkdir(parents=True, exist_ok=True)
-    with open(folder / ".lock", "w") as handle:
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            raise MalformedInputError(f"another run is writing {folder}") from None
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
-
-
 def chunks_of(first: int, count: int, chunk: int) -> list[list[int]]:
     """Deals ``first .. first + count - 1`` in chunks of ``chunk``, aligned to ``first``."""
-    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-        raise MalformedInputError(f"deals must be a positive count, not {count!r}")
-    if first not in TRAIN or first + count - 1 not in TRAIN:
-        raise MalformedInputError(
-            f"world labels are made on train deals only ({TRAIN.first:,}..{TRAIN.last:,})")
-    return [list(range(s, min(s + chunk, first + count))) for s in range(first, first + count, chunk)]
+    return train_chunks(first, count, chunk, "world labels are made")
 
 
 def run(folder: Path, config: LabelConfig, first: int, count: int, workers: int = 1, ray: str | None = None,

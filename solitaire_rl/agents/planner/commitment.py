@@ -201,13 +201,19 @@ class CommitmentBot(Player):
         self.last_decision: Decision | None = None
 
     def restart_at(self, game: KlondikeGame) -> None:
-        """Take up ``game`` where it stands (only what a player sees of it is read)."""
+        """Take up ``game`` where it stands (only what a player sees of it is read, now and at each
+        earlier position of its line: those count as met, so the endgame's line never leads back to
+        one, also after an undo)."""
         if not isinstance(game, KlondikeGame):
             raise MalformedInputError(f"restart_at takes a KlondikeGame, not {type(game).__name__}")
         if game.draw_count != self.draw_count:
             raise MalformedInputError(
                 f"the bot plays draw {self.draw_count}, the game draw {game.draw_count}")
         self.restart()
+        walk = game.copy()
+        while walk.moves_played:  # the positions the player met on the way here (step counts this one)
+            walk.pop()
+            self.visits[visible_key(observe(walk))] += 1
         deal = game.deal
         if self._rng is None and game.moves_played == 0 and deal is not None and deal.deal_id is not None \
                 and deal.deal_id.kind == "random":
