@@ -338,7 +338,8 @@ def verdict(client: TestClient, state: dict[str, Any]) -> dict[str, Any]:
 def test_verdict_winnable_gives_a_legal_first_step(client: TestClient) -> None:
     s = new_game(client, variant="001", deal="pyramid-winnable-v1-3")
     v = verdict(client, s)
-    assert v["status"] == "winnable" and v["en"] == "A winning line exists from here."
+    assert v["status"] == "winnable" and v["en"] == (  # 001: the whole deal's answer, said as such (issue 51)
+        "A line that clears the pyramid exists (knowing every card, the unseen stock's order too).")
     first = Move.parse(v["first_step"])  # seed 001's "path to clear": the first removal or stock action
     game = PyramidGame(resolve_deal("pyramid-winnable-v1-3", "pyramid"), stock_top_playable=False)
     assert v["first_step_en"] == f"Path to clear, first step: {describe_move(game, first)[0]}."
@@ -361,7 +362,8 @@ def test_verdict_000_is_withheld_until_every_stock_card_was_seen_then_states_the
     s = act(client, s, type="draw")
     s = act(client, s, type="undo")  # the 24th was seen; undo keeps it seen
     v = verdict(client, s)
-    assert v["status"] == "not_winnable" and v["en"].startswith("Not winnable from here")
+    assert v["status"] == "not_winnable" and v["en"] == (
+        "Not winnable from here: no line clears the pyramid (you have seen every card).")
 
 
 def test_verdict_that_runs_out_of_budget_is_unverified_never_a_loss() -> None:

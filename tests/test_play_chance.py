@@ -118,13 +118,52 @@ def test_an_unknown_game_is_404(client: TestClient) -> None:
 
 
 def test_guesses_not_worked_out_in_time_are_said_in_a_players_words() -> None:
-    """Issue 51: the chance line says what it rests on without the engine's "sampled ... counted half"."""
+    """Issue 51: the chance line says what it rests on (the cards seen, guesses at the hidden ones) without
+    the engine's "sampled ... counted half"."""
     from solitaire_rl.play.server.klondike_advice import sampled_chance
 
     answer = sampled_chance(0.5, 14, 4, 32)
     assert answer["en"] == (
-        "Chance of winning from here: at most about 50% (of 32 guesses at where the hidden cards lie, 14 can "
-        "be won; 4 more could not be worked out in time and count as even chances)")
+        "Chance of winning from here, by the cards you have seen: at most about 50% (of 32 guesses at where "
+        "the hidden cards lie, 14 can be won; 4 more could not be worked out in time and count as even "
+        "chances)")
     assert answer["ja"] == (
-        "ここから勝てる見込み：多くて約 50%（見えない札の並びを 32 通り想像すると、14 通りで勝てます。"
-        "時間内に読み切れなかった 4 通りは五分五分と数えました）")
+        "ここから勝てる見込み（見えている札から）：多くて約 50%（見えない札の並びを 32 通り想像すると、"
+        "14 通りで勝てます。時間内に読み切れなかった 4 通りは五分五分と数えました）")
+
+
+@pytest.mark.parametrize(("won", "unknown"), [(0, 0), (0, 1)])
+def test_no_guess_won_is_very_low_and_no_proof_of_a_loss(won: int, unknown: int) -> None:
+    """Issue 51: "at most about 0%" read as a proof of loss; no guess won (or one unsettled, 2%) is "very
+    low", says that none of the guesses can be won and that this proves nothing."""
+    from solitaire_rl.play.server.klondike_advice import sampled_chance
+
+    answer = sampled_chance((won + 0.5 * unknown) / 32, won, unknown, 32)
+    assert answer["en"].startswith(
+        "Chance of winning from here, by the cards you have seen: very low (none of 32 guesses at where the "
+        "hidden cards lie can be won")
+    assert answer["en"].endswith("; this does not prove the game lost)")
+    assert answer["ja"].startswith(
+        "ここから勝てる見込み（見えている札から）：ごくわずか（見えない札の並びを 32 通り想像しても、"
+        "勝てる並びはありません")
+    assert answer["ja"].endswith("。負けと決まったわけではありません）")
+    for text in (answer["en"], answer["ja"]):
+        assert "0%" not in text and "at most" not in text and "多くて" not in text, text
+    assert ("could not be worked out in time" in answer["en"]) == bool(unknown)
+
+
+@pytest.mark.parametrize(("won", "unknown"), [(32, 0), (31, 1)])
+def test_every_guess_won_is_high_but_not_certain(won: int, unknown: int) -> None:
+    """Issue 51: an estimate that rounds to 100% is not said "at most about 100%" (read as certain): it is
+    "high, but not certain", with the guesses it rests on."""
+    from solitaire_rl.play.server.klondike_advice import sampled_chance
+
+    answer = sampled_chance((won + 0.5 * unknown) / 32, won, unknown, 32)
+    assert answer["en"].startswith(
+        f"Chance of winning from here, by the cards you have seen: high, but not certain (of 32 guesses at "
+        f"where the hidden cards lie, {won} can be won")
+    assert answer["ja"].startswith(
+        f"ここから勝てる見込み（見えている札から）：高いものの、確実ではありません（見えない札の並びを "
+        f"32 通り想像すると、{won} 通りで勝てます")
+    for text in (answer["en"], answer["ja"]):
+        assert "100%" not in text and "at most" not in text and "多くて" not in text, text

@@ -24,10 +24,10 @@ GLITCH = re.compile(f"[{JA}] [{JA}]|[{JA}][0-9A-Za-z]|[0-9A-Za-z][{JA}]")
 
 @pytest.mark.parametrize(("reason", "en", "ja"), [
     ("wins in 0 of 32 sampled deals",
-     "a rule-of-thumb move (the cards you have not seen will decide; this is no verdict on the deal)",
+     "a rule-of-thumb move (the cards you have not seen will decide; it does not mean the deal is lost)",
      "経験則で選んだ手です（まだ見ていない札しだいです。勝てないという判定ではありません）"),
     ("wins in 0 of 24 sampled stocks (3 more undecided)",
-     "a rule-of-thumb move (the cards you have not seen will decide; this is no verdict on the deal)",
+     "a rule-of-thumb move (the cards you have not seen will decide; it does not mean the deal is lost)",
      "経験則で選んだ手です（まだ見ていない札しだいです。勝てないという判定ではありません）"),
     ("the trained policy's pick (100% likely)",
      "the trained agent's pick (preference 100%, not a win chance)",
@@ -41,10 +41,18 @@ GLITCH = re.compile(f"[{JA}] [{JA}]|[{JA}][0-9A-Za-z]|[0-9A-Za-z][{JA}]")
      "wins in 21 of 24 guesses at the cards you have not seen (2 more could not be worked out in time)",
      "見えていない札の並びを 24 通り試して 21 通りで勝てる手です"
      "（ほかに時間内に読み切れなかったものが 2 通り）"),
+    # issue 51: the planners' endgame and their out-of-time move, without "solver", "sample" or "greedy"
+    ("every card is known: the solver's winning line", "every card is known: this move is on a winning line",
+     "すべての札が見えています：勝ち筋の一手です"),
+    ("every card is known: the solver's move", "every card is known: this move is on a winning line",
+     "すべての札が見えています：勝ち筋の一手です"),
+    ("no sample finished in time: the greedy choice", "nothing was worked out in time: a rule-of-thumb move",
+     "時間内に読み切れなかったので、簡単な目安で選んだ手です"),
 ])
 def test_reasons_say_what_they_are(reason: str, en: str, ja: str) -> None:
     assert (reason_en(reason), reason_ja(reason)) == (en, ja)
     assert "sampled" not in en and "undecided" not in en  # issue 51: no engine words on the main screen
+    assert "solver" not in en and "sample" not in en and "greedy" not in en
     assert "0 of" not in en and "won" not in en  # issue 51: no guess at unseen cards reads as a loss
     assert "likely" not in reason_en(reason) and "確率" not in reason_ja(reason)
 

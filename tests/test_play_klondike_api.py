@@ -424,7 +424,7 @@ def test_verdict_says_only_what_the_player_knows_and_is_discarded_when_the_posit
     s = act(client, s, type="stock")
     assert s["verdict"] is None, "a verdict belongs to one position"
     v = wait_verdict(client, new_game(client, position=FINISH))
-    assert v["status"] == "winnable" and "winning line exists" in v["en"]
+    assert v["status"] == "winnable" and v["en"] == "A winning line exists from here (every card is known)."
 
 
 def test_not_winnable_is_said_for_no_legal_move_and_no_progress(client: TestClient) -> None:

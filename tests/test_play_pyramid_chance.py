@@ -19,7 +19,7 @@ from solitaire_rl.envs.deals import encode_deal_code, resolve_deal
 from solitaire_rl.envs.pyramid import PyramidGame
 from solitaire_rl.play.server import PyramidServer, create_app
 from solitaire_rl.play.server.pyramid_advice import PyramidHintAdvisor, PyramidVerdictService
-from solitaire_rl.play.server.pyramid_chance import pyramid_chance
+from solitaire_rl.play.server.pyramid_chance import CHANCE_TEXT, pyramid_chance, sampled_chance
 from solitaire_rl.play.server.schemas import ChanceAnswer
 from tests.conftest import DRAW_ONLY_PYRAMID, DRAW_ONLY_STOCK, WIN_LINE, WIN_PYRAMID, build_pyramid_deal
 from tests.play_api_helpers import LOCAL, GameApi, busy_chance_is_refused, server_fixture
@@ -48,7 +48,8 @@ def test_the_chance_is_the_best_moves_share_of_its_samples_and_changes_nothing(c
     assert answer.share == pytest.approx((answer.won + 0.5 * answer.unknown) / answer.samples)
     assert 0.0 < answer.share < 1.0
     percent = 5 * round(answer.share * 20)
-    assert answer.en.startswith(f"Chance of clearing the pyramid from here: at most about {percent}% ")
+    assert answer.en.startswith(
+        f"Chance of clearing the pyramid from here, by the cards you have seen: at most about {percent}% ")
     assert f"of 32 guesses at the order of the stock cards you have not seen, {answer.won} can" in answer.en
     assert "sample" not in answer.en and "counted half" not in answer.en and "undecided" not in answer.en
     assert f"多くて約 {percent}%" in answer.ja and "32 通り想像すると" in answer.ja
@@ -137,7 +138,9 @@ def test_a_proved_loss_in_001_is_a_chance_of_none_as_the_verdict_says() -> None:
     verdict = verdict_json(play_verdict(game.copy(), limits=SearchLimits(time_limit=10.0)), game)
     assert verdict["status"] == NOT_WINNABLE
     answer = ChanceAnswer(**pyramid_chance(game, time_limit=10.0))
-    assert answer.share == 0.0 and answer.basis == "certain" and "proved" in answer.en
+    assert answer.share == 0.0 and answer.basis == "certain"
+    assert (answer.en, answer.ja) == CHANCE_TEXT["proved_loss"], "none, and what the proof knew"
+    assert "the unseen stock's order too" in answer.en and "まだ見ていない山札の並びも含め、" in answer.ja
     shown = ChanceAnswer(**pyramid_chance(PyramidGame(MIDDLING, stock_top_playable=False), time_limit=10.0))
     assert 0 < shown.share < 1 and shown.basis == "sampled", "a deal not proved lost is still estimated"
 
@@ -155,14 +158,42 @@ def test_after_a_proved_loss_the_hint_says_so_before_its_move() -> None:
 
 
 def test_guesses_not_worked_out_in_time_are_said_in_a_players_words() -> None:
-    """Issue 51: the chance line says what it rests on without the engine's "sampled ... counted half"."""
-    from solitaire_rl.play.server.pyramid_chance import sampled_chance
-
+    """Issue 51: the chance line says what it rests on (the cards seen, guesses at the unseen stock's
+    order) without the engine's "sampled ... counted half"."""
     answer = sampled_chance(0.75, 22, 4, 32)
     assert answer["en"] == (
-        "Chance of clearing the pyramid from here: at most about 75% (of 32 guesses at the order of the "
-        "stock cards you have not seen, 22 can be cleared; 4 more could not be worked out in time and count "
-        "as even chances)")
+        "Chance of clearing the pyramid from here, by the cards you have seen: at most about 75% (of 32 "
+        "guesses at the order of the stock cards you have not seen, 22 can be cleared; 4 more could not be "
+        "worked out in time and count as even chances)")
     assert answer["ja"] == (
-        "ここから全消しできる見込み：多くて約 75%（まだ見ていない山札の並びを 32 通り想像すると、22 通りで"
-        "全消しできます。時間内に読み切れなかった 4 通りは五分五分と数えました）")
+        "ここから全消しできる見込み（見たカードから）：多くて約 75%（まだ見ていない山札の並びを 32 通り"
+        "想像すると、22 通りで全消しできます。時間内に読み切れなかった 4 通りは五分五分と数えました）")
+
+
+@pytest.mark.parametrize(("won", "unknown"), [(0, 0), (0, 1)])
+def test_no_guess_cleared_is_very_low_and_no_proof(won: int, unknown: int) -> None:
+    """Issue 51: not "at most about 0%", which reads as a proof that the pyramid cannot be cleared."""
+    answer = sampled_chance((won + 0.5 * unknown) / 32, won, unknown, 32)
+    assert answer["en"].startswith(
+        "Chance of clearing the pyramid from here, by the cards you have seen: very low (none of 32 guesses "
+        "at the order of the stock cards you have not seen can be cleared")
+    assert answer["en"].endswith("; this does not prove it cannot be cleared)")
+    assert answer["ja"].startswith("ここから全消しできる見込み（見たカードから）：ごくわずか（"
+                                   "まだ見ていない山札の並びを 32 通り想像しても、"
+                                   "全消しできる並びはありません")
+    assert answer["ja"].endswith("。全消しできないと決まったわけではありません）")
+    for text in (answer["en"], answer["ja"]):
+        assert "0%" not in text and "at most" not in text and "多くて" not in text, text
+
+
+@pytest.mark.parametrize(("won", "unknown"), [(32, 0), (31, 1)])
+def test_every_guess_cleared_is_high_but_not_certain(won: int, unknown: int) -> None:
+    """Issue 51: an estimate that rounds to 100% is not "at most about 100%" (read as certain)."""
+    answer = sampled_chance((won + 0.5 * unknown) / 32, won, unknown, 32)
+    assert answer["en"].startswith("Chance of clearing the pyramid from here, by the cards you have seen: "
+                                   f"high, but not certain (of 32 guesses at the order of the stock cards "
+                                   f"you have not seen, {won} can be cleared")
+    assert answer["ja"].startswith("ここから全消しできる見込み（見たカードから）："
+                                   "高いものの、確実ではありません")
+    for text in (answer["en"], answer["ja"]):
+        assert "100%" not in text and "at most" not in text and "多くて" not in text, text

@@ -427,7 +427,7 @@ def test_engine_words_wait_in_a_closed_advanced_section_kept_as_left(
 
 
 @pytest.mark.parametrize(("size", "lang"), [("desktop", "en"), ("phone", "ja")])
-def test_pyramid_001_lines_agree_where_the_solver_proves_a_loss(
+def test_pyramid_001_lines_agree_where_a_loss_is_proved(
     new_page: Callable[..., Page], size: str, lang: str
 ) -> None:
     """Defect 3: "at most about 95%" stood above "Not winnable from here"; now the chance, asked where the
@@ -442,7 +442,8 @@ def test_pyramid_001_lines_agree_where_the_solver_proves_a_loss(
     (page.tap if size == "phone" else page.click)("#chance")
     page.wait_for_function("() => window.pyramidApp.chanceNote", timeout=30_000)
     line = page.inner_text("#message")
-    proved = {"en": "none, the solver proved", "ja": "ありません（全消しの手順がないことを"}[lang]
+    proved = {"en": "none, no line clears it (knowing every card",
+              "ja": "ありません（まだ見ていない山札の並びも含め、すべてのカードで確かめました）"}[lang]
     assert proved in line, line
     assert "%" not in line and page.inner_text("#verdict") == verdict
     (page.tap if size == "phone" else page.click)("#hint")

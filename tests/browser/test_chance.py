@@ -21,10 +21,11 @@ from tests.browser.test_layout import check_axe, check_layout, check_words
 
 Page = Any
 WARN_KEY = "solitaire-rl.klondike.warn-drop"
-LINE = {"en": re.compile(r"^Chance of winning from here: at most about (?P<percent>\d+)% "
+LINE = {"en": re.compile(r"^Chance of winning from here, by the cards you have seen: at most about "
+                        r"(?P<percent>\d+)% "
                         r"\(of (?P<samples>\d+) guesses at where the hidden cards lie, "
                         r"(?P<won>\d+) can be won"),
-        "ja": re.compile(r"^ここから勝てる見込み：多くて約 (?P<percent>\d+)%"
+        "ja": re.compile(r"^ここから勝てる見込み（見えている札から）：多くて約 (?P<percent>\d+)%"
                         r"（見えない札の並びを (?P<samples>\d+) 通り想像すると、(?P<won>\d+) 通りで勝てます")}
 WARNING = {"en": "That move lowered your chance from about 60% to about 30%; Undo takes it back.",
            "ja": "今の手で勝てる見込みが約 60% から約 30% に下がりました。「取り消し」で戻せます"}
@@ -40,9 +41,10 @@ INSIDE = """(sel) => { const el = document.querySelector(sel), r = el.getBoundin
 def fixed(share: float) -> dict[str, Any]:
     pct = round(share * 100)
     return {"share": share, "won": round(share * 32), "unknown": 0, "samples": 32, "basis": "sampled",
-            "en": f"Chance of winning from here: at most about {pct}% (of 32 guesses at where the hidden "
-                  f"cards lie, {round(share * 32)} can be won)",
-            "ja": f"ここから勝てる見込み：多くて約 {pct}%（見えない札の並びを 32 通り想像すると、"
+            "en": f"Chance of winning from here, by the cards you have seen: at most about {pct}% (of 32 "
+                  f"guesses at where the hidden cards lie, {round(share * 32)} can be won)",
+            "ja": f"ここから勝てる見込み（見えている札から）：多くて約 {pct}%（見えない札の並びを 32 通り"
+                  f"想像すると、"
                   f"{round(share * 32)} 通りで勝てます）"}
 
 
@@ -123,6 +125,28 @@ def test_chance_line_and_the_sharp_drop_warning(page_at: Callable[..., Page], si
     assert page.inner_text("#message") != WARNING[lang]
     draw(page, touch)  # 30% -> 20%: 10 points, no warning
     assert len(asked) == 4 and "warning" not in page.get_attribute("#message", "class")
+    assert page.errors == []
+
+
+@pytest.mark.parametrize(("size", "lang"), [("desktop", "en"), ("phone", "ja")])
+def test_the_warning_says_a_drop_to_no_guess_won_as_very_low(page_at: Callable[..., Page], size: str,
+                                                               lang: str) -> None:
+    """Issue 51: a drop to an estimate with no guess won read "to about 0%", as if the loss were proved;
+    it is "very low", as the chance line says, and a drop from one that rounds to 100% is "very high"."""
+    page = page_at(size, lang)
+    touch = size == "phone"
+    asked = answer_chances(page, [fixed(1.0), fixed(0.0)], fixed(0.0))  # every guess won, then none
+    page.evaluate("() => document.getElementById('warn-drop').click()")  # the menu's box (tested above)
+    wait_chance(page)
+    assert len(asked) == 1
+    if not touch:
+        page.focus("#stock")
+    draw(page, touch)
+    assert len(asked) == 2
+    said = {"en": "That move lowered your chance from very high to very low; Undo takes it back.",
+            "ja": "今の手で勝てる見込みがとても高い状態からごくわずかに下がりました。"
+                  "「取り消し」で戻せます"}[lang]
+    assert page.inner_text("#message") == said
     assert page.errors == []
 
 

@@ -30,7 +30,7 @@ PAGES = {"pyramid": ("/", "#pyramid .card", "pyramidApp"),
          "klondike": ("/klondike", "#columns .card", "klondikeApp")}
 PLAIN = {"en": "Hint: ", "ja": "ヒント："}
 JOIN = {"en": " — ", "ja": "。"}
-QUICK = {"en": " (the planner ran out of time; a quicker player answered)",
+QUICK = {"en": " (there was no time to think it through; a quicker answer)",  # issue 51: no "planner"
          "ja": "（考える時間が足りず、手早く答える相手のヒントです）"}
 ENGINE = re.compile(r"planner|commitment|agent|network|search|simple player|"
                     r"プランナー|エージェント|ネットワーク|探索|簡単なプレイヤー", re.IGNORECASE)

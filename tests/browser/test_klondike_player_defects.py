@@ -184,7 +184,7 @@ def test_following_the_hints_with_every_card_known_never_comes_back(
         settle(page)
         hint = state(page)["hint"]
         assert hint and hint["kind"] == "move", hint
-        assert "solver's winning line" in page.inner_text("#message")
+        assert "every card is known: this move is on a winning line" in page.inner_text("#message")
         page.evaluate("(move) => act({type: 'move', move})", hint["move"])
         settle(page)
         game.push(Move.parse(hint["move"]))

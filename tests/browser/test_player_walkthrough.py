@@ -23,6 +23,7 @@ from typing import Any
 
 import pytest
 
+from solitaire_rl.envs.cards import card_name
 from tests.browser.conftest import settle as settle_page
 from tests.browser.test_klondike_page import open_page, open_position, settle, state, url
 from tests.test_play_klondike_api import position
@@ -239,4 +240,100 @@ def test_the_rules_keep_the_engines_to_a_sentence_for_researchers(
     assert len(named) == 1, named
     assert ("Advanced" in named[0] and "researchers" in named[0]) if lang == "en" else \
         ("詳細" in named[0] and "研究用" in named[0]), named
+    assert page.errors == []
+
+
+def auto_after() -> dict[str, Any]:
+    """The 5 of hearts onto the 6 of spades turns up the Ace of spades, which auto-play sends up at once;
+    the other cards lie face down as in a deal (5 or 6 under each column's last card) or in the unseen
+    stock, so the game goes on."""
+    ends = ["5H", "6S", "KD", "KC", "QD", "9C", "2H"]
+    rest = [card_name(c) for c in range(52) if card_name(c) not in [*ends, "AS"]]
+    columns = [["AS", "5H"], [*rest[:5], "6S"]]
+    columns += [[*rest[5 + 6 * i:11 + 6 * i], ends[2 + i]] for i in range(5)]
+    return {"columns": columns, "hidden": [1, 5, 6, 6, 6, 6, 6], "stock": rest[35:], "waste": [],
+            "foundations": [0, 0, 0, 0], "seen": []}
+
+
+AUTO_AFTER = auto_after()
+SLOW_MOVES = """() => { const plain = window.fetch;  // a move's answer takes 0.3 s, as on a busy server
+  window.fetch = async (...args) => { const r = await plain(...args);
+    if (String(args[0]).endsWith('/actions')) await new Promise((done) => setTimeout(done, 300));
+    return r; }; }"""
+
+
+@pytest.mark.parametrize(("size", "lang"), [("desktop", "en"), ("phone", "ja")])
+def test_a_hint_asked_while_auto_play_runs_answers_where_it_ends(
+    open_page: Callable[..., Page], url: str, size: str, lang: str
+) -> None:
+    """Following the hints with auto-play on (a player's default), a Hint tapped just after a move said
+    nothing when auto-play then sent a card up: the hint, asked for the position before, was dropped. It
+    now answers for the position where the move and the auto-play end."""
+    page = open_position(open_page, url, {"position": AUTO_AFTER}, **SIZES[size])
+    page.evaluate("(l) => { localStorage.setItem('solitaire-rl.settings', JSON.stringify({autoPlay: true}));"
+                  " localStorage.setItem('solitaire-rl.hint-source', 'commitment');"  # a player's defaults
+                  " localStorage.setItem('solitaire-rl.lang', l); }", lang)
+    page.reload()
+    page.wait_for_selector("#columns .card")
+    settle(page)
+    page.evaluate(SLOW_MOVES)
+    page.evaluate("() => { act({type: 'move', source: 'c1', target: 'c2'}); }")
+    (page.tap if size == "phone" else page.click)("#hint")  # while the move is on its way
+    assert page.evaluate("() => window.klondikeApp.state.history.length") == 0, "tapped before the move came"
+    settle(page)
+    s = state(page)
+    assert s["history"] == ["c1>c2", "c1>f"] and s["outcome"] is None  # the move, then the Ace up
+    assert s["hint"] is not None and s["hint"]["kind"] == "move", s["hint"]
+    assert page.inner_text("#message").startswith({"en": "Hint: ", "ja": "ヒント："}[lang])
+    assert page.errors == []
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_a_move_after_the_hint_is_asked_still_drops_it(
+    open_page: Callable[..., Page], url: str, size: str
+) -> None:
+    """What the player does after tapping Hint (here: a draw while the hint waits for the move before it)
+    drops the hint, as before: it would be for a position the player has left."""
+    page = open_position(open_page, url, {"position": AUTO_AFTER}, **SIZES[size])
+    page.evaluate(SLOW_MOVES)
+    page.evaluate("() => { act({type: 'move', source: 'c1', target: 'c2'}); hint(); tapStock(); }")
+    settle(page)
+    s = state(page)
+    assert s["history"] == ["c1>c2", "draw"] and s["hint"] is None  # auto-play off here (the tests' default)
+    assert page.inner_text("#message") not in ("Thinking…", "") or not page.evaluate(
+        "() => window.klondikeApp.hintPending")
+    assert not page.evaluate("() => window.klondikeApp.hintPending")
+    assert page.errors == []
+
+
+VERDICT_FITS = ("() => { const v = document.getElementById('verdict');"
+                " return v.scrollHeight <= v.clientHeight + 1; }")
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize(("path", "start", "status"), [
+    ("/", {"variant": "001", "deal": "pyramid-random-v1-28"}, "winnable"),
+    ("/", {"variant": "001", "deal": "pyramid-random-v1-6"}, "not_winnable"),
+    ("/klondike", {"deal": "klondike-winnable-v1-7"}, "winnable"),
+])
+def test_a_verdict_that_says_what_it_knows_is_whole_on_a_phone(
+    new_page: Callable[..., Page], lang: str, path: str, start: dict[str, str], status: str
+) -> None:
+    """The verdict line shows two lines on a phone; Pyramid 001's, saying it knows the whole deal, was cut
+    before its answer ("Knowing every card, the unseen stock's order included, a line that clears the
+    pyramid exists from…"). Each says its answer first, and it fits."""
+    app = "klondikeApp" if path == "/klondike" else "pyramidApp"
+    page = new_page(path=path, ready="#columns .card" if app == "klondikeApp" else "#pyramid .card",
+                    storage={"solitaire-rl.lang": lang}, **SIZES["phone"])
+    page.evaluate("(body) => queue(() => startGame(body))", start)
+    settle_page(page, app)
+    page.wait_for_function(f"(s) => (window.{app}.state.verdict || {{}}).status === s", arg=status,
+                           timeout=30_000)
+    verdict = page.evaluate(f"() => window.{app}.state.verdict")
+    shown = page.inner_text("#verdict")
+    assert verdict[lang] in shown and page.evaluate(VERDICT_FITS), shown
+    answer = {("winnable", "en"): ("A line that clears the pyramid exists", "Can it be won? A winning line"),
+              ("winnable", "ja"): ("全消しの道があります", "勝てるか：勝つ手順があります"),
+              ("not_winnable", "en"): ("Not winnable from here",), ("not_winnable", "ja"): ("この状態から",)}
+    assert shown.startswith(answer[status, lang]), shown
     assert page.errors == []

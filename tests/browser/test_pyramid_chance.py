@@ -20,10 +20,11 @@ from tests.browser.test_pyramid_page import open_menu, state
 Page = Any
 DEAL = "pyramid-random-v1-28"
 """In variant 001 from its start: about 80%, neither certain nor hopeless."""
-LINE = {"en": re.compile(r"^Chance of clearing the pyramid from here: at most about (?P<percent>\d+)% \(of "
+LINE = {"en": re.compile(r"^Chance of clearing the pyramid from here, by the cards you have seen: "
+                         r"at most about (?P<percent>\d+)% \(of "
                          r"(?P<samples>\d+) guesses at the order of the stock cards you have not seen, "
                          r"(?P<won>\d+) can be cleared"),
-        "ja": re.compile(r"^ここから全消しできる見込み：多くて約 (?P<percent>\d+)%"
+        "ja": re.compile(r"^ここから全消しできる見込み（見たカードから）：多くて約 (?P<percent>\d+)%"
                          r"（まだ見ていない山札の並びを (?P<samples>\d+) 通り想像すると、"
                          r"(?P<won>\d+) 通りで全消しできます")}
 LABEL = {"en": ("Chance", "Chance of clearing the pyramid from here"),
@@ -101,8 +102,9 @@ def fixed(share: float) -> dict[str, Any]:
     """A chance answer of ``share`` (the server's words are not what this test reads)."""
     won = round(share * 32)
     return {"share": share, "won": won, "unknown": 0, "samples": 32, "basis": "sampled",
-            "en": f"Chance of clearing the pyramid from here: at most about {round(share * 100)}%",
-            "ja": f"ここから全消しできる見込み：多くて約 {round(share * 100)}%"}
+            "en": f"Chance of clearing the pyramid from here, by the cards you have seen: at most about "
+                  f"{round(share * 100)}%",
+            "ja": f"ここから全消しできる見込み（見たカードから）：多くて約 {round(share * 100)}%"}
 
 
 @pytest.mark.parametrize("lang", ["en", "ja"])

@@ -352,13 +352,17 @@ def test_path_to_clear_shows_the_first_step(new_page: Callable[..., Page]) -> No
     click(page, "#path")
     verdict = state(page)["verdict"]
     text = page.inner_text("#verdict")
-    assert text == f"A winning line exists from here. {verdict['first_step_en']}"
+    whole_deal = "A line that clears the pyramid exists (knowing every card, the unseen stock's order too)."
+    # 001's verdict knows the whole deal, and says so (issue 51)
+    assert text == f"{whole_deal} {verdict['first_step_en']}"
     assert verdict["first_step"] not in text  # the step in words only, no engine code
     assert text.split("first step: ")[1].startswith(("remove the ", "draw a card"))
     for place in verdict["first_step_places"]:  # and framed on the table
         assert "hinted" in page.get_attribute(f"[data-place='{place}']", "class")
     click(page, "#lang")
-    assert page.inner_text("#verdict") == f"全消しの道があります {verdict['first_step_ja']}"
+    assert page.inner_text("#verdict") == (
+        f"全消しの道があります（まだ見ていない山札の並びも含め、すべてのカードで確かめました） "
+        f"{verdict['first_step_ja']}")
 
 
 # ---------------------------------------------------------------- saving

@@ -115,8 +115,8 @@ def test_no_chance_above_none_stands_beside_a_proved_loss(
     (page.tap if size == "phone" else page.click)("#chance")
     page.wait_for_function("() => window.pyramidApp.chanceNote", timeout=30_000)
     line = page.inner_text("#message")
-    none = {"en": "none, the solver proved that no line clears it",
-            "ja": "ありません（全消しの手順がないことを"}[lang]
+    none = {"en": "none, no line clears it (knowing every card, the unseen stock's order too)",
+            "ja": "ありません（まだ見ていない山札の並びも含め、すべてのカードで確かめました）"}[lang]
     assert none in line and "60%" not in line, line
     assert page.evaluate("() => window.pyramidApp.lastChance.share") == 0
     assert not page.errors
@@ -146,7 +146,7 @@ def test_a_loss_proved_after_the_estimate_turns_the_chance_to_none_and_warns(
     page.evaluate("() => pollVerdict('/api/games')")
     page.wait_for_function("() => window.pyramidApp.state.verdict.status === 'not_winnable'")
     line = page.inner_text("#message")
-    warning = {"en": "from about 80% to about 0%", "ja": "約 80% から約 0% に下がりました"}[lang]
+    warning = {"en": "from about 80% to none", "ja": "約 80% からゼロに下がりました"}[lang]  # not "about 0%"
     assert warning in line and "70%" not in line, line
     assert page.evaluate("() => window.pyramidApp.lastChance.share") == 0
     assert not page.errors

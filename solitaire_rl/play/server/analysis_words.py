@@ -80,7 +80,7 @@ def outcome_words(report: GameAnalysis) -> Words:
                            "ja": "この配りはどう打っても勝てません。勝ちを逃した手はありません。"},
         "still_winnable": {"en": "The game stopped while it could still be won.",
                            "ja": "まだ勝てる状態で局が終わりました。"},
-        "undecided": {"en": "The solver reached its search limit before finding the move that lost the game.",
+        "undecided": {"en": "The search reached its limit before finding the move that lost the game.",
                       "ja": "探索の上限に達し、どの手で勝てなくなったかは判定できませんでした。"},
     }[report.outcome]
 

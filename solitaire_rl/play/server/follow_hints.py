@@ -4,7 +4,9 @@
 and plays it: before each hint it asks the verdict (as the page does after every move) and the chance,
 and checks that the three lines a player may see side by side never disagree (:func:`disagreements`,
 issue 51's defect 3). When the game ends unwon it opens the analysis, as the page's "Analyse this game"
-does, and checks that the analysis never blames the player for a move the hint gave (defect 4).
+does, and checks that the analysis never blames the player for a move the hint gave (defect 4). Every
+text the page would show on the way is kept (:attr:`FollowedGame.texts`, :func:`shown_texts`), so a
+test can read them all (defect 6: no engine words on the main screen).
 
 It speaks to the server through a :class:`PlayApi`: :class:`HttpApi` over HTTP (an ``httpx.Client``
 on a running server, or FastAPI's ``TestClient``), or the test's own calls into the server's objects,
@@ -31,6 +33,9 @@ PLAY_ON = ("To play on: ", "続けるなら：")
 BLAME = ("You could have seen it", "判断できた負けの一手")
 """The analysis's words that blame the player for a losing move (never said of the hint's own move)."""
 HINT_WORDS = ("This was the hint's move", "これはヒントの手です")
+SHOWN_FIELDS = ("en", "ja", "reason_en", "reason_ja", "first_step_en", "first_step_ja")
+"""The fields of the server's answers whose words the page shows (hints, verdicts, chances, the
+analysis); ``reason``, ``fallback_reason`` and ``agent`` are the engine's, for the API and Advanced."""
 
 
 class PlayApi(Protocol):
@@ -107,10 +112,13 @@ class FollowedGame:
     losing_move: int | None = None
     seconds: float = 0.0
     hint_seconds: list[float] = field(default_factory=list)
+    texts: set[str] = field(default_factory=set)
+    """Every text the page would show on the way, in both languages: hints with their reasons, verdicts,
+    chances and the analysis (:func:`shown_texts`)."""
 
     def as_row(self) -> dict[str, Any]:
-        """The game as a JSON row (latencies summed up, not listed)."""
-        row = {k: v for k, v in self.__dict__.items() if k != "hint_seconds"}
+        """The game as a JSON row (latencies summed up, not listed; the texts left out)."""
+        row = {k: v for k, v in self.__dict__.items() if k not in ("hint_seconds", "texts")}
         row["hint_seconds_total"] = sum(self.hint_seconds)
         return row
 
@@ -119,6 +127,22 @@ def month_deals(game: str, year: int, month: int) -> list[str]:
     """The daily deal IDs of every day of a month (``klondike-daily-v1-20261101``, ...)."""
     days = calendar.monthrange(year, month)[1]
     return [f"{game}-daily-v1-{year:04d}{month:02d}{day:02d}" for day in range(1, days + 1)]
+
+
+def shown_texts(answer: Any) -> set[str]:
+    """The words a player may read in one of the server's answers (a hint, a verdict, a chance, an
+    analysis): every string under a field of :data:`SHOWN_FIELDS`, at any depth."""
+    found: set[str] = set()
+    if isinstance(answer, dict):
+        for key, value in answer.items():
+            if key in SHOWN_FIELDS and isinstance(value, str):
+                found.add(value)
+            else:
+                found |= shown_texts(value)
+    elif isinstance(answer, list):
+        for item in answer:
+            found |= shown_texts(item)
+    return found
 
 
 def disagreements(verdict: dict[str, Any] | None, chance: dict[str, Any] | None,
@@ -153,11 +177,12 @@ def disagreements(verdict: dict[str, Any] | None, chance: dict[str, Any] | None,
 
 def follow_game(api: PlayApi, game: str, deal: str, *, variant: str | None = None,
                 source: str | None = None, max_moves: int = 600, check: bool = True,
-                analyse: bool = True) -> FollowedGame:
+                analyse: bool = True, chance_every: int = 0, analyse_won: bool = False) -> FollowedGame:
     """Follow the hints of ``source`` (default: the page's, :data:`PAGE_SOURCES`) through ``deal`` (see
     the module). ``check``: ask the verdict at every position, and the chance where the verdict says
-    something (:data:`DECIDED`), and compare them with the hint; ``analyse``: open the analysis of a
-    game that ends unwon and read it for blame."""
+    something (:data:`DECIDED`), and compare them with the hint; ``chance_every``: ask the chance at every
+    ``chance_every``-th position too (0: only there); ``analyse``: open the analysis of a game that ends
+    unwon and read it for blame (``analyse_won``: of a won game too, for its words)."""
     source = source or PAGE_SOURCES[game]
     body: dict[str, Any] = {"deal": deal} if variant is None else {"deal": deal, "variant": variant}
     state = api.new_game(game, body)
@@ -170,10 +195,13 @@ def follow_game(api: PlayApi, game: str, deal: str, *, variant: str | None = Non
             break
         verdict = api.verdict(game, session) if check else None
         decided = verdict is not None and verdict.get("status") in DECIDED
-        chance = api.chance(game, session) if decided else None  # else nothing for it to disagree with
+        every = chance_every > 0 and followed.moves % chance_every == 0
+        chance = api.chance(game, session) if decided or every else None  # else nothing to disagree with
         asked = time.perf_counter()
         hint = api.hint(game, session, source)["hint"]
         followed.hint_seconds.append(time.perf_counter() - asked)
+        for answer in (verdict, chance, hint):
+            followed.texts |= shown_texts(answer)
         followed.disagreements += [f"move {followed.moves + 1}: {d}"
                                    for d in disagreements(verdict, chance, hint)]
         if hint is None or hint.get("kind") != "move":
@@ -184,8 +212,11 @@ def follow_game(api: PlayApi, game: str, deal: str, *, variant: str | None = Non
     followed.won = state.get("outcome") == "win"
     followed.hinted = len(state.get("hinted", []))
     followed.seconds = time.perf_counter() - started
-    if analyse and not followed.won and state.get("outcome") is not None:
-        followed.blamed, followed.losing_move = analysis_blame(api.analyse(game, session))
+    if analyse and (analyse_won or not followed.won) and state.get("outcome") is not None:
+        analysis = api.analyse(game, session)
+        followed.texts |= shown_texts(analysis)
+        if not followed.won:
+            followed.blamed, followed.losing_move = analysis_blame(analysis)
     return followed
 
 
@@ -207,5 +238,5 @@ def analysis_blame(analysis: dict[str, Any]) -> tuple[list[str], int | None]:
     return out, losing["index"]
 
 
-__all__ = ["BLAME", "GAMES_URL", "PAGE_SOURCES", "PLAY_ON", "FollowedGame", "HttpApi", "PlayApi",
-           "analysis_blame", "disagreements", "follow_game", "month_deals"]
+__all__ = ["BLAME", "GAMES_URL", "PAGE_SOURCES", "PLAY_ON", "SHOWN_FIELDS", "FollowedGame", "HttpApi",
+           "PlayApi", "analysis_blame", "disagreements", "follow_game", "month_deals", "shown_texts"]

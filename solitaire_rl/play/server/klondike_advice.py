@@ -111,7 +111,7 @@ from solitaire_rl.play.server.advice import (
     check_source,
     expert_network,
 )
-from solitaire_rl.play.server.chance_words import chance_json, rounded_percent
+from solitaire_rl.play.server.chance_words import chance_json, estimate_words
 from solitaire_rl.play.server.hints import klondike_hint, lost_reason_fields, reason_fields
 from solitaire_rl.play.server.klondike_session import move_source, move_target
 from solitaire_rl.play.server.klondike_wording import describe_klondike_move
@@ -135,8 +135,7 @@ DRAW1_PLANNER_LATE = ("the planner found nothing within its time; the simple pla
 """Draw 1: why the ``greedy`` player answers when no planner sample finished in time."""
 
 
-LOST_HINT = ("No winning line from here: every card is known and the solver found none. Undo, Restart or "
-             "New deal.",
+LOST_HINT = ("No winning line from here: every card is known and no line wins. Undo, Restart or New deal.",
              "すべての札が見えていて、ここから勝つ手順はありません。戻す・最初から・新しい配りから選べます。")
 """What a hint says first once the verdict proves the position lost (issue 51: as Pyramid's)."""
 LOSS_CHECK_TIME = 0.5
@@ -192,17 +191,23 @@ class KeptBot:
 
 
 COMMITMENT_REASONS: dict[str, tuple[str, str]] = {
-    "following": ("the next move of the line it planned", "計画した手順の次の一手です"),
+    "following": ("the next move of the line planned earlier", "前に選んだ手順の次の一手です"),
     "stock-pass": ("a free look through the stock: it costs nothing",
                    "山札をひと通り見ておきます（損はありません）"),
-    "endgame-solved": (ENDGAME_REASON, "すべての札が見えています：ソルバーの勝ち筋です"),
+    "endgame-solved": ("every card is known: this move is on a winning line",
+                       "すべての札が見えています：勝ち筋の一手です"),
     "forced": ("the only useful move", "できる手はこれだけです"),
     "only-move": ("the only legal move", "できる手はこれだけです"),
-    "no-progress": ("no commitment wins in the worlds it tried: a move that can still make progress",
-                    "試した札の並びでは勝ち筋が見つからないため、まだ前に進める手を選びました"),
+    "no-progress": ("a move that can still make progress (none of the guesses at the cards you have not "
+                    "seen could be won; the game is not proved lost)",
+                    "まだ前に進める手です（見えていない札の並びを試しても勝ち筋は見つかりませんでしたが、"
+                    "負けと決まったわけではありません）"),
 }
 """The bot's reason for each kind of :class:`~solitaire_rl.agents.planner.commitment.Decision` but
-``planned`` (whose words carry its worlds), in English and Japanese."""
+``planned`` (whose words carry its worlds), in a player's words in English and Japanese (issue 51: no
+"commitment", "worlds" or "solver" on the main screen)."""
+COMMITMENT_MOVE = ("the move the hint planned", "ヒントが選んだ手です")
+"""The reason of a decision of a kind :data:`COMMITMENT_REASONS` does not know."""
 
 
 def commitment_words(decision: Any) -> tuple[str, str]:
@@ -212,8 +217,7 @@ def commitment_words(decision: Any) -> tuple[str, str]:
     if decision.kind == "planned" and chosen is not None and chosen.worlds:
         return (f"wins in {chosen.won} of {chosen.worlds} guesses at the cards you have not seen",
                 f"見えていない札の並びを {chosen.worlds} 通り試して {chosen.won} 通りで勝てる手です")
-    return COMMITMENT_REASONS.get(decision.kind,
-                                  ("the commitment planner's move", "コミットメント・プランナーの手です"))
+    return COMMITMENT_REASONS.get(decision.kind, COMMITMENT_MOVE)
 
 
 WAY_OUT_WORDS = ("this position has come up before: this move leads on to something new",
@@ -227,8 +231,8 @@ def looping_hint() -> dict[str, Any]:
             "hint_source": PLANNER, "fallback_reason": None}
 
 
-LOOPING_TEXT = ("You have been in this position several times already: the planner sees no way forward "
-                "that does not lead back here. Undo and try another line, or start a new deal.",
+LOOPING_TEXT = ("You have been in this position several times already: no way forward was found that does "
+                "not lead back here. Undo and try another line, or start a new deal.",
                 "この局面はもう何度も出ています。ここから先に進む手が見つかりません。戻って別の手を試すか、"
                 "新しいゲームを始めてください")
 
@@ -249,7 +253,7 @@ class KlondikeHintAdvisor:
     built on first use (``expert_checkpoint``: default the shipped one)."""
 
     def __init__(self, preferred: str = PREFERRED_AGENT, options: dict[str, Any] | None = None,
-                 planner_time: float = PLANNER_TIME, planner_threads: int = PLANNER_THREADS,
+                 planner_time: float | None = PLANNER_TIME, planner_threads: int = PLANNER_THREADS,
                  planner_states: int = PLANNER_STATES, planner_search: str | None = None,
                  expert_checkpoint: str | Path | None = None,
                  commitment_options: dict[str, Any] | None = None) -> None:
@@ -395,8 +399,9 @@ class KlondikeHintAdvisor:
             except SolitaireError:
                 return None
             kept.expected = decision.move
-        words = commitment_words(decision)
-        return self.move_hint(game, Choice(decision.action, words[0]), COMMITMENT_AGENT, COMMITMENT, None,
+        words = commitment_words(decision)  # the reason kept in the engine's words, the player's beside it
+        reason = ENDGAME_REASON if decision.kind == "endgame-solved" else words[0]
+        return self.move_hint(game, Choice(decision.action, reason), COMMITMENT_AGENT, COMMITMENT, None,
                               words)
 
     def draw1_hint(self, game: KlondikeGame, obs: np.ndarray, mask: np.ndarray, info: dict[str, Any],
@@ -494,19 +499,27 @@ CHANCE_STATES = DEFAULT_DECISION_STATES
 
 
 def sampled_chance(share: float, won: int, unknown: int, samples: int) -> dict[str, Any]:
-    """The estimate in a player's words, honest about what it rests on: guesses at where the hidden
-    cards lie, each solved with every card known, so the share is an upper bound on a real player's
-    chance ("at most about 60% (of 32 guesses at where the hidden cards lie, 19 can be won)"); guesses
-    the search could not settle in time count as even chances (issue 51: not "sampled ... counted
-    half")."""
-    pct = rounded_percent(share)
-    en = (f"Chance of winning from here: at most about {pct}% (of {samples} guesses at where the hidden "
-          f"cards lie, {won} can be won")
-    ja = (f"ここから勝てる見込み：多くて約 {pct}%（見えない札の並びを {samples} 通り想像すると、"
-          f"{won} 通りで勝てます")
+    """The estimate in a player's words, honest about what it rests on: the cards the player has seen,
+    and guesses at where the hidden cards lie, each solved with every card known, so the share is an
+    upper bound on a real player's chance ("at most about 60% (of 32 guesses at where the hidden cards
+    lie, 19 can be won)"); guesses the search could not settle in time count as even chances (issue 51:
+    not "sampled ... counted half"). No guess won is "very low", never "at most about 0%" nor a proof of
+    a loss; every guess won is "high, but not certain" (:func:`estimate_words`)."""
+    how_en, how_ja = estimate_words(share)
+    en = f"Chance of winning from here, by the cards you have seen: {how_en} ("
+    ja = f"ここから勝てる見込み（見えている札から）：{how_ja}（"
+    if won:
+        en += f"of {samples} guesses at where the hidden cards lie, {won} can be won"
+        ja += f"見えない札の並びを {samples} 通り想像すると、{won} 通りで勝てます"
+    else:
+        en += f"none of {samples} guesses at where the hidden cards lie can be won"
+        ja += f"見えない札の並びを {samples} 通り想像しても、勝てる並びはありません"
     if unknown:
         en += f"; {unknown} more could not be worked out in time and count as even chances"
         ja += f"。時間内に読み切れなかった {unknown} 通りは五分五分と数えました"
+    if not won:
+        en += "; this does not prove the game lost"
+        ja += "。負けと決まったわけではありません"
     return chance_json(share, won, unknown, samples, "sampled", en + ")", ja + "）")
 
 
@@ -520,7 +533,7 @@ CHANCE_TEXT = {
                     "ここから勝てる見込み：確実です（すべての札が見えていて、勝つ手順があります）"),
     "certain_loss": ("Chance of winning from here: none, every card is known and no winning line exists.",
                      "ここから勝てる見込み：ありません（すべての札が見えていて、勝つ手順がありません）"),
-    "none": ("Chance of winning from here: no estimate, no sample finished in time; ask again.",
+    "none": ("Chance of winning from here: no estimate, nothing was worked out in time; ask again.",
              "ここから勝てる見込み：時間内に試行が終わりませんでした。もう一度どうぞ"),
 }
 
@@ -558,18 +571,19 @@ def klondike_chance(game: KlondikeGame, *, time_limit: float | None = PLANNER_TI
 
 VERDICT_TEXT = {
     "checking": ("Checking whether this position can be won…", "勝てるか確認中…"),
-    WINNABLE: ("A winning line exists from here.", "ここから勝つ手順があります"),
-    "winnable_deal": ("A winning line exists (a winnable deal, proved by the solver).",
-                      "勝つ手順があります（ソルバーが確かめた、勝てる配り）"),
+    WINNABLE: ("A winning line exists from here (every card is known).",
+               "ここから勝つ手順があります（すべての札が見えています）"),
+    "winnable_deal": ("A winning line exists: a winnable deal, checked knowing every card when dealt.",
+                      "勝つ手順があります（勝てる配りです。配るときに、すべての札で確かめてあります）"),
     "no_legal_move": ("Not winnable: no legal move is left.", "正しい手が残っていないので勝てません"),
     "no_progress": ("Not winnable: moves remain, but none of them can ever lead anywhere new.",
                     "手は残っていますが、どれを選んでも前に進まないので勝てません"),
-    "proved": ("Not winnable from here: every card is known and the solver found no winning line.",
+    "proved": ("Not winnable from here: every card is known and no line wins.",
                "すべての札が見えていて、勝つ手順はありません"),
     "hidden": ("Not decided while cards are hidden: this line speaks once every card is known.",
                "裏向きの札や未見の山札があるうちは判定しません（すべての札が見えたら判定します）"),
-    "unknown": ("Unknown: no verdict from what you can see yet (this is not a loss); play on.",
-                "まだ判定できません（負けではありません）"),
+    "unknown": ("Not decided: the search reached its limit first (this is not a loss); play on.",
+                "まだ判定できません（探索の上限に達しました。負けではありません）"),
 }
 
 

@@ -188,15 +188,29 @@ class PyramidHintAdvisor:
 
 VERDICT_TEXT = {
     "checking": ("Checking whether this position can be won…", "解けるか計算中…"),
-    WINNABLE: ("A winning line exists from here.", "全消しの道があります"),
-    NOT_WINNABLE: ("Not winnable from here: the solver proved that no line clears the pyramid.",
-                   "この状態から全消しする手順はありません"),
+    WINNABLE: ("A line that clears the pyramid exists from here (you have seen every card).",
+               "ここから全消しの道があります（山札もすべて見ています）"),
+    NOT_WINNABLE: ("Not winnable from here: no line clears the pyramid (you have seen every card).",
+                   "この状態から全消しする手順はありません（山札もすべて見ています）"),
     "unverified": ("Unverified: the search reached its limit before deciding. This is not a loss; "
                    "play on with the hint.",
                    "未確認：探索の上限までに確認できませんでした（解なしではありません）"),
-    UNSEEN_STOCK: ("Some stock cards have not been seen yet: no verdict; hints advise from what you see.",
-                   "山札にまだ見ていないカードがあるため、見えている範囲の助言だけを返します"),
+    UNSEEN_STOCK: ("Some stock cards have not been seen yet: whether the pyramid can be cleared is said "
+                   "once you have seen them all.",
+                   "山札にまだ見ていないカードがあります。全消しできるかどうかは、山札をすべて見てからお知らせします"),
 }
+"""What the verdict line says, by its status, once it speaks from cards the player has seen (issue 51:
+each line says what it knows, after its answer: a phone shows two lines of it)."""
+WHOLE_DEAL_TEXT = {
+    WINNABLE: ("A line that clears the pyramid exists (knowing every card, the unseen stock's order too).",
+               "全消しの道があります（まだ見ていない山札の並びも含め、すべてのカードで確かめました）"),
+    NOT_WINNABLE: ("Not winnable from here (knowing every card, the unseen stock's order too).",
+                   "この状態から全消しする手順はありません（まだ見ていない山札の並びも含め、すべてのカードで"
+                   "確かめました）"),
+}
+"""Variant 001's verdict while stock cards are unseen: the solver's answer on the whole deal (seed 001),
+said as such, so that it never reads as disagreeing with the chance, which knows only what the player
+has seen (issue 51: "at most about 80%" under "A winning line exists")."""
 
 
 KLONDIKE_ONLY = "the commitment planner plays Klondike only; the planner answers"
@@ -214,7 +228,8 @@ def proved_lost(game: PyramidGame) -> bool:
 
 
 def verdict_json(verdict: PlayVerdict, game: PyramidGame) -> dict[str, Any]:
-    """What the page shows for a finished verdict of ``game``'s position."""
+    """What the page shows for a finished verdict of ``game``'s position: a decided one says whether it
+    knows only cards the player has seen or, in variant 001, the whole deal (:data:`WHOLE_DEAL_TEXT`)."""
     if verdict.status == WINNABLE and verdict.line:
         key = WINNABLE
     elif verdict.status == NOT_WINNABLE:
@@ -223,7 +238,7 @@ def verdict_json(verdict: PlayVerdict, game: PyramidGame) -> dict[str, Any]:
         key = UNSEEN_STOCK
     else:
         key = "unverified"
-    en, ja = VERDICT_TEXT[key]
+    en, ja = (WHOLE_DEAL_TEXT if key in WHOLE_DEAL_TEXT and not game.all_stock_seen() else VERDICT_TEXT)[key]
     out: dict[str, Any] = {"status": key, "en": en, "ja": ja, "reason": verdict.reason}
     if key == WINNABLE:
         first = verdict.line[0]
@@ -262,6 +277,5 @@ class PyramidVerdictService(VerdictService):
         return {"status": "checking", "en": en, "ja": ja, "reason": None}
 
 
-__all__ = ["LOST_HINT", "VERDICT_TEXT", "PyramidHintAdvisor", "PyramidVerdictService", "position_key",
-           "proved_lost",
-           "verdict_json"]
+__all__ = ["LOST_HINT", "VERDICT_TEXT", "WHOLE_DEAL_TEXT", "PyramidHintAdvisor", "PyramidVerdictService",
+           "position_key", "proved_lost", "verdict_json"]

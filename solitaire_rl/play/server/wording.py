@@ -54,7 +54,7 @@ _REASONS: tuple[tuple[re.Pattern[str], str | None, str], ...] = tuple(
         # (issue 51: "no sampled stock is won from here (0 of 24)" read as "this can't be won"; a guess
         # at unseen cards is no verdict, so the count of guesses is not said)
         (r"^wins in 0 of (\d+) sampled (?:deal|stock)s(?: \((\d+) more undecided\))?$",
-         f"{_NONE_WON} (the cards you have not seen will decide; this is no verdict on the deal)",
+         f"{_NONE_WON} (the cards you have not seen will decide; it does not mean the deal is lost)",
          "経験則で選んだ手です（まだ見ていない札しだいです。勝てないという判定ではありません）"),
         # a player's words for the planners' "sampled" (issue 51: engine words off the main screen)
         (r"^wins in (\d+) of (\d+) sampled (?:deals|stocks) \((\d+) more undecided\)$",
@@ -66,11 +66,13 @@ _REASONS: tuple[tuple[re.Pattern[str], str | None, str], ...] = tuple(
          r"見えていない札の並びを \2 通り試して \1 通りで勝てる手です"),
         (r"^safe to put up: no card can need it any more$", None, "組札に上げても困る札はもうありません"),
         (r"^the only legal move$", None, "できる手はこれだけです"),
-        (r"^every card is known: the solver's (?:winning line|move)$", None,
-         "すべての札が見えています：ソルバーの勝ち筋です"),
+        # the player's words for the planners' endgame (issue 51: no "solver" on the main screen)
+        (r"^every card is known: the solver's (?:winning line|move)$",
+         "every card is known: this move is on a winning line", "すべての札が見えています：勝ち筋の一手です"),
         (r"^every card is known and no line clears the pyramid$", None,
          "すべての札が見えていますが、全消しの道はありません"),
-        (r"^no sample finished in time: the (?:tie-break player's move|greedy choice)$", None,
+        (r"^no sample finished in time: the (?:tie-break player's move|greedy choice)$",
+         "nothing was worked out in time: a rule-of-thumb move",
          "時間内に読み切れなかったので、簡単な目安で選んだ手です"),
         # the policy's probability is how strongly it prefers the move, not a chance of winning
         (rf"^the trained policy's pick \((\d+)% likely\); {_GOES_BACK}$",
@@ -106,7 +108,8 @@ def reason_ja(reason: str) -> str | None:
 
 def reason_en(reason: str) -> str:
     """A planner's or agent's reason as the page says it in English: plain where the agents' own words
-    mislead a player (0 wins out of the samples; a policy's probability, which is no chance of winning)."""
+    mislead a player (0 wins out of the samples; a policy's probability, which is no chance of winning)
+    or name the engine (the solver, samples)."""
     return _reworded(reason, 0) or reason
 
 

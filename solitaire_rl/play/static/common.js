@@ -7,7 +7,8 @@
 //   SAVE_KEY, RECORDS_KEY    its localStorage keys
 //   t(key, ...args)          its words (the messages about the game come from the server: tx)
 //   GAMES                    its API's games URL (/api/games, /api/klondike/games)
-//   WARN_KEY, chanceDrop(a, b)   where the chance warning's setting is kept; the warning's {en, ja}
+//   WARN_KEY, chanceDrop(a, b)   where the chance warning's setting is kept; the warning's {en, ja} (a, b:
+//                            the chances before and after, as chanceLevel words them)
 //   chanceLost()             the chance line's {en, ja} beside a verdict that proves the loss
 //   wire, applyLanguage, render, setState, message, showError, renderVerdict, resume, save, act,
 //   newDeal, onKey, recordGroup(r), recordsTable(items)   its own versions of these
@@ -53,6 +54,8 @@ function pageApp(own) {  // a page's app object: the fields used here, then the 
     offline: false,         // the last request got no answer: the server is down
     hintAsk: 0,             // the number of the latest hint request; an older one's answer is dropped
     hintPending: false,     // a hint request is in flight for the current position
+    hintWaiting: false,     // the hint waits for what was asked before it (a move, the auto-play it brings)
+    acts: 0,                // the player's actions queued so far (auto-play not counted)
     hinting: Promise.resolve(),  // the hint request in flight (tests wait on it)
     chanceAsk: 0,           // the number of the latest chance request; an older one's answer is dropped
     chancePending: false,   // an asked-for chance is being estimated for the current position
@@ -78,7 +81,7 @@ const COMMON_WORDS = {
     fromCommitment: "the commitment planner", byCommitment: "commitment planner",
     klondikeOnly: ", the commitment planner plays Klondike only",
     fromNetwork: "the expert network", fromGuided: "the network-guided search",
-    hint: "Hint: ", quickAnswer: " (the planner ran out of time; a quicker player answered)",
+    hint: "Hint: ", quickAnswer: " (there was no time to think it through; a quicker answer)",
     hintBy: (who) => `Hint (${who}): `, byPlanner: "planner", byAgent: "trained agent", bySimple: "simple player",
     byNetwork: "expert network", byGuided: "network-guided search",
     agentDown: ", the trained agent is unavailable",
@@ -271,9 +274,15 @@ async function api(method, path, body) {
   return data;
 }
 
-function queue(task) {  // one request at a time, in order
+function queue(task, {auto = false} = {}) {  // one request at a time, in order; auto: not the player's own
+  if (!auto) app.acts++;
   app.busy = app.busy.then(task).catch((e) => showError(e));
   return app.busy;
+}
+
+async function drained() {  // once the queue is empty, with what its tasks queued in turn (auto-play)
+  let last;
+  do { last = app.busy; await last; } while (last !== app.busy);
 }
 
 async function pollVerdict(games) {  // asks games (the API's games URL) for app.state's verdict and shows it
@@ -297,31 +306,40 @@ async function pollVerdict(games) {  // asks games (the API's games URL) for app
 function positionKey(s) { return s ? `${s.session}|${s.history.join(",")}` : ""; }
 
 function noteState(previous, state) {  // a new position drops the hint request still in flight
-  if (!state || positionKey(previous) !== positionKey(state)) {
-    if (app.hintPending) { app.hintPending = false; app.hintAsk++; }
+  if (!state || positionKey(previous) !== positionKey(state)) {  // (not one still waiting for the queue)
+    if (app.hintPending && !app.hintWaiting) { app.hintPending = false; app.hintAsk++; }
   }
   statsNote(previous, state);  // stats.js: a game counts from its first move, once
 }
 
+// A hint is for the position the player will see once what they asked before it is done: a move still
+// on its way, and the safe cards auto-play sends up after it (issue 51: a Hint tapped just after a move
+// was dropped when auto-play moved a card, and said nothing). What the player does after asking drops it.
 function hint() {  // asks for a hint beside the request queue: taps and draws go on meanwhile
   if (!app.state || app.paused) return;
   if (app.state.outcome === "win") { showResult(); return; }  // after View the board: the result again
   if (app.state.outcome === "dead_end") { showDeadEnd(); return; }  // after View the board: the exits again
-  const s = app.state, key = positionKey(s), ask = ++app.hintAsk;
+  const ask = ++app.hintAsk, acts = app.acts;
   app.hintPending = true;
+  app.hintWaiting = true;
   render();
   const source = hintSources().includes(app.hintSource) ? app.hintSource : defaultHintSource();
   app.hinting = (async () => {
     try {
-      await app.busy;  // the queue's last action first: the hint is for the position the player sees
-      if (ask !== app.hintAsk || positionKey(app.state) !== key) return;
+      await drained();  // the queue's actions first, auto-play's included
+      if (ask !== app.hintAsk) return;
+      app.hintWaiting = false;
+      const s = app.state, key = positionKey(s);
+      if (!s || app.acts !== acts) {  // the player acted meanwhile: no hint for where they left
+        app.hintPending = false; render(); return;
+      }
       const state = await api("POST", `${GAMES}/${s.session}/hint?source=${source}`);
       if (ask !== app.hintAsk || positionKey(app.state) !== key) return;  // for an older position: dropped
       app.hintPending = false;
       setState(state);
       hintArrived();
     } catch (e) {
-      if (ask === app.hintAsk) { app.hintPending = false; render(); showError(e); }
+      if (ask === app.hintAsk) { app.hintWaiting = false; app.hintPending = false; render(); showError(e); }
     }
   })();
   return app.hinting;
@@ -399,6 +417,19 @@ const SHARP_DROP = 0.2;  // a drop of 20 points or more in the chance is worth a
 
 function chancePercent(share) { return 5 * Math.round(share * 20); }  // as the server words it: 32 samples tell no finer
 
+// A chance in the drop warning's words (issue 51), honest at both ends as the server's chance line is
+// (chance_words.py): "certain" and "none" only where every card is known (or a loss is proved); an estimate
+// that rounds to 0% is "very low", never "about 0%", and one that rounds to 100% "very high".
+function chanceLevel(share, certain) {
+  if (certain && share >= 1) return {en: "certain", ja: "確実な状態"};
+  if (certain && share <= 0) return {en: "none", ja: "ゼロ"};
+  const pct = chancePercent(share);
+  if (pct === 0) return {en: "very low", ja: "ごくわずか"};
+  if (pct === 100) return {en: "very high", ja: "とても高い状態"};
+  return {en: `about ${pct}%`, ja: `約 ${pct}%`};
+}
+function jaSpaced(word) { return /[\w%]$/.test(word) ? `${word} ` : word; }  // "約 60% から", "ゼロから"
+
 function askChance(s) {  // the estimate for s's position, after the queue's last action
   return (async () => {
     await app.busy;
@@ -412,8 +443,9 @@ function keepChance(s, answer) {  // the estimate of s's position becomes the la
   const key = positionKey(s), before = app.lastChance;
   const previous = before && before.session === s.session && before.key !== key ? before : null;
   const again = before && before.session === s.session && before.key === key;  // asked again: the same previous
-  app.lastChance = {key, share: answer.share, session: s.session,
-                    previous: previous ? previous.share : again ? before.previous : null};
+  app.lastChance = {key, share: answer.share, certain: answer.basis === "certain", session: s.session,
+                    previous: previous ? previous.share : again ? before.previous : null,
+                    previousCertain: previous ? !!previous.certain : again ? !!before.previousCertain : false};
   return previous;
 }
 
@@ -433,8 +465,10 @@ function chanceMeetsVerdict() {  // a verdict that proves the loss after the est
   let changed = false;
   if (last && last.key === key && last.share > 0) {
     last.share = 0;
+    last.certain = true;
     if (app.warnDrop && last.previous !== null && last.previous >= SHARP_DROP - 1e-9) {
-      app.chanceNote = {key, kind: "warning", share: 0, ...chanceDrop(chancePercent(last.previous), 0)};
+      app.chanceNote = {key, kind: "warning", share: 0,
+                        ...chanceDrop(chanceLevel(last.previous, last.previousCertain), chanceLevel(0, true))};
       changed = true;
     }
   }
@@ -477,7 +511,8 @@ function watchChance() {  // the warning's quiet estimate of the position just r
     const before = keepChance(s, answer);
     if (before && before.share - answer.share >= SHARP_DROP - 1e-9) {
       app.chanceNote = {key, kind: "warning", share: answer.share,
-                        ...chanceDrop(chancePercent(before.share), chancePercent(answer.share))};
+                        ...chanceDrop(chanceLevel(before.share, before.certain),
+                                      chanceLevel(answer.share, answer.basis === "certain"))};
       render();
     }
   })();

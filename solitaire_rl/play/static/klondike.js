@@ -68,7 +68,7 @@ const WORDS = {
     recordsCount: (n, parts) => `${n} deal${n === 1 ? "" : "s"} won: ${parts}`,
     recordsHead: ["type", "deal", "time", "moves", "recycles", "hints"],
     dealTypes: {random: "random", winnable: "winnable", code: "code", position: "position", daily: "daily"},
-    dealType: "Deal type", dealTypeTitle: "Deal type: winnable deals are proved winnable by the solver",
+    dealType: "Deal type", dealTypeTitle: "Deal type: a winnable deal was checked, knowing every card, when it was dealt",
     recordsNoStorage: "Storage is not available in this browser: records are not kept.",
     suit: (i) => ["clubs", "diamonds", "hearts", "spades"][i],
     faceDown: "face-down card", dealWhat: "a deal ID (like klondike-random-v1-123), a deal code or a Solvitaire JSON deal",
@@ -78,7 +78,7 @@ const WORDS = {
     drawGroup: (n, type) => `draw ${n} · ${type}`,
     draw3OnlyTitle: "In draw 1 the planner answers every hint: the trained agent and the expert network play draw 3 only",
     chanceLabel: "Chance of winning from here", chanceAsking: "Estimating your chance of winning from here…",
-    chanceDrop: (a, b) => `That move lowered your chance from about ${a}% to about ${b}%; Undo takes it back.`,
+    chanceDrop: (a, b) => `That move lowered your chance from ${a} to ${b}; Undo takes it back.`,
   },
   ja: {
     lostPosition: "サーバーがこの手作りの局面を閉じていたため、新しい配りを始めました。",
@@ -117,7 +117,7 @@ const WORDS = {
     recordsCount: (n, parts) => `勝ち ${n} 件：${parts}`,
     recordsHead: ["種類", "配り", "時間", "手数", "組み直し", "ヒント"],
     dealTypes: {random: "ランダム", winnable: "勝てる配り", code: "コード", position: "手作りの局面", daily: "今日の配り"},
-    dealType: "配りの種類", dealTypeTitle: "配りの種類：勝てる配りは、ソルバーが勝てることを確かめた配りです",
+    dealType: "配りの種類", dealTypeTitle: "配りの種類：勝てる配りは、配るときにすべての札で勝てることを確かめてあります",
     recordsNoStorage: "このブラウザでは保存できないため、記録は残りません。",
     suit: (i) => SUITS_JA[i],
     faceDown: "裏向きの札", dealWhat: "配りの識別子（例：klondike-random-v1-123）、盤面コード、Solvitaire JSON のどれか",
@@ -127,7 +127,7 @@ const WORDS = {
     drawGroup: (n, type) => `${n} 枚めくり · ${type}`,
     draw3OnlyTitle: "1 枚めくりではヒントはすべてプランナーが答えます（学習済みエージェントとエキスパートネットワークは 3 枚めくり専用です）",
     chanceLabel: "ここから勝てる見込み", chanceAsking: "ここから勝てる見込みを計算中…",
-    chanceDrop: (a, b) => `今の手で勝てる見込みが約 ${a}% から約 ${b}% に下がりました。「取り消し」で戻せます`,
+    chanceDrop: (a, b) => `今の手で勝てる見込みが${jaSpaced(a)}から${jaSpaced(b)}に下がりました。「取り消し」で戻せます`,
   },
 };
 
@@ -194,7 +194,7 @@ function autoPlay() {
     if (!now || !now.auto_home || now.outcome || now.revision !== s.revision) return;
     await send({type: "move", source: now.auto_home.source, target: now.auto_home.target}, {quiet: true})
       .catch(() => false);
-  });
+  }, {auto: true});
 }
 
 async function startGame(body, options = {}) {
@@ -962,7 +962,7 @@ function recordsTable(items) {
   return table;
 }
 
-function chanceDrop(a, b) { return {en: WORDS.en.chanceDrop(a, b), ja: WORDS.ja.chanceDrop(a, b)}; }  // the warning
+function chanceDrop(a, b) { return {en: WORDS.en.chanceDrop(a.en, b.en), ja: WORDS.ja.chanceDrop(a.ja, b.ja)}; }  // the warning
 function chanceLost() {  // the chance beside a verdict that proves the loss (the server's words for it)
   return {en: "Chance of winning from here: none, every card is known and no winning line exists.",
           ja: "ここから勝てる見込み：ありません（すべての札が見えていて、勝つ手順がありません）"};

@@ -351,10 +351,15 @@ function replayDeal() {
 
 function hintArrived() { if (app.chanceNote) { app.chanceNote = null; render(); } }  // the hint's line shows
 
-function chanceDrop(a, b) { return {en: TEXT.en.chanceDrop(a, b), ja: TEXT.ja.chanceDrop(a, b)}; }  // the warning
+function chanceDrop(a, b) { return {en: TEXT.en.chanceDrop(a.en, b.en), ja: TEXT.ja.chanceDrop(a.ja, b.ja)}; }  // the warning
 function chanceLost() {  // the chance beside a verdict that proves the loss (the server's words for it)
-  return {en: "Chance of clearing the pyramid from here: none, the solver proved that no line clears it.",
-          ja: "ここから全消しできる見込み：ありません（全消しの手順がないことをソルバーが確かめました）"};
+  if (app.state && app.state.all_stock_seen) {
+    return {en: "Chance of clearing the pyramid from here: none, every stock card has been seen and no line clears it.",
+            ja: "ここから全消しできる見込み：ありません（山札はすべて見えていて、全消しの手順がありません）"};
+  }
+  return {en: "Chance of clearing the pyramid from here: none, no line clears it (knowing every card, " +
+              "the unseen stock's order too).",
+          ja: "ここから全消しできる見込み：ありません（まだ見ていない山札の並びも含め、すべてのカードで確かめました）"};
 }
 
 // ------------------------------------------------------------------ pause
