@@ -178,7 +178,7 @@ def small_argv(command: Command, workdir: Path) -> list[str]:
     argv = [part for a in argv for part in (a.split("=", 1) if a.startswith("--") else [a])]
     for key in matching(SMALL, command):
         for token, value in SMALL[key].items():
-            if not token.startswith("--"):  # a positional value: replaced where the doc gives it
+            if not token.startswith("-"):  # a positional value: replaced where the doc gives it
                 argv = [str(value) if a == token else a for a in argv]
             elif token not in argv:
                 if isinstance(value, Default):
@@ -187,7 +187,7 @@ def small_argv(command: Command, workdir: Path) -> list[str]:
                     argv += [token, *value.split()]
             elif not isinstance(value, Default):
                 i = argv.index(token) + 1
-                j = next((k for k in range(i, len(argv)) if argv[k].startswith("--")), len(argv))
+                j = next((k for k in range(i, len(argv)) if argv[k].startswith("-")), len(argv))
                 argv[i:j] = [value.of(argv[i])] if isinstance(value, First) else value.split()
     return argv
 
@@ -347,6 +347,10 @@ def test_the_small_arguments_replace_the_docs_figures(tmp_path: Path) -> None:
     argv = small_argv(train, tmp_path)
     assert argv[2:6] == ["--config", "c.toml", "--save-to", str(tmp_path / "a.zip")]
     assert argv[argv.index("--total-timesteps") + 1] == "64" and "--no-progress-bar" in argv
+    fuzz = small_argv(Command("x", ("benchmarks/fuzz_native.py", "--examples", "20000")), tmp_path)
+    assert fuzz == ["benchmarks/fuzz_native.py", "--examples", "3", "-k", "random_deal"]  # short options too
+    chosen = small_argv(Command("x", ("benchmarks/fuzz_native.py", "-k", "deal_text", "--examples", "9")), tmp_path)
+    assert chosen == ["benchmarks/fuzz_native.py", "-k", "deal_text", "--examples", "3"]
 
 
 def test_the_shell_blocks_are_read_as_a_shell_reads_them() -> None:
