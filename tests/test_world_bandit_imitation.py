@@ -48,6 +48,11 @@ def test_every_position_of_the_bots_games_is_a_row_with_its_move(run_folder: Pat
     assert np.allclose(data.won[data.searched], labels.share)
     outcome = world_bandit_imitation.positions(labels, KLONDIKE, "outcome")
     assert np.array_equal(outcome.won, a["game_won"][outcome.game].astype(np.float32))
+    weighted = world_bandit_imitation.positions(labels, KLONDIKE, "world", commitment_weight=3.0)
+    assert np.array_equal(weighted.target.max(axis=1), np.where(data.searched, 3.0, 1.0).astype(np.float32))
+    assert np.array_equal(weighted.target.argmax(axis=1), moves)
+    with pytest.raises(MalformedInputError, match="--commitment-weight must be positive"):
+        world_bandit_imitation.positions(labels, KLONDIKE, commitment_weight=0.0)
     with pytest.raises(MalformedInputError, match="--value is one of"):
         world_bandit_imitation.positions(labels, KLONDIKE, "return")
     with pytest.raises(MalformedInputError, match="klondike-draw3's, not klondike-draw1's"):

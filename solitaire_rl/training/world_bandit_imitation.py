@@ -7,13 +7,17 @@ legal mask and the bot's move (at a commitment the planner's choice, between two
 chose). It then fits :class:`solitaire_rl.agents.expert.network.PolicyValueNet` with the expert
 network's fit (:func:`solitaire_rl.training.expert_fit.fit`: games split into fit and validation,
 suit renamings with ``--augment``, the epoch with the lowest validation loss kept).
+``--commitment-weight`` weighs the positions where the bot decided at a commitment (the labelled
+rows: the decisions that matter, where a plain fit agrees with the bot least) above the moves of
+its plan's line between them.
 
 The value target (``--value``): ``outcome``, the game's end as the bot played it; or ``world``,
 the world score (share of K sampled worlds won by a capped search) of the last labelled commitment
 at or before the position, a denser target (the game's end before the first one). The checkpoint
 is an expert-network checkpoint whose record says it was fitted to ``world-bandit`` (``teacher``),
-with the CPU hours of the self-play data and of the fit; ``expert-net`` plays it
-(``--expert-checkpoint`` in the benchmark). What it reached: docs/learned-klondike.md.
+with the CPU hours of the self-play data and of the fit; ``expert-net`` plays it (``--expert-checkpoint``
+in the benchmark), :mod:`solitaire_rl.agents.expert.sampled` samples its moves. What it reached:
+docs/learned-klondike.md.
 """
 
 from __future__ import annotations
@@ -42,14 +46,19 @@ TEACHER = "world-bandit"
 VALUE_TARGETS = ("outcome", "world")
 
 
-def positions(labels: WorldLabels, variant: GameSpec, value: str = "world") -> FitData:
+def positions(labels: WorldLabels, variant: GameSpec, value: str = "world",
+              commitment_weight: float = 1.0) -> FitData:
     """Every position of every game in ``labels`` with more than one legal move, the bot's move as
-    the policy target and ``value`` as the value target (see the module docstring).
+    the policy target and ``value`` as the value target (see the module docstring). The policy
+    target of a position where the bot decided at a commitment (a labelled row) weighs
+    ``commitment_weight`` (the fit's cross-entropy is a mean over rows of ``target * log p``).
 
     Each labelled row's observation is checked against the replay (``MalformedInputError`` if the
     data were made by other rules)."""
     if value not in VALUE_TARGETS:
         raise MalformedInputError(f"--value is one of {', '.join(VALUE_TARGETS)}, not {value!r}")
+    if not commitment_weight > 0:
+        raise MalformedInputError(f"--commitment-weight must be positive, not {commitment_weight!r}")
     if labels.config.variant != variant.key:
         raise MalformedInputError(f"the world labels are {labels.config.variant}'s, not {variant.key}'s")
     a = labels.arrays
@@ -89,11 +98,12 @@ def positions(labels: WorldLabels, variant: GameSpec, value: str = "world") -> F
             game.push(move_of(game, action))
     count = len(actions)
     target = np.zeros((count, variant.num_actions), np.float32)
-    target[np.arange(count), actions] = 1.0
+    labelled_rows = np.asarray(labelled, bool)
+    target[np.arange(count), actions] = np.where(labelled_rows, commitment_weight, 1.0)
     game_index = np.asarray(games, np.int64)
     progress = (a["game_cards_cleared"][game_index] / variant.max_cleared).astype(np.float32)
     return FitData(np.stack(observations), np.stack(masks), target, np.asarray(won, np.float32), progress,
-                   game_index, np.asarray(labelled, bool))
+                   game_index, labelled_rows)
 
 
 def data_cpu_hours(folders: Sequence[Path]) -> float:
@@ -121,6 +131,8 @@ def main(argv: Sequence[str] | None = None) -> dict[str, object]:
     parser.add_argument("--variant", default="klondike-draw3")
     parser.add_argument("--out", type=Path, required=True, help="checkpoint to write (.zip)")
     parser.add_argument("--value", choices=VALUE_TARGETS, default="world", help="the value head's target")
+    parser.add_argument("--commitment-weight", type=float, default=1.0,
+                        help="weight of the policy target where the bot decided at a commitment")
     parser.add_argument("--epochs", type=int, default=8)
     parser.add_argument("--batch-size", type=int, default=512)
     parser.add_argument("--lr", type=float, default=1e-3)
@@ -138,7 +150,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, object]:
         raise MalformedInputError(f"--sizes is context,hidden,value_hidden, not {args.sizes}")
     start = time.process_time()
     labels = load_all(args.data)
-    fit_data = positions(labels, variant, args.value)
+    fit_data = positions(labels, variant, args.value, args.commitment_weight)
     replay_hours = (time.process_time() - start) / 3600
     self_play_hours = data_cpu_hours(args.data)
     print(f"{labels.games} games, {len(fit_data.won)} positions to fit "
@@ -155,7 +167,8 @@ def main(argv: Sequence[str] | None = None) -> dict[str, object]:
                 "positions": len(fit_data.won), "wins": int(a["game_won"].sum()),
                 "deals": [int(a["game_deal"].min()), int(a["game_deal"].max())],
                 "selfplay_cpu_hours": self_play_hours, "replay_cpu_hours": replay_hours,
-                "value_target": args.value, "augment": args.augment, "epochs": args.epochs, "lr": args.lr,
+                "value_target": args.value, "commitment_weight": args.commitment_weight,
+                "augment": args.augment, "epochs": args.epochs, "lr": args.lr,
                 "value_weight": args.value_weight, "init": str(args.init) if args.init else None,
                 "validation": figures}
     path = save_network(args.out, net.state_dict(), build_expert_metadata(variant, arch, training))
