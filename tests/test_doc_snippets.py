@@ -121,11 +121,12 @@ SMALL: dict[str, dict[str, str | Default | First]] = {
         "--bot-worlds": Default("100"),
     },
     "-m solitaire_rl.training.world_labels": {
-        "--deals": "1",
+        "--deals": "2",  # the imitation's fit keeps a game for validation
         "--max-worlds": Default("60"),
         "--label-worlds": Default("8"),
         "--quiet": Default(""),
     },
+    "-m solitaire_rl.training.world_bandit_imitation": {"--epochs": "1"},
     "benchmarks/fuzz_native.py": {"--examples": "3", "-k": Default("random_deal")},
     "benchmarks/fuzz_entry_points.py": {
         "--inputs": "20",
