@@ -350,7 +350,8 @@ def test_the_small_arguments_replace_the_docs_figures(tmp_path: Path) -> None:
     assert argv[argv.index("--total-timesteps") + 1] == "64" and "--no-progress-bar" in argv
     fuzz = small_argv(Command("x", ("benchmarks/fuzz_native.py", "--examples", "20000")), tmp_path)
     assert fuzz == ["benchmarks/fuzz_native.py", "--examples", "3", "-k", "random_deal"]  # short options too
-    chosen = small_argv(Command("x", ("benchmarks/fuzz_native.py", "-k", "deal_text", "--examples", "9")), tmp_path)
+    given = ("benchmarks/fuzz_native.py", "-k", "deal_text", "--examples", "9")
+    chosen = small_argv(Command("x", given), tmp_path)
     assert chosen == ["benchmarks/fuzz_native.py", "-k", "deal_text", "--examples", "3"]
 
 
