@@ -67,7 +67,7 @@ def draw(networks: list[dict[str, Any]], out: Path) -> None:
         first = min(int(n["deal_range"].split("-")[0]) for n in mine)
         last = max(int(n["deal_range"].split("-")[1]) for n in mine)
         ax.set_title(f"{game}: eval deals {first}-{last} (or the first N played)", fontsize=10)
-        ax.set_xlabel("CPU hours of the network's own data and fitting (a fine-tune starts from ppo)")
+        ax.set_xlabel("CPU hours of own data + fitting (fine-tunes start at ppo)")
         ax.set_ylabel("win rate (95% interval)")
         ax.set_xlim(0, 1.35 * max(cpu_hours(n) for n in mine))
         ax.grid(alpha=0.3)
