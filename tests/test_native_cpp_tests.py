@@ -8,7 +8,9 @@ runs them too (``ctest`` runs the same programs from a CMake build with ``SOLITA
   same counts for any batch, order, thread count or hidden places, one search where at most one
   card is unknown, refusals naming the option or the position.
 
-The Klondike sources are compiled once for both programs (each is then only linked).
+Each program is only compiled and linked against the core: the editable install's
+``libsolitaire_core.a`` when it is newer than every native source, else the core's sources compiled
+once for both.
 """
 
 from __future__ import annotations
@@ -28,14 +30,27 @@ FLAGS = ("-O2", "-std=c++17", "-pthread", f"-I{SOURCE}")
 pytestmark = pytest.mark.skipif(COMPILER is None, reason="no C++ compiler")
 
 
+def built_core() -> Path | None:
+    """The core library the editable install built (``build/<wheel tag>/libsolitaire_core.a``), if it
+    is newer than every native source: the extension's own core, so nothing is compiled twice."""
+    sources = [p for p in SOURCE.rglob("*") if p.suffix in (".cpp", ".hpp", ".h")]
+    newest = max(p.stat().st_mtime for p in sources)
+    built = [p for p in (ROOT / "build").glob("*/libsolitaire_core.a") if p.stat().st_mtime > newest]
+    return max(built, key=lambda p: p.stat().st_mtime) if built else None
+
+
 @pytest.fixture(scope="module")
 def core_objects(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
-    """The Klondike core's object files, compiled once for the module's programs."""
+    """The Klondike core to link the programs with: the install's library when it is up to date,
+    else its sources compiled once for the module's programs."""
     assert COMPILER is not None
+    library = built_core()
+    if library is not None:
+        return [library]
     folder = tmp_path_factory.mktemp("klondike_core")
     objects = []
-    for source in sorted((SOURCE / "klondike").glob("*.cpp")):
-        target = folder / f"{source.stem}.o"
+    for source in sorted((SOURCE / "klondike").glob("*.cpp")) + sorted((SOURCE / "common").glob("*.cpp")):
+        target = folder / f"{source.parent.name}_{source.stem}.o"
         subprocess.run([COMPILER, *FLAGS, "-c", str(source), "-o", str(target)], check=True)
         objects.append(target)
     return objects

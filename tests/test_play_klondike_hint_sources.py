@@ -192,7 +192,8 @@ def test_the_commitment_planner_answers_from_a_bot_kept_for_the_game() -> None:
     again = advisor.hint(game, "commitment")
     assert again is not None and game.is_legal(Move.parse(again["move"]))
     assert advisor.kept_bot("commitment", game) is kept and kept.line == tuple(game.history)
-    assert sum(kept.bot.visits.values()) == 1  # taken up afresh after the undo
+    # taken up afresh after the undo: the line's two earlier positions met, and this one
+    assert sum(kept.bot.visits.values()) == len(game.history) + 1
     pyramid = PyramidHintAdvisor(planner_time=2.0, planner_threads=1).hint(PyramidGame(), "commitment")
     assert pyramid is not None and pyramid["hint_source"] == "planner"
     assert pyramid["fallbacks"] == ["klondike_only"]
