@@ -108,7 +108,8 @@ def with_save(new_page: Callable[..., Page], save: str, **options: Any) -> Page:
 
 
 def resume(page: Page) -> None:
-    assert page.get_attribute("#overlay", "data-kind") == "paused"
+    """Resume a saved game: the page opens it paused (its panel may render a moment after load)."""
+    page.wait_for_selector('#overlay[data-kind="paused"]', timeout=10_000)
     click(page, "#panel-buttons button:text('Resume')")
 
 
