@@ -23,7 +23,7 @@ def test_every_agent_has_one_spec_under_its_name() -> None:
 
 
 def test_the_benchmark_reads_its_agent_sets_from_the_specs() -> None:
-    assert set(EXPERT_AGENTS) == {"expert-net", "guided-ismcts", "guided-pimc"}
+    assert set(EXPERT_AGENTS) == {"expert-net", "expert-sampled", "guided-ismcts", "guided-pimc"}
     assert set(CHECKPOINT_AGENTS) == {"ppo", "ppo-privileged", *EXPERT_AGENTS}
     assert set(PPO_AGENTS) == {"ppo", "ppo-privileged"}
     assert set(DETERMINISTIC_AGENTS) == {"greedy", "solver", "expert-net"}

@@ -185,7 +185,8 @@ def test_solver_player_wins_exactly_the_deals_it_proves_winnable(variant) -> Non
 # ---------------------------------------------------------------------------- registry
 def test_registry_names_and_errors() -> None:
     assert AGENT_NAMES == ("random", "greedy", "ppo", "solver", "pimc", "hop", "ismcts", "expert-net",
-                           "guided-ismcts", "guided-pimc", "world-bandit", "ppo-privileged")
+                           "guided-ismcts", "guided-pimc", "world-bandit", "ppo-privileged",
+                           "expert-sampled")
     tree = make_player("ismcts", "klondike", seed=0)
     assert tree.name == "ismcts" and tree.search == "tree"  # type: ignore[attr-defined]
     assert unavailable_reason("ismcts", "pyramid-001") == "the ismcts player plays Klondike only"

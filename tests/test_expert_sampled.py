@@ -1,6 +1,6 @@
 """The sampled expert player (solitaire_rl/agents/expert/sampled.py): moves drawn from the policy over
-the legal moves, the same draws after the same reseed, the benchmark's outside-player factory, and
-no hidden card read."""
+the legal moves, the same draws after the same reseed, the registry's ``expert-sampled`` with a checkpoint
+of its own, and no hidden card read."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ import pytest
 
 from solitaire_rl.agents.base import play_episode
 from solitaire_rl.agents.expert.checkpoint import default_expert_checkpoint
-from solitaire_rl.agents.expert.sampled import CHECKPOINT_VARIABLE, SampledExpertPlayer, make
+from solitaire_rl.agents.expert.sampled import SampledExpertPlayer
+from solitaire_rl.agents.registry import make_player
 from solitaire_rl.envs.deals import DealId
 from solitaire_rl.envs.errors import MalformedInputError
 from solitaire_rl.envs.klondike.layout import DEAL_SLOTS
@@ -46,14 +47,14 @@ def test_moves_are_drawn_from_the_policy_and_repeat_after_the_same_reseed() -> N
     assert any(_moves(player, seed) != first for seed in (8, 9, 10))
 
 
-def test_the_factory_reads_the_checkpoint_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv(CHECKPOINT_VARIABLE, raising=False)
-    with pytest.raises(MalformedInputError, match=f"set {CHECKPOINT_VARIABLE}"):
-        make(KLONDIKE)
-    monkeypatch.setenv(CHECKPOINT_VARIABLE, str(CHECKPOINT))
-    result = play_episode(KLONDIKE.make_env(max_episode_steps=50), make(KLONDIKE), KLONDIKE.deal_id(100_002),
+def test_the_registry_plays_it_with_the_checkpoint_given() -> None:
+    player = make_player("expert-sampled", KLONDIKE, checkpoint=CHECKPOINT, seed=4)
+    assert isinstance(player, SampledExpertPlayer)
+    result = play_episode(KLONDIKE.make_env(max_episode_steps=50), player, KLONDIKE.deal_id(100_002),
                           KLONDIKE.cards_cleared)
     assert result.steps > 0
+    with pytest.raises(MalformedInputError, match="no option"):
+        make_player("expert-sampled", KLONDIKE, checkpoint=CHECKPOINT, samples=3)
 
 
 def test_the_player_never_reads_a_hidden_card() -> None:

@@ -25,7 +25,7 @@ from solitaire_rl.envs.errors import MalformedInputError, SolitaireError
 from solitaire_rl.envs.spec import GameSpec, find_game
 
 AGENT_NAMES = ("random", "greedy", "ppo", "solver", "pimc", "hop", "ismcts", "expert-net", "guided-ismcts",
-               "guided-pimc", "world-bandit", "ppo-privileged")
+               "guided-pimc", "world-bandit", "ppo-privileged", "expert-sampled")
 """Every player name; ``solver`` sees hidden cards (an upper bound); the planners ``pimc`` (Pyramid)
 and ``hop`` (Klondike) sample the unseen cards and solve each sample natively (``pimc`` is also the
 teacher of the shipped Pyramid policies); ``ismcts`` (Klondike) is ``hop`` with an information-set
@@ -35,7 +35,8 @@ go to that network; ``world-bandit`` (Klondike) decides only at commitments (a c
 talon card played), each scored over sampled worlds by capped exact searches with a bandit
 spending the worlds (:mod:`solitaire_rl.agents.planner.commitment`); ``ppo-privileged`` is a MaskablePPO
 policy whose critic read the hidden cards in training, played by its actor alone
-(:mod:`solitaire_rl.agents.ppo_privileged`)."""
+(:mod:`solitaire_rl.agents.ppo_privileged`); ``expert-sampled`` plays an expert network's checkpoint
+drawing each move from its policy (:mod:`solitaire_rl.agents.expert.sampled`)."""
 
 
 def _random(variant: GameSpec, seed: int | None = None) -> Player:
@@ -92,6 +93,13 @@ def _expert_net(variant: GameSpec, checkpoint: str | Path | None = None) -> Play
     from solitaire_rl.agents.expert.player import ExpertPlayer
 
     return ExpertPlayer(variant, checkpoint)
+
+
+def _expert_sampled(variant: GameSpec, seed: int | None = None,
+                    checkpoint: str | Path | None = None) -> Player:
+    from solitaire_rl.agents.expert.sampled import SampledExpertPlayer
+
+    return SampledExpertPlayer(variant, checkpoint, seed=seed)
 
 
 def _guided_ismcts(variant: GameSpec, seed: int | None = None, checkpoint: str | Path | None = None,
@@ -207,6 +215,8 @@ AGENTS: dict[str, AgentSpec] = {spec.name: spec for spec in (
               options=_PLANNER_OPTIONS),
     AgentSpec("ppo-privileged", _ppo_privileged, BOTH, seeded=True, checkpoint="ppo-privileged",
               options=_PPO_OPTIONS),
+    AgentSpec("expert-sampled", _expert_sampled, BOTH, seeded=True, checkpoint="expert",
+              options={"checkpoint": CHECKPOINT, "seed": SEED}),
 )}
 """Every agent by name."""
 assert tuple(AGENTS) == AGENT_NAMES

@@ -105,8 +105,10 @@ class Args:
     agents: str = "random,greedy,ppo,solver"
     """Agents to compare, comma-separated, from random, greedy, ppo, solver and the planners pimc
     (Pyramid), hop and ismcts (Klondike); expert-net (the expert-iteration network alone) and
-    guided-ismcts and guided-pimc (ismcts and pimc whose ties go to that network); ppo-privileged (a
-    MaskablePPO policy trained with a privileged critic, its actor alone). MODULE:FACTORY
+    guided-ismcts and guided-pimc (ismcts and pimc whose ties go to that network); expert-sampled (an
+    expert network drawing its moves from its policy); world-bandit (Klondike, decisions at
+    commitments); ppo-privileged (a MaskablePPO policy trained with a privileged critic, its actor
+    alone). MODULE:FACTORY
     (or NAME=MODULE:FACTORY) plays a player from outside the package: FACTORY(variant) returns a
     Player; MODULE is on sys.path or a .py file."""
     checkpoint: Annotated[tuple[Path, ...], tyro.conf.UseAppendAction] = ()
