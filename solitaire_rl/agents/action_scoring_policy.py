@@ -36,23 +36,18 @@ def _mlp(sizes: list[int], activation: type[nn.Module]) -> nn.Sequential:
     return nn.Sequential(*layers)
 
 
-class ActionScorer(nn.Module):
-    """Actor logits from per-slot scores, and the critic's latent vector."""
+class ActionActor(nn.Module):
+    """The actor alone: a context from the flat part, a score for each used action slot, the
+    logits of the actions (unused ones at zero, masked later)."""
 
     def __init__(self, flat_size: int, slots: int, slot_width: int, num_actions: int,
-                 context: int, hidden: int, value_hidden: int, activation: type[nn.Module]) -> None:
+                 context: int, hidden: int, activation: type[nn.Module]) -> None:
         super().__init__()
         self.flat_size, self.slots, self.slot_width = flat_size, slots, slot_width
         self.num_actions = num_actions
         self.context = _mlp([flat_size, 2 * context, context], activation)
         self.scorer = nn.Sequential(_mlp([slot_width - 1 + context, hidden, hidden], activation),
                                     nn.Linear(hidden, 1))
-        self.critic = _mlp([flat_size, value_hidden, value_hidden], activation)
-        self.latent_dim_pi = num_actions
-        self.latent_dim_vf = value_hidden
-
-    def forward(self, features: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        return self.forward_actor(features), self.forward_critic(features)
 
     def forward_actor(self, features: torch.Tensor) -> torch.Tensor:
         flat = features[:, : self.flat_size]
@@ -63,6 +58,20 @@ class ActionScorer(nn.Module):
         scores = self.scorer(torch.cat([rows[batch, slot, 1:], context[batch]], dim=1)).squeeze(1)
         logits = scores.new_zeros(rows.shape[0], self.num_actions)
         return logits.index_put((batch, index[batch, slot]), scores)
+
+
+class ActionScorer(ActionActor):
+    """Actor logits from per-slot scores (:class:`ActionActor`), and the critic's latent vector."""
+
+    def __init__(self, flat_size: int, slots: int, slot_width: int, num_actions: int,
+                 context: int, hidden: int, value_hidden: int, activation: type[nn.Module]) -> None:
+        super().__init__(flat_size, slots, slot_width, num_actions, context, hidden, activation)
+        self.critic = _mlp([flat_size, value_hidden, value_hidden], activation)
+        self.latent_dim_pi = num_actions
+        self.latent_dim_vf = value_hidden
+
+    def forward(self, features: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        return self.forward_actor(features), self.forward_critic(features)
 
     def forward_critic(self, features: torch.Tensor) -> torch.Tensor:
         return self.critic(features[:, : self.flat_size])
@@ -109,4 +118,4 @@ class ActionScoringPolicy(MaskableActorCriticPolicy):
         return {**super()._get_constructor_parameters(), **self.layout}
 
 
-__all__ = ["ActionScorer", "ActionScoringPolicy"]
+__all__ = ["ActionActor", "ActionScorer", "ActionScoringPolicy"]

@@ -26,7 +26,7 @@ from typing import Any
 import torch
 from torch import nn
 
-from solitaire_rl.agents.action_scoring_policy import ActionScorer, ActionScoringPolicy, _mlp
+from solitaire_rl.agents.action_scoring_policy import ActionActor, ActionScorer, ActionScoringPolicy, _mlp
 
 ACTOR_PREFIXES = ("mlp_extractor.context.", "mlp_extractor.scorer.")
 """The policy's state-dict entries that make the actor (everything else is the critic's)."""
@@ -90,19 +90,10 @@ class PrivilegedActionScoringPolicy(ActionScoringPolicy):
                 "world_score_head": self.world_score_head}
 
 
-class PolicyActor(nn.Module):
+class PolicyActor(ActionActor):
     """The actor of an action-scoring policy alone: the logits of an encoded observation."""
 
-    def __init__(self, flat_size: int, slots: int, slot_width: int, num_actions: int, context: int,
-                 hidden: int, activation: type[nn.Module]) -> None:
-        super().__init__()
-        self.flat_size, self.slots, self.slot_width = flat_size, slots, slot_width
-        self.num_actions = num_actions
-        self.context = _mlp([flat_size, 2 * context, context], activation)
-        self.scorer = nn.Sequential(_mlp([slot_width - 1 + context, hidden, hidden], activation),
-                                    nn.Linear(hidden, 1))
-
-    forward = ActionScorer.forward_actor
+    forward = ActionActor.forward_actor
 
     def load_actor_weights(self, policy_state: dict[str, torch.Tensor]) -> None:
         """Take the actor's weights from a whole policy's state dict (``mlp_extractor.context.*``,

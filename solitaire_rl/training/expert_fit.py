@@ -232,6 +232,33 @@ def load_ppo_body(net: Any, path: Path, variant: GameSpec) -> None:
         raise MalformedInputError(f"--init {path}: its network does not fit --sizes: {exc}") from None
 
 
+def add_fit_arguments(parser: argparse.ArgumentParser) -> None:
+    """The fit's options, shared by the commands that fit an expert network (this one and
+    :mod:`solitaire_rl.training.world_bandit_imitation`); :func:`fit_from_arguments` reads them."""
+    parser.add_argument("--epochs", type=int, default=8)
+    parser.add_argument("--batch-size", type=int, default=512)
+    parser.add_argument("--lr", type=float, default=1e-3)
+    parser.add_argument("--sizes", default="256,256,256", help="context,hidden,value_hidden")
+    parser.add_argument("--augment", action="store_true",
+                        help="Klondike: each batch renamed by one of the eight suit symmetries")
+    parser.add_argument("--value-weight", type=float, default=0.5, help="weight of the value losses")
+    parser.add_argument("--init", type=Path, help="start from this ppo checkpoint's weights (same sizes)")
+    parser.add_argument("--val-games", type=float, default=0.1)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=0)
+
+
+def fit_from_arguments(data: FitData, variant: GameSpec, args: argparse.Namespace
+                       ) -> tuple[Any, dict[str, Any]]:
+    """:func:`fit` with the options of :func:`add_fit_arguments` (``--sizes`` checked first)."""
+    parts = [int(s) for s in args.sizes.split(",")]
+    if len(parts) != 3:
+        raise MalformedInputError(f"--sizes is context,hidden,value_hidden, not {args.sizes}")
+    return fit(data, variant, epochs=args.epochs, batch_size=args.batch_size, lr=args.lr,
+               val_games=args.val_games, arch_sizes=(parts[0], parts[1], parts[2]), seed=args.seed,
+               threads=args.threads, augment=args.augment, value_weight=args.value_weight, init=args.init)
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
         prog="python -m solitaire_rl.training.expert_fit", description=__doc__.split("\n")[0]
@@ -239,35 +266,18 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("data", nargs="+", type=Path, help="self-play run folders")
     parser.add_argument("--variant", default="klondike-draw3")
     parser.add_argument("--out", type=Path, required=True, help="checkpoint to write (.zip)")
-    parser.add_argument("--epochs", type=int, default=8)
-    parser.add_argument("--batch-size", type=int, default=512)
-    parser.add_argument("--lr", type=float, default=1e-3)
     parser.add_argument("--soft", type=float, default=0.0, help="weight of the samples' first-move votes")
     parser.add_argument("--soft-source", choices=SOFT_SOURCES, default="first",
                         help="first: the first-move votes; won: each move's hindsight wins, sharpened")
     parser.add_argument("--sharpness", type=float, default=16.0, help="--soft-source won: softmax sharpness")
-    parser.add_argument("--sizes", default="256,256,256", help="context,hidden,value_hidden")
-    parser.add_argument("--augment", action="store_true",
-                        help="Klondike: each batch renamed by one of the eight suit symmetries")
-    parser.add_argument("--value-weight", type=float, default=0.5, help="weight of the two value losses")
-    parser.add_argument("--init", type=Path, help="start from this ppo checkpoint's weights (same sizes)")
-    parser.add_argument("--val-games", type=float, default=0.1)
-    parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--seed", type=int, default=0)
+    add_fit_arguments(parser)
     args = parser.parse_args(argv)
     variant = find_game(args.variant)
     data = load(args.data)
     fit_data = build(data, variant, args.soft, args.soft_source, args.sharpness)
     print(f"{data.games} games, {len(data)} decisions, {len(fit_data.won)} to fit "
           f"({data.cpu_hours:.2f} CPU hours of self-play)")
-    parts = [int(s) for s in args.sizes.split(",")]
-    if len(parts) != 3:
-        raise MalformedInputError(f"--sizes is context,hidden,value_hidden, not {args.sizes}")
-    sizes = (parts[0], parts[1], parts[2])
-    net, figures = fit(fit_data, variant, epochs=args.epochs, batch_size=args.batch_size, lr=args.lr,
-                       val_games=args.val_games, arch_sizes=sizes, seed=args.seed,
-                       threads=args.threads, augment=args.augment, value_weight=args.value_weight,
-                       init=args.init)
+    net, figures = fit_from_arguments(fit_data, variant, args)
     arch = figures.pop("architecture")
     runs = [json.loads((Path(d) / "run.json").read_text()) for d in args.data]
     words = sys.argv[1:] if argv is None else list(argv)

@@ -38,7 +38,7 @@ from solitaire_rl.envs.errors import MalformedInputError
 from solitaire_rl.envs.klondike import KlondikeGame
 from solitaire_rl.envs.klondike.actions import move_of
 from solitaire_rl.envs.spec import GameSpec, find_game
-from solitaire_rl.training.expert_fit import FitData, fit
+from solitaire_rl.training.expert_fit import FitData, add_fit_arguments, fit_from_arguments
 from solitaire_rl.training.world_labels import WorldLabels, load, read_manifest
 
 TEACHER = "world-bandit"
@@ -133,21 +133,9 @@ def main(argv: Sequence[str] | None = None) -> dict[str, object]:
     parser.add_argument("--value", choices=VALUE_TARGETS, default="world", help="the value head's target")
     parser.add_argument("--commitment-weight", type=float, default=1.0,
                         help="weight of the policy target where the bot decided at a commitment")
-    parser.add_argument("--epochs", type=int, default=8)
-    parser.add_argument("--batch-size", type=int, default=512)
-    parser.add_argument("--lr", type=float, default=1e-3)
-    parser.add_argument("--sizes", default="256,256,256", help="context,hidden,value_hidden")
-    parser.add_argument("--augment", action="store_true", help="each batch renamed by a suit symmetry")
-    parser.add_argument("--value-weight", type=float, default=0.5)
-    parser.add_argument("--init", type=Path, help="start from this ppo checkpoint's weights (same sizes)")
-    parser.add_argument("--val-games", type=float, default=0.1)
-    parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--seed", type=int, default=0)
+    add_fit_arguments(parser)
     args = parser.parse_args(argv)
     variant = find_game(args.variant)
-    parts = [int(s) for s in args.sizes.split(",")]
-    if len(parts) != 3:
-        raise MalformedInputError(f"--sizes is context,hidden,value_hidden, not {args.sizes}")
     start = time.process_time()
     labels = load_all(args.data)
     fit_data = positions(labels, variant, args.value, args.commitment_weight)
@@ -155,10 +143,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, object]:
     self_play_hours = data_cpu_hours(args.data)
     print(f"{labels.games} games, {len(fit_data.won)} positions to fit "
           f"({self_play_hours:.2f} CPU hours of self-play, {replay_hours * 3600:.0f} s of replay)")
-    net, figures = fit(fit_data, variant, epochs=args.epochs, batch_size=args.batch_size, lr=args.lr,
-                       val_games=args.val_games, arch_sizes=(parts[0], parts[1], parts[2]), seed=args.seed,
-                       threads=args.threads, augment=args.augment, value_weight=args.value_weight,
-                       init=args.init)
+    net, figures = fit_from_arguments(fit_data, variant, args)
     arch = figures.pop("architecture")
     a = labels.arrays
     words = sys.argv[1:] if argv is None else list(argv)
